@@ -1,0 +1,84 @@
+import { z } from 'zod';
+
+/** Every error the API answers: `{ success: false, message, errors? }`. */
+export const errorResponse = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorResponse = z.infer<typeof errorResponse>;
+
+// ---- Money: integer paise in storage, rupees (max 2 decimals) on the wire ----
+
+/** The largest amount one request may move: ₹10,00,00,000 (ten crore). */
+export const MAX_RUPEES = 100_000_000;
+
+export function rupeesToPaise(rupees: number): number {
+  const paise = Math.round(rupees * 100);
+  if (!Number.isFinite(rupees) || Math.abs(paise / 100 - rupees) > 1e-9) {
+    throw new RangeError(`Not a rupee amount with at most 2 decimals: ${rupees}`);
+  }
+  return paise;
+}
+
+/** Paise (bigint column, may arrive as string or bigint) to rupees for the wire. */
+export function paiseToRupees(paise: number | bigint | string): number {
+  const n = typeof paise === 'number' ? paise : Number(paise);
+  return n / 100;
+}
+
+/** A positive rupee amount with at most 2 decimals, within MAX_RUPEES. */
+export const rupeeAmount = z.coerce
+  .number({ error: 'Amount must be a number' })
+  .refine((v) => Number.isFinite(v), 'Amount must be a number')
+  .refine((v) => v > 0, 'Amount must be greater than 0')
+  .refine((v) => v <= MAX_RUPEES, `Amount must not exceed ${MAX_RUPEES}`)
+  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'Amount must have at most 2 decimals');
+
+// ---- Wire dates: dd-mm-yyyy; inputs give yyyy-mm-dd ----
+
+const WIRE_DATE = /^(\d{2})-(\d{2})-(\d{4})$/;
+
+/** dd-mm-yyyy -> yyyy-mm-dd, or null when it is not a real calendar date. */
+export function wireDateToIso(wire: string): string | null {
+  const m = WIRE_DATE.exec(wire);
+  if (!m) return null;
+  const [, dd, mm, yyyy] = m;
+  const d = new Date(Date.UTC(Number(yyyy), Number(mm) - 1, Number(dd)));
+  if (d.getUTCFullYear() !== Number(yyyy) || d.getUTCMonth() !== Number(mm) - 1 || d.getUTCDate() !== Number(dd)) {
+    return null;
+  }
+  return `${yyyy}-${mm}-${dd}`;
+}
+
+/** yyyy-mm-dd (a date input's value) -> dd-mm-yyyy. */
+export function isoToWireDate(iso: string): string {
+  const [yyyy, mm, dd] = iso.slice(0, 10).split('-');
+  return `${dd}-${mm}-${yyyy}`;
+}
+
+/** A dd-mm-yyyy query value, parsed to yyyy-mm-dd. */
+export const wireDate = z
+  .string()
+  .transform((v, ctx) => {
+    const iso = wireDateToIso(v);
+    if (!iso) {
+      ctx.addIssue({ code: 'custom', message: 'Date must be a real date in dd-mm-yyyy format' });
+      return z.NEVER;
+    }
+    return iso;
+  });
+
+/** An optional fromDate/toDate pair; a reversed range is refused. */
+export const wireDateRange = z
+  .object({ fromDate: wireDate.optional(), toDate: wireDate.optional() })
+  .refine((r) => !r.fromDate || !r.toDate || r.fromDate <= r.toDate, {
+    message: 'fromDate must not be after toDate',
+    path: ['fromDate'],
+  });
+
+/** Server-side paging for every long list. */
+export const paging = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(500).default(25),
+});

@@ -1,0 +1,39 @@
+/**
+ * The permission catalogue: every API route declares exactly one of these (or is public).
+ * Modules are the four of spec §3. The role `Admin` holds every permission.
+ */
+export const PERMISSION_MODULES = ['Users', 'Reports', 'Dashboard', 'Settings'] as const;
+export type PermissionModule = (typeof PERMISSION_MODULES)[number];
+
+export const PERMISSIONS = {
+  dashboard_view: { module: 'Dashboard', description: 'See the dashboard statistics' },
+  users_view: { module: 'Users', description: 'See members, their downline and upline' },
+  users_create: { module: 'Users', description: 'Add members' },
+  users_edit: { module: 'Users', description: 'Edit members' },
+  users_delete: { module: 'Users', description: 'Delete members' },
+  banks_view: { module: 'Users', description: 'See members\u2019 bank accounts' },
+  banks_manage: { module: 'Users', description: 'Add, edit and delete bank accounts' },
+  membership_view: { module: 'Users', description: 'See memberships and amount history' },
+  reports_view: { module: 'Reports', description: 'See revenue, royalty and reward income' },
+  payouts_view: { module: 'Reports', description: 'See daily payouts' },
+  payouts_pay: { module: 'Reports', description: 'Pay failed payouts and transfer income' },
+  wallet_view: { module: 'Reports', description: 'See wallet transactions and balances' },
+  wallet_manage: { module: 'Reports', description: 'Recharge wallets and handle withdrawals' },
+  audit_view: { module: 'Reports', description: 'See the audit log' },
+  ranks_view: { module: 'Settings', description: 'See ranks' },
+  ranks_manage: { module: 'Settings', description: 'Create, edit and delete ranks' },
+  services_view: { module: 'Settings', description: 'See the services catalogue' },
+  services_manage: { module: 'Settings', description: 'Create and edit services' },
+  permissions_view: { module: 'Settings', description: 'See permissions' },
+  permissions_manage: { module: 'Settings', description: 'Create, edit and delete permissions' },
+  roles_view: { module: 'Settings', description: 'See roles and role permissions' },
+  roles_manage: { module: 'Settings', description: 'Create, edit and delete roles and role permissions' },
+} as const satisfies Record<string, { module: PermissionModule; description: string }>;
+
+export type PermissionName = keyof typeof PERMISSIONS;
+export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as PermissionName[];
+
+/** The bootstrap role that holds every permission and can't be deactivated. */
+export const ADMIN_ROLE = 'Admin';
+/** The role self-registered accounts get: no admin permission. */
+export const USER_ROLE = 'User';

@@ -1,0 +1,82 @@
+import { eq, sql } from 'drizzle-orm';
+import { ADMIN_ROLE, PERMISSIONS, USER_ROLE } from '../../contract/permissions.ts';
+import { hashPassword } from '../modules/auth/passwords.ts';
+import { insertUser } from '../modules/users/users.repository.ts';
+import type { Database } from './client.ts';
+import { permissions, rolePermissions, roles } from './schema/access.ts';
+import { ranks, services } from './schema/catalogue.ts';
+import { users } from './schema/members.ts';
+
+/** Spec §3: Bronze … Platinum active, Diamond inactive, rankIds 100001–100005. */
+const RANKS = [
+  { name: 'Bronze', status: true },
+  { name: 'Silver', status: true },
+  { name: 'Gold', status: true },
+  { name: 'Platinum', status: true },
+  { name: 'Diamond', status: false },
+];
+
+const SERVICES = [
+  { serviceType: 'mobile_recharge', serviceName: 'Mobile Recharge', category: 'Recharge', description: 'Recharge' },
+  { serviceType: 'dth_recharge', serviceName: 'DTH Recharge', category: 'Recharge', description: 'Recharge' },
+  { serviceType: 'datacard_recharge', serviceName: 'Data Card Recharge', category: 'Recharge', description: 'Recharge' },
+  { serviceType: 'electricity_bill', serviceName: 'Electricity Bill', category: 'BBPS', description: 'BBPS' },
+  { serviceType: 'water_bill', serviceName: 'Water Bill', category: 'BBPS', description: 'BBPS' },
+  { serviceType: 'gas_bill', serviceName: 'Piped Gas Bill', category: 'BBPS', description: 'BBPS' },
+  { serviceType: 'broadband_bill', serviceName: 'Broadband Bill', category: 'BBPS', description: 'BBPS' },
+  { serviceType: 'insurance_payment', serviceName: 'Insurance Premium Payment', category: 'BBPS', description: 'BBPS' },
+];
+
+/**
+ * The data every installation needs, written once on an empty database: the permission
+ * catalogue, roles Admin and User with their permission sets, the ranks and services.
+ */
+export async function ensureReferenceData(database: Database): Promise<void> {
+  const { db } = database;
+  await db.transaction(async (tx) => {
+    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(roles);
+    if (Number(n) > 0) return;
+    const perms = await tx
+      .insert(permissions)
+      .values(Object.entries(PERMISSIONS).map(([name, p]) => ({ name, module: p.module, description: p.description })))
+      .returning({ permissionId: permissions.permissionId });
+    const [admin, user] = await tx
+      .insert(roles)
+      .values([{ name: ADMIN_ROLE, status: true }, { name: USER_ROLE, status: true }])
+      .returning();
+    await tx.insert(rolePermissions).values([
+      { roleId: admin.roleId, roleName: ADMIN_ROLE, permissionName: 'All permissions', permissionIds: perms.map((p) => p.permissionId) },
+      { roleId: user.roleId, roleName: USER_ROLE, permissionName: 'No admin access', permissionIds: [] },
+    ]);
+    await tx.insert(ranks).values(RANKS);
+    await tx.insert(services).values(SERVICES);
+  });
+}
+
+/**
+ * The bootstrap administrator (role Admin). Returns the password when one was generated, so the
+ * caller can print it once; an existing account is left as it is.
+ */
+export async function ensureAdmin(
+  database: Database,
+  email: string,
+  password: string | undefined,
+  generate: () => string,
+): Promise<{ created: boolean; generatedPassword?: string }> {
+  const { db } = database;
+  const [existing] = await db.select({ userId: users.userId }).from(users).where(eq(users.email, email)).limit(1);
+  if (existing) return { created: false };
+  const [adminRole] = await db.select({ roleId: roles.roleId }).from(roles).where(eq(roles.name, ADMIN_ROLE));
+  const chosen = password ?? generate();
+  await insertUser(db, {
+    username: 'admin',
+    fullName: 'System Administrator',
+    email,
+    phone: '9000000000',
+    passwordHash: await hashPassword(chosen),
+    roleId: adminRole.roleId,
+    level: 0,
+    companyName: 'Backoffice',
+  });
+  return { created: true, generatedPassword: password ? undefined : chosen };
+}

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+
+/** One Drizzle type for both drivers: PGlite (embedded) and node-postgres (a server). */
+export type Db = PgDatabase<PgQueryResultHKT>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Plain SQL with $1 parameters, for hot paths and set-based work. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements in one round trip, no parameters (migrations, bulk loads). */
+  exec(text: string): Promise<void>;
+  /** Applies the committed migrations (on PostgreSQL once, however many servers start at once). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS = path.resolve(import.meta.dirname, '../../../drizzle');
+/** Any constant: all server copies that migrate at once take this PostgreSQL advisory lock. */
+const MIGRATION_LOCK = 8009_2026;
+
+// node-postgres returns bigint (int8) as string: our ids and paise fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number(v));
+// `date` columns stay 'yyyy-mm-dd' strings, never shifted by the process time zone.
+pg.types.setTypeParser(1082, (v) => v);
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  pool.on('error', () => {
+    /* an idle client lost its connection; the pool replaces it */
+  });
+  const db = drizzlePg(pool) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async query(text, params) {
+      return (await pool.query(text, params as unknown[])).rows;
+    },
+    async exec(text) {
+      await pool.query(text);
+    },
+    async migrate() {
+      // A session advisory lock on one dedicated connection: other copies wait here, then find
+      // nothing left to apply.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS });
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * The embedded database: one PGlite in this process. Two processes must never open one
+ * directory, so a lock file holding our pid guards it.
+ */
+export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob): Promise<Database> {
+  let releaseLock = () => {};
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true });
+    releaseLock = takeDirLock(dataDir);
+  }
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      dataDir: dataDir ? path.join(dataDir, 'pg') : undefined,
+      extensions: { pg_trgm },
+      loadDataDir,
+    });
+  } catch (e) {
+    releaseLock();
+    throw e;
+  }
+  const db = drizzlePglite(client) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    async query(text, params) {
+      return (await client.query(text, params as unknown[])).rows as never[];
+    },
+    async exec(text) {
+      await client.exec(text);
+    },
+    async migrate() {
+      await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
+    },
+    async close() {
+      await client.close();
+      releaseLock();
+    },
+  };
+}
+
+function takeDirLock(dataDir: string): () => void {
+  const lockFile = path.join(dataDir, 'server.lock');
+  const mine = String(process.pid);
+  try {
+    fs.writeFileSync(lockFile, mine, { flag: 'wx' });
+  } catch {
+    const holder = Number(fs.readFileSync(lockFile, 'utf8').trim());
+    if (holder && holder !== process.pid && isAlive(holder)) {
+      throw new Error(
+        `The embedded database in ${dataDir} is already open in process ${holder}. ` +
+          'Stop that server first, or set DATABASE_URL to share a PostgreSQL server between processes.',
+      );
+    }
+    fs.writeFileSync(lockFile, mine); // a stale lock left by a process that died
+  }
+  return () => {
+    try {
+      if (fs.readFileSync(lockFile, 'utf8').trim() === mine) fs.unlinkSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,188 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Db } from './client.ts';
+
+/**
+ * The deterministic demo-data generator: members in a referral tree up to 10 levels, bank
+ * accounts, memberships and a wallet ledger over the last `days` days (recharges, withdrawals,
+ * membership fees, royalty and reward batches, daily payouts with Success and Failure).
+ * Everything is set-based SQL, so a million members is a matter of minutes, not hours.
+ * "Random" choices come from hashes of the row number, so the same size gives the same data.
+ */
+export interface SeedOptions {
+  members: number;
+  days?: number;
+  onProgress?: (message: string) => void;
+}
+
+const FIRST = ['Aarav', 'Vivaan', 'Aditya', 'Vihaan', 'Arjun', 'Sai', 'Reyansh', 'Ayaan', 'Krishna', 'Ishaan',
+  'Rohan', 'Karan', 'Rahul', 'Amit', 'Suresh', 'Ramesh', 'Vikram', 'Anil', 'Sanjay', 'Manoj',
+  'Aadhya', 'Ananya', 'Diya', 'Saanvi', 'Pari', 'Anika', 'Navya', 'Myra', 'Sara', 'Ira',
+  'Priya', 'Neha', 'Pooja', 'Kavya', 'Sneha', 'Lakshmi', 'Meera', 'Divya', 'Anjali', 'Riya'];
+const LAST = ['Sharma', 'Verma', 'Gupta', 'Singh', 'Kumar', 'Patel', 'Reddy', 'Nair', 'Iyer', 'Rao',
+  'Joshi', 'Mehta', 'Shah', 'Das', 'Bose', 'Chatterjee', 'Mishra', 'Pandey', 'Yadav', 'Jain',
+  'Agarwal', 'Kulkarni', 'Desai', 'Pillai', 'Menon', 'Ghosh', 'Saxena', 'Chauhan', 'Malhotra', 'Kapoor'];
+const STATES = ['Maharashtra', 'Karnataka', 'Tamil Nadu', 'Uttar Pradesh', 'Gujarat', 'Rajasthan', 'West Bengal',
+  'Kerala', 'Telangana', 'Andhra Pradesh', 'Madhya Pradesh', 'Bihar', 'Punjab', 'Haryana', 'Delhi', 'Odisha'];
+const BANKS = [['SBIN', 'State Bank of India'], ['HDFC', 'HDFC Bank'], ['ICIC', 'ICICI Bank'], ['UTIB', 'Axis Bank'],
+  ['PUNB', 'Punjab National Bank'], ['KKBK', 'Kotak Mahindra Bank'], ['BARB', 'Bank of Baroda'], ['CNRB', 'Canara Bank']];
+const CITIES = ['Mumbai', 'Pune', 'Bengaluru', 'Chennai', 'Lucknow', 'Ahmedabad', 'Jaipur', 'Kolkata', 'Kochi',
+  'Hyderabad', 'Indore', 'Patna', 'Ludhiana', 'Gurugram', 'New Delhi', 'Bhubaneswar'];
+
+const arr = (items: string[]) => `array[${items.map((s) => `'${s.replace(/'/g, "''")}'`).join(',')}]`;
+/** A deterministic number in [0, 1) from a row number and a salt. */
+const rnd = (expr: string, salt: number) => `((abs(hashint8extended((${expr})::int8, ${salt})) % 1000003)::float8 / 1000003)`;
+const pick = (items: string[], expr: string, salt: number) =>
+  `(${arr(items)})[1 + (abs(hashint8extended((${expr})::int8, ${salt})) % ${items.length})]`;
+const IST = `'Asia/Kolkata'`;
+
+/** How many members sit on each of the 10 levels: each level ~1.6× the one above. */
+export function levelSizes(members: number, levels = 10): number[] {
+  const weights = Array.from({ length: levels }, (_, k) => 1.6 ** k);
+  const total = weights.reduce((a, b) => a + b, 0);
+  const sizes = weights.map((w) => Math.max(1, Math.floor((members * w) / total)));
+  sizes[levels - 1] += members - sizes.reduce((a, b) => a + b, 0);
+  while (sizes[levels - 1] < 0) {
+    sizes.pop();
+    sizes[sizes.length - 1] += members - sizes.reduce((a, b) => a + b, 0);
+  }
+  return sizes.filter((n) => n > 0);
+}
+
+/** Runs one or more statements (separated by `;` at a line end), each as its own query. */
+async function run(tx: Db, text: string): Promise<void> {
+  for (const statement of text.split(/;\s*\n/)) {
+    if (statement.trim()) await tx.execute(sql.raw(statement));
+  }
+}
+
+export async function seedDemoData(database: Database, options: SeedOptions): Promise<void> {
+  const days = options.days ?? 90;
+  const progress = options.onProgress ?? (() => {});
+  const n = Math.max(0, Math.floor(options.members));
+  if (n === 0) return;
+  const started = Date.now();
+  const step = (what: string) => progress(`${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+
+  await database.db.transaction(async (tx) => {
+    const result = (await tx.execute(sql`select coalesce(max(user_id), 100000) as base from users`)) as unknown as {
+      rows: { base: number | string }[];
+    };
+    const b = Number(result.rows[0].base);
+    const sizes = levelSizes(n);
+    let start = 1;
+    for (let k = 1; k <= sizes.length; k++) {
+      const end = start + sizes[k - 1] - 1;
+      const prevSize = sizes[k - 2] ?? 0;
+      const prevStart = start - prevSize;
+      const referrer = k === 1 ? 'null' : `${b} + ${prevStart} + (abs(hashint8extended(i, 7)) % ${prevSize})`;
+      const created = `now() - make_interval(secs => 86400 * ${days} * (1 - ${0.075 * (k - 1)} - 0.07 * ${rnd('i', 8)}))`;
+      await run(tx, `
+        insert into users (user_id, username, full_name, email, phone, address, dob, state, referral_code,
+                           referred_by, level, rank_id, status, created_at, updated_at)
+        select ${b} + i, null,
+               ${pick(FIRST, 'i', 1)} || ' ' || ${pick(LAST, 'i', 2)},
+               lower(${pick(FIRST, 'i', 1)} || '.' || ${pick(LAST, 'i', 2)}) || '.' || (${b} + i) || '@example.in',
+               (6000000000 + ((i * 7919) % 3000000000))::text,
+               ${pick(CITIES, 'i', 3)} || ', India',
+               date '1970-01-01' + (abs(hashint8extended(i, 4)) % 12000)::int,
+               ${pick(STATES, 'i', 5)},
+               'BO' || (${b} + i),
+               ${referrer}, ${k},
+               case when ${rnd('i', 6)} < 0.6 then 100001 + (abs(hashint8extended(i, 9)) % 5)::int end,
+               ${rnd('i', 10)} >= 0.1,
+               ${created}, ${created}
+          from generate_series(${start}::int8, ${end}::int8) as i`);
+      step(`members: level ${k} of ${sizes.length} (${end.toLocaleString('en-IN')} of ${n.toLocaleString('en-IN')})`);
+      start = end + 1;
+    }
+    await run(tx, `select setval(pg_get_serial_sequence('users', 'user_id'), (select max(user_id) from users))`);
+    const members = `from users u where u.user_id > ${b} and u.user_id <= ${b + n}`;
+
+    await run(tx, `
+      insert into bank_accounts (user_id, account_holder_name, account_number, ifsc, bank, branch, is_primary, created_at)
+      select u.user_id, u.full_name, (10000000000 + (u.user_id * 104729) % 89999999999)::text,
+             ${pick(BANKS.map((x) => x[0]), 'u.user_id', 11)} || '0' || lpad(((u.user_id * 31) % 999999)::text, 6, '0'),
+             ${pick(BANKS.map((x) => x[1]), 'u.user_id', 11)}, ${pick(CITIES, 'u.user_id', 12)} || ' Main',
+             true, u.created_at + interval '1 day'
+        ${members} and ${rnd('u.user_id', 13)} < 0.75`);
+    await run(tx, `
+      insert into bank_accounts (user_id, account_holder_name, account_number, ifsc, bank, branch, is_primary, created_at)
+      select u.user_id, u.full_name, (200000000000 + (u.user_id * 7919) % 799999999999)::text,
+             'HDFC0' || lpad(((u.user_id * 17) % 999999)::text, 6, '0'), 'HDFC Bank', ${pick(CITIES, 'u.user_id', 14)},
+             false, u.created_at + interval '2 days'
+        ${members} and ${rnd('u.user_id', 13)} < 0.2`);
+    step('bank accounts');
+
+    // Wallet: a first recharge for everyone, then fees, withdrawals and later recharges that
+    // never take a balance below zero.
+    await run(tx, `
+      insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
+      select u.user_id, 'wallet_recharge', (1500 + floor(${rnd('u.user_id', 20)} * 4500))::int8 * 100,
+             'Wallet recharge', u.created_at + interval '1 hour'
+        ${members}
+      union all
+      select u.user_id, 'wallet_recharge', (200 + floor(${rnd('u.user_id', 21)} * 1800))::int8 * 100, 'Wallet recharge',
+             u.created_at + (now() - u.created_at) * ${rnd('u.user_id', 22)} + interval '2 hours'
+        ${members} and ${rnd('u.user_id', 23)} < 0.5 and now() - u.created_at > interval '3 hours'
+      union all
+      select u.user_id, 'wallet_withdrawal', -(100 + floor(${rnd('u.user_id', 24)} * 300))::int8 * 100, 'Wallet withdrawal',
+             u.created_at + interval '3 days'
+        ${members} and ${rnd('u.user_id', 25)} < 0.2 and now() - u.created_at > interval '3 days'`);
+    await run(tx, `
+      create temp table seed_memberships on commit drop as
+      select u.user_id, (case when ${rnd('u.user_id', 30)} < 0.5 then 499 else 999 end)::int8 * 100 as amount_paise,
+             u.created_at + interval '2 hours' as created_at
+        ${members} and ${rnd('u.user_id', 31)} < 0.4;
+      insert into memberships (user_id, amount_paise, created_at) select user_id, amount_paise, created_at from seed_memberships;
+      insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
+      select user_id, 'membership_fee', -amount_paise, 'Membership fee', created_at from seed_memberships;`);
+    step('wallet recharges, withdrawals and membership fees');
+
+    // Daily payouts for members with a membership, over the last 30 days.
+    await run(tx, `
+      create temp table seed_payouts on commit drop as
+      select m.user_id, d::date as payout_date, (50 + floor(${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 41)} * 450))::int8 * 100 as amount_paise,
+             case when ${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 42)} < 0.85 then 'Success' else 'Failure' end as status,
+             (d::date + time '18:00') at time zone ${IST} as at
+        from seed_memberships m
+        cross join generate_series((now() at time zone ${IST})::date - ${Math.min(30, days)}, (now() at time zone ${IST})::date - 1, interval '1 day') as d
+       where ${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 40)} < 0.3 and (d::date + time '18:00') at time zone ${IST} > m.created_at;
+      alter table seed_payouts add column ledger_id int8;
+      update seed_payouts set ledger_id = nextval(pg_get_serial_sequence('ledger_entries', 'id')) where status = 'Success';
+      insert into ledger_entries (id, user_id, kind, amount_paise, description, created_at)
+      select ledger_id, user_id, 'daily_payout', amount_paise, 'Daily payout', at from seed_payouts where ledger_id is not null;
+      insert into daily_payouts (user_id, payout_date, amount_paise, status, ledger_entry_id, paid_at, created_at)
+      select user_id, payout_date, amount_paise, status, ledger_id, case when ledger_id is not null then at end, at from seed_payouts;`);
+    step('daily payouts');
+
+    // Royalty (weekly, ranked members) and reward batches (spec §9 reward types).
+    const schedule: [string, string | null, number, number][] = [
+      ['royalty', null, 7, 0.1], ['reward', 'dailyPayout', 3, 0.05], ['reward', 'monthlyReward', 30, 0.05],
+      ['reward', 'royaltyIncome', 7, 0.05], ['reward', 'referral_bonus_10_users', 7, 0.05],
+    ];
+    for (const [kind, rewardType, every, share] of schedule) {
+      await run(tx, `
+        create temp table seed_batches on commit drop as
+        select nextval(pg_get_serial_sequence('income_batches', 'batch_id')) as batch_id, d::date as run_date
+          from generate_series((now() at time zone ${IST})::date - ${days - 1}, (now() at time zone ${IST})::date - 1, interval '${every} days') as d;
+        insert into income_batches (batch_id, kind, reward_type, run_date)
+        select batch_id, '${kind}', ${rewardType ? `'${rewardType}'` : 'null'}, run_date from seed_batches;
+        insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, created_at)
+        select u.user_id, '${kind}', (100 + floor(${rnd('u.user_id * 100000 + s.batch_id', 50)} * 700))::int8 * 100, s.batch_id,
+               '${kind === 'royalty' ? 'Royalty income' : `Reward: ${rewardType}`}', (s.run_date + time '20:00') at time zone ${IST}
+          from seed_batches s join users u on u.user_id > ${b} and u.user_id <= ${b + n}
+         where ${rnd('u.user_id * 100000 + s.batch_id', 51)} < ${share} ${kind === 'royalty' ? 'and u.rank_id is not null' : ''}
+           and u.created_at < (s.run_date + time '20:00') at time zone ${IST};
+        drop table seed_batches;`);
+      step(`${kind === 'royalty' ? 'royalty' : `reward (${rewardType})`} batches`);
+    }
+
+    await run(tx, `
+      update users u set balance_paise = s.total
+        from (select user_id, sum(amount_paise) as total from ledger_entries where user_id > ${b} and user_id <= ${b + n} group by user_id) s
+       where u.user_id = s.user_id`);
+    step('wallet balances');
+  });
+  await database.exec('analyze');
+  step(`done: ${n.toLocaleString('en-IN')} members`);
+}

@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint, boolean, check, date, index, integer, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { roles } from './access.ts';
+import { ranks } from './catalogue.ts';
+
+/**
+ * Members and sign-in accounts are one table (decisions.md). Members added by an operator have no
+ * password. `balance_paise` caches the sum of the member's ledger rows, updated in the same
+ * transaction as each ledger row, and can never go negative.
+ */
+export const users = pgTable(
+  'users',
+  {
+    userId: bigint('user_id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity({ startWith: 100001 }),
+    username: text('username'),
+    fullName: text('full_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    address: text('address'),
+    companyName: text('company_name'),
+    dob: date('dob'),
+    whatsapp: text('whatsapp'),
+    image: text('image'),
+    state: text('state'),
+    referralCode: text('referral_code').notNull(),
+    referredBy: bigint('referred_by', { mode: 'number' }).references((): AnyPgColumn => users.userId),
+    level: integer('level').notNull().default(1),
+    rankId: integer('rank_id').references(() => ranks.rankId),
+    roleId: integer('role_id').references(() => roles.roleId),
+    status: boolean('status').notNull().default(true),
+    passwordHash: text('password_hash'),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    balancePaise: bigint('balance_paise', { mode: 'number' }).notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('users_balance_not_negative', sql`${t.balancePaise} >= 0`),
+    check('users_level_range', sql`${t.level} >= 0`),
+    uniqueIndex('users_email_live_uq').on(t.email).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('users_phone_live_uq').on(t.phone).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('users_username_uq').on(t.username),
+    uniqueIndex('users_referral_code_uq').on(t.referralCode),
+    index('users_referred_by_idx').on(t.referredBy),
+    index('users_level_idx').on(t.level, t.userId),
+    index('users_rank_idx').on(t.rankId, t.userId),
+    index('users_role_idx').on(t.roleId),
+    index('users_created_at_idx').on(t.createdAt),
+    index('users_full_name_trgm_idx').using('gin', sql`lower(${t.fullName}) gin_trgm_ops`),
+  ],
+);
+
+export const bankAccounts = pgTable(
+  'bank_accounts',
+  {
+    bankId: integer('bank_id').primaryKey().generatedByDefaultAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
+    accountHolderName: text('account_holder_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    ifsc: text('ifsc').notNull(),
+    bank: text('bank').notNull(),
+    branch: text('branch'),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('bank_accounts_user_idx').on(t.userId),
+    uniqueIndex('bank_accounts_one_primary_uq').on(t.userId).where(sql`${t.isPrimary}`),
+  ],
+);
+
+/** A member's paid membership; its fee is a ledger row of kind membership_fee (revenue). */
+export const memberships = pgTable(
+  'memberships',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().unique().references(() => users.userId),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('memberships_created_at_idx').on(t.createdAt)],
+);

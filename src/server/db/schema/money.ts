@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { users } from './members.ts';
+
+/** What a ledger row records. Credits are positive amounts, debits negative. */
+export const LEDGER_KINDS = [
+  'wallet_recharge', 'wallet_withdrawal', 'membership_fee', 'daily_payout',
+  'royalty', 'reward', 'referral_bonus', 'admin_transfer',
+] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** One distribution run of royalty or reward income (spec §3 batch). */
+export const incomeBatches = pgTable(
+  'income_batches',
+  {
+    batchId: integer('batch_id').primaryKey().generatedByDefaultAsIdentity(),
+    kind: text('kind').notNull(), // 'royalty' | 'reward'
+    rewardType: text('reward_type'), // spec §9 reward types, for kind 'reward'
+    runDate: date('run_date').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('income_batches_kind_date_idx').on(t.kind, t.runDate)],
+);
+
+/** The wallet ledger: immutable, the single source of truth for every balance. */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
+    kind: text('kind').$type<LedgerKind>().notNull(),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    batchId: integer('batch_id').references(() => incomeBatches.batchId),
+    description: text('description'),
+    actorId: bigint('actor_id', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('ledger_amount_not_zero', sql`${t.amountPaise} <> 0`),
+    index('ledger_user_created_idx').on(t.userId, t.createdAt),
+    index('ledger_kind_created_idx').on(t.kind, t.createdAt),
+    index('ledger_batch_idx').on(t.batchId),
+  ],
+);
+
+/**
+ * Per-day totals per ledger kind (business day in Asia/Kolkata), kept by a trigger in the same
+ * transaction as each ledger row. Split into 8 shards by user so that concurrent writers on one
+ * day do not queue on a single row; readers add the shards up.
+ */
+export const ledgerDaily = pgTable(
+  'ledger_daily',
+  {
+    day: date('day').notNull(),
+    kind: text('kind').notNull(),
+    shard: smallint('shard').notNull(),
+    totalPaise: bigint('total_paise', { mode: 'number' }).notNull().default(0),
+    entries: bigint('entries', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.day, t.shard] })],
+);
+
+/** One payout per member and day, Success or Failure (decisions.md). */
+export const dailyPayouts = pgTable(
+  'daily_payouts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
+    payoutDate: date('payout_date').notNull(),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    status: text('status').$type<'Success' | 'Failure'>().notNull(),
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('daily_payouts_amount_positive', sql`${t.amountPaise} > 0`),
+    check('daily_payouts_status', sql`${t.status} in ('Success', 'Failure')`),
+    uniqueIndex('daily_payouts_user_day_uq').on(t.userId, t.payoutDate),
+    index('daily_payouts_date_status_idx').on(t.payoutDate, t.status),
+  ],
+);
+
+/** Withdrawal requests: approved ones debit the wallet, rejected ones move nothing. */
+export const withdrawalRequests = pgTable(
+  'withdrawal_requests',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    status: text('status').$type<'pending' | 'approved' | 'rejected'>().notNull().default('pending'),
+    remarks: text('remarks'),
+    ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
+    decidedBy: bigint('decided_by', { mode: 'number' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('withdrawal_amount_positive', sql`${t.amountPaise} > 0`),
+    index('withdrawal_requests_status_idx').on(t.status, t.createdAt),
+  ],
+);

@@ -1,0 +1,44 @@
+import { buildApp } from './app.ts';
+import { loadConfig, randomPassword } from './config.ts';
+import { ensureAdmin, ensureReferenceData } from './db/bootstrap.ts';
+import { seedDemoData } from './db/demo-data.ts';
+import { openDatabase } from './db/open.ts';
+
+const config = loadConfig();
+const log = (message: string) => console.log(`[backoffice] ${message}`);
+
+const database = await openDatabase(config, log);
+await database.migrate();
+await ensureReferenceData(database);
+const admin = await ensureAdmin(database, config.adminEmail, config.adminPassword, randomPassword);
+if (admin.created && config.seedMembers > 0) {
+  log(`First start: filling the database with ${config.seedMembers} demo members…`);
+  await seedDemoData(database, { members: config.seedMembers, onProgress: (m) => log(`  ${m}`) });
+}
+
+const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  log(`${signal}: finishing requests in flight, then closing the database`);
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  await app.close();
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });
+const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
+log(`Ready on http://localhost:${config.port} (API under /api, docs at /api/docs) on ${where}`);
+if (admin.generatedPassword) {
+  log(`Sign in as ${config.adminEmail} with password ${admin.generatedPassword} (shown once; set ADMIN_PASSWORD to choose it)`);
+} else if (admin.created) {
+  log(`Sign in as ${config.adminEmail} with the password from ADMIN_PASSWORD`);
+} else {
+  log(`Sign in as ${config.adminEmail}`);
+}

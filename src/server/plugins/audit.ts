@@ -1,0 +1,32 @@
+import type { FastifyRequest } from 'fastify';
+import { auditLog } from '../db/schema/system.ts';
+import type { Db } from '../db/client.ts';
+
+export interface AuditEntry {
+  action: string;
+  entity: string;
+  entityId?: string | number | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Strips secrets before a row is written to the audit log. */
+function redact(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value ?? null;
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of ['passwordHash', 'password_hash', 'password', 'token', 'tokenHash']) delete copy[key];
+  return copy;
+}
+
+/** Records who changed what; call it inside the transaction that makes the change. */
+export async function audit(db: Db, request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values({
+    actorId: request?.auth?.userId ?? null,
+    action: entry.action,
+    entity: entry.entity,
+    entityId: entry.entityId == null ? null : String(entry.entityId),
+    before: redact(entry.before),
+    after: redact(entry.after),
+    ip: request?.ip ?? null,
+  });
+}

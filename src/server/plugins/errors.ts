@@ -1,0 +1,72 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/** The one error type handlers throw: a status and a message the client may read. */
+export class AppError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    message: string,
+    public readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+const PG_UNIQUE_VIOLATION = '23505';
+const PG_FK_VIOLATION = '23503';
+const PG_CHECK_VIOLATION = '23514';
+
+/** Turns every error into `{ success: false, message, errors? }` with the right status. */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError & { code?: string }, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.code(err.statusCode).send({ success: false, message: err.message, ...err.extra });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const errors = err.validation.map((v) => ({
+        path: [err.validationContext, ...(v.instancePath || '').split('/').filter(Boolean)].join('.'),
+        message: v.message ?? 'Invalid value',
+      }));
+      const first = errors[0];
+      return reply.code(400).send({
+        success: false,
+        message: first ? `Invalid ${first.path}: ${first.message}` : 'Invalid request',
+        errors,
+      });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
+      return reply.code(500).send({ success: false, message: 'Internal server error' });
+    }
+    // Constraint violations that slipped past the service's own checks are still the client's doing.
+    if (err.code === PG_UNIQUE_VIOLATION) {
+      return reply.code(409).send({ success: false, message: 'A record with these details already exists' });
+    }
+    if (err.code === PG_FK_VIOLATION) {
+      return reply.code(409).send({ success: false, message: 'This record is referenced by other records' });
+    }
+    if (err.code === PG_CHECK_VIOLATION) {
+      return reply.code(400).send({ success: false, message: 'The change would break a data rule' });
+    }
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ success: false, message: clientMessage(err, status) });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ success: false, message: 'Internal server error' });
+  });
+}
+
+function clientMessage(err: FastifyError, status: number): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Request body is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type';
+    default:
+      return status === 404 ? 'Not found' : err.message || 'Bad request';
+  }
+}

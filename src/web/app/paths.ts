@@ -1,0 +1,79 @@
+import {
+  IconBuildingBank,
+  IconChartBar,
+  IconCoinRupee,
+  IconCrown,
+  IconGift,
+  IconKey,
+  IconLayoutDashboard,
+  IconListCheck,
+  IconMedal,
+  IconReceipt,
+  IconShieldLock,
+  IconUsers,
+  IconUserStar,
+  IconWallet,
+  type Icon,
+} from '@tabler/icons-react';
+import type { PermissionName } from '../../contract/permissions';
+
+export const PATHS = {
+  signIn: '/signin',
+  signUp: '/signup',
+  register: '/register',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  dashboard: '/',
+  users: '/users',
+  services: '/services',
+  revenue: '/revenue',
+  royaltyIncome: '/royalty-income',
+  rewardIncome: '/reward-income',
+  dailyPayout: '/daily-payout',
+  wallet: '/wallet',
+  rank: '/rank',
+  bank: '/bank',
+  membership: '/membership',
+  permissions: '/permissions',
+  roles: '/roles',
+  rolePermissions: '/role-permissions',
+} as const;
+
+export type MainPath = Exclude<
+  (typeof PATHS)[keyof typeof PATHS],
+  '/signin' | '/signup' | '/register' | '/forgot-password' | '/reset-password'
+>;
+
+export interface NavItem {
+  label: string;
+  path: MainPath;
+  permission: PermissionName;
+  icon: Icon;
+  group: 'main' | 'access';
+}
+
+/** The sidebar, in spec §1 order, and the one permission each main route needs. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: 'Dashboard', path: PATHS.dashboard, permission: 'dashboard_view', icon: IconLayoutDashboard, group: 'main' },
+  { label: 'Users', path: PATHS.users, permission: 'users_view', icon: IconUsers, group: 'main' },
+  { label: 'Services', path: PATHS.services, permission: 'services_view', icon: IconListCheck, group: 'main' },
+  { label: 'Revenue', path: PATHS.revenue, permission: 'reports_view', icon: IconChartBar, group: 'main' },
+  { label: 'Royalty Income', path: PATHS.royaltyIncome, permission: 'reports_view', icon: IconCrown, group: 'main' },
+  { label: 'Reward Income', path: PATHS.rewardIncome, permission: 'reports_view', icon: IconGift, group: 'main' },
+  { label: 'Daily Payout', path: PATHS.dailyPayout, permission: 'payouts_view', icon: IconCoinRupee, group: 'main' },
+  { label: 'User Wallet', path: PATHS.wallet, permission: 'wallet_view', icon: IconWallet, group: 'main' },
+  { label: 'Rank', path: PATHS.rank, permission: 'ranks_view', icon: IconMedal, group: 'main' },
+  { label: 'Bank', path: PATHS.bank, permission: 'banks_view', icon: IconBuildingBank, group: 'main' },
+  { label: 'Membership', path: PATHS.membership, permission: 'membership_view', icon: IconUserStar, group: 'main' },
+  { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', icon: IconKey, group: 'access' },
+  { label: 'Roles', path: PATHS.roles, permission: 'roles_view', icon: IconShieldLock, group: 'access' },
+  { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', icon: IconReceipt, group: 'access' },
+];
+
+export const ROUTE_PERMISSIONS = Object.fromEntries(
+  NAV_ITEMS.map((item) => [item.path, item.permission]),
+) as Record<MainPath, PermissionName>;
+
+export function visibleNavItems(permissions: readonly string[]): NavItem[] {
+  return NAV_ITEMS.filter((item) => permissions.includes(item.permission));
+}

@@ -1,0 +1,91 @@
+import { ActionIcon, Avatar, Burger, Button, Group, Stack, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
+import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout, IconSearch, IconShieldCheck } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { useAuth } from '../../features/auth/auth-context';
+import { useLogout } from '../../features/auth/auth.api';
+import { initials } from '../../lib/format';
+import { clearSession } from '../../lib/session';
+import { PATHS } from '../paths';
+import { HeaderClock } from './header-clock';
+
+interface HeaderProps {
+  mobileOpened: boolean;
+  onToggleMobile: () => void;
+  collapsed: boolean;
+  onToggleCollapsed: () => void;
+}
+
+export function Header({ mobileOpened, onToggleMobile, collapsed, onToggleCollapsed }: HeaderProps) {
+  const { user } = useAuth();
+  const logout = useLogout();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const name = user?.fullName ?? '';
+  const collapseLabel = collapsed ? 'Expand sidebar' : 'Collapse sidebar';
+
+  const signOut = () =>
+    logout.mutate(undefined, {
+      onSettled: () => {
+        clearSession();
+        queryClient.clear();
+        navigate(PATHS.signIn, { replace: true });
+      },
+    });
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
+      <Group gap="sm" wrap="nowrap">
+        <Burger opened={mobileOpened} onClick={onToggleMobile} hiddenFrom="sm" size="sm" aria-label="Toggle navigation" />
+        <Tooltip label={collapseLabel}>
+          <ActionIcon variant="subtle" color="gray" size="lg" onClick={onToggleCollapsed} aria-label={collapseLabel} visibleFrom="sm">
+            {collapsed ? <IconLayoutSidebarLeftExpand size={22} aria-hidden /> : <IconLayoutSidebarLeftCollapse size={22} aria-hidden />}
+          </ActionIcon>
+        </Tooltip>
+        <Group gap="xs" wrap="nowrap">
+          <ThemeIcon size="lg" radius="md" variant="gradient" gradient={{ from: 'indigo.7', to: 'cyan.6', deg: 135 }} aria-hidden>
+            <IconShieldCheck size={20} />
+          </ThemeIcon>
+          <Text fw={700} size="lg" visibleFrom="xs">
+            Backoffice
+          </Text>
+        </Group>
+      </Group>
+
+      <TextInput
+        aria-label="Search members"
+        placeholder="Search members..."
+        leftSection={<IconSearch size={16} aria-hidden />}
+        radius="xl"
+        w={{ base: 160, sm: 260, lg: 340 }}
+        visibleFrom="xs"
+      />
+
+      <Group gap="lg" wrap="nowrap">
+        <HeaderClock />
+        <Group gap="xs" wrap="nowrap">
+          <Avatar color="indigo" radius="xl" aria-hidden>
+            {initials(name)}
+          </Avatar>
+          <Stack gap={0} visibleFrom="sm">
+            <Text size="sm" fw={600} lh={1.2}>
+              {name}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Administrator
+            </Text>
+          </Stack>
+        </Group>
+        <Button
+          variant="light"
+          color="red"
+          leftSection={<IconLogout size={16} aria-hidden />}
+          onClick={signOut}
+          loading={logout.isPending}
+        >
+          Logout
+        </Button>
+      </Group>
+    </Group>
+  );
+}

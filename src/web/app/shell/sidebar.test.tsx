@@ -1,0 +1,62 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import { NAV_ITEMS, PATHS, ROUTE_PERMISSIONS, visibleNavItems } from '../paths';
+import { Sidebar } from './sidebar';
+
+describe('route permissions and the sidebar', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('lists the sidebar in spec order, each entry with the permission of its route', () => {
+    expect(NAV_ITEMS.map((item) => `${item.label} ${item.path}`)).toEqual([
+      'Dashboard /',
+      'Users /users',
+      'Services /services',
+      'Revenue /revenue',
+      'Royalty Income /royalty-income',
+      'Reward Income /reward-income',
+      'Daily Payout /daily-payout',
+      'User Wallet /wallet',
+      'Rank /rank',
+      'Bank /bank',
+      'Membership /membership',
+      'Permissions /permissions',
+      'Roles /roles',
+      'Role Permissions /role-permissions',
+    ]);
+    expect(ROUTE_PERMISSIONS[PATHS.dashboard]).toBe('dashboard_view');
+    expect(ROUTE_PERMISSIONS[PATHS.bank]).toBe('banks_view');
+    expect(ROUTE_PERMISSIONS[PATHS.rolePermissions]).toBe('roles_view');
+    expect(ROUTE_PERMISSIONS[PATHS.dailyPayout]).toBe('payouts_view');
+  });
+
+  it('keeps only the entries whose permission the account holds', () => {
+    expect(visibleNavItems([]).map((item) => item.label)).toEqual([]);
+    expect(visibleNavItems(['reports_view', 'wallet_view']).map((item) => item.label)).toEqual([
+      'Revenue',
+      'Royalty Income',
+      'Reward Income',
+      'User Wallet',
+    ]);
+  });
+
+  it('renders only the permitted links, with the access-control group', async () => {
+    const user = signIn(['users_view', 'roles_view']);
+    mockFetch(() => jsonResponse(200, { success: true, data: user }));
+    renderPage(<Sidebar mini={false} onNavigate={() => {}} />, { path: '/users' });
+
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    const links = within(nav).getAllByRole('link').map((link) => link.textContent);
+    expect(links).toEqual(['Users', 'Roles', 'Role Permissions']);
+    expect(within(nav).getByText('Access control')).toBeTruthy();
+    expect(within(nav).getByRole('link', { name: 'Users' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('follows fresh permissions from /users/me', async () => {
+    const user = signIn(['users_view']);
+    mockFetch(() => jsonResponse(200, { success: true, data: { ...user, permissions: ['dashboard_view'] } }));
+    renderPage(<Sidebar mini={false} onNavigate={() => {}} />);
+    expect(await screen.findByRole('link', { name: 'Dashboard' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+  });
+});

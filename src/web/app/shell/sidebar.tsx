@@ -1,0 +1,74 @@
+import { NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { Link, useLocation } from 'react-router';
+import { useAuth } from '../../features/auth/auth-context';
+import { visibleNavItems, type NavItem } from '../paths';
+
+function isActive(path: string, pathname: string): boolean {
+  return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
+}
+
+interface SidebarProps {
+  /** Icons only: the desktop sidebar is collapsed. */
+  mini: boolean;
+  onNavigate: () => void;
+}
+
+function SidebarLink({ item, mini, active, onNavigate }: { item: NavItem; mini: boolean; active: boolean; onNavigate: () => void }) {
+  const Icon = item.icon;
+  const link = (
+    <NavLink
+      component={Link}
+      to={item.path}
+      label={mini ? undefined : item.label}
+      aria-label={mini ? item.label : undefined}
+      aria-current={active ? 'page' : undefined}
+      active={active}
+      onClick={onNavigate}
+      leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
+      variant="light"
+      styles={{ root: { borderRadius: 'var(--mantine-radius-md)', justifyContent: mini ? 'center' : undefined } }}
+    />
+  );
+  return mini ? (
+    <Tooltip label={item.label} position="right" withArrow>
+      {link}
+    </Tooltip>
+  ) : (
+    link
+  );
+}
+
+export function Sidebar({ mini, onNavigate }: SidebarProps) {
+  const { permissions } = useAuth();
+  const { pathname } = useLocation();
+  const items = visibleNavItems(permissions);
+  const groups = [
+    { key: 'main', heading: null, items: items.filter((item) => item.group === 'main') },
+    { key: 'access', heading: 'Access control', items: items.filter((item) => item.group === 'access') },
+  ].filter((group) => group.items.length > 0);
+
+  return (
+    <ScrollArea component="nav" aria-label="Main navigation" type="scroll" h="100%">
+      <Stack gap={4} p="sm">
+        {groups.map((group) => (
+          <Stack key={group.key} gap={4} role="group" aria-label={group.heading ?? 'Pages'}>
+            {group.heading && !mini && (
+              <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="md" pb={4}>
+                {group.heading}
+              </Text>
+            )}
+            {group.items.map((item) => (
+              <SidebarLink
+                key={item.path}
+                item={item}
+                mini={mini}
+                active={isActive(item.path, pathname)}
+                onNavigate={onNavigate}
+              />
+            ))}
+          </Stack>
+        ))}
+      </Stack>
+    </ScrollArea>
+  );
+}

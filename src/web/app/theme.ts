@@ -1,0 +1,15 @@
+import { createTheme } from '@mantine/core';
+
+export const theme = createTheme({
+  primaryColor: 'indigo',
+  primaryShade: { light: 7, dark: 5 },
+  defaultRadius: 'md',
+  fontFamily: 'Inter, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  headings: { fontFamily: 'Inter, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif', fontWeight: '700' },
+  cursorType: 'pointer',
+  focusRing: 'auto',
+  components: {
+    Paper: { defaultProps: { shadow: 'xs' } },
+    Card: { defaultProps: { shadow: 'xs', withBorder: true, radius: 'md' } },
+  },
+});

@@ -1,0 +1,105 @@
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { Alert, Anchor, Button, Loader, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle, IconUserPlus } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
+import { registerBody } from '../../../contract/auth';
+import { ApiError, errorMessage } from '../../lib/api-client';
+import { saveSession } from '../../lib/session';
+import { meQuery, useRegister } from './auth.api';
+import { AuthLayout } from './auth-layout';
+import { schemaErrors, serverFieldErrors, type FieldErrors } from './form-errors';
+
+const EMPTY = { name: '', fullName: '', email: '', phone: '', address: '', password: '', confirmPassword: '' };
+type Field = keyof typeof EMPTY;
+
+export default function RegisterPage() {
+  const [values, setValues] = useState(EMPTY);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const register = useRegister();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const field = (name: Field) => ({
+    value: values[name],
+    error: errors[name],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      const value = event.currentTarget.value;
+      setValues((current) => ({ ...current, [name]: value }));
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (register.isPending) return;
+    setErrors({});
+    if (Object.values(values).some((value) => value.trim() === '')) {
+      setFormError('Please fill in all fields');
+      return;
+    }
+    if (values.password !== values.confirmPassword) {
+      setFormError('Passwords do not match');
+      return;
+    }
+    const { confirmPassword: _confirm, ...body } = values;
+    const parsed = registerBody.safeParse(body);
+    if (!parsed.success) {
+      setFormError(null);
+      setErrors(schemaErrors(parsed.error));
+      return;
+    }
+    setFormError(null);
+    register.mutate(parsed.data, {
+      onSuccess: ({ token, user }) => {
+        saveSession(token, user);
+        queryClient.setQueryData(meQuery(token).queryKey, user);
+        navigate('/', { replace: true });
+      },
+      onError: (error) => {
+        setFormError(errorMessage(error, 'Registration failed. Please try again.'));
+        if (error instanceof ApiError) setErrors(serverFieldErrors(error.errors));
+      },
+    });
+  };
+
+  return (
+    <AuthLayout title="Create your account" width={600}>
+      <form onSubmit={submit} noValidate aria-label="Create your account">
+        <Stack gap="md">
+          {formError && (
+            <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
+              {formError}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Username" autoComplete="username" withAsterisk {...field('name')} />
+            <TextInput label="Full name" autoComplete="name" withAsterisk {...field('fullName')} />
+            <TextInput label="Email address" type="email" autoComplete="email" withAsterisk {...field('email')} />
+            <TextInput label="Phone number" type="tel" autoComplete="tel" withAsterisk {...field('phone')} />
+          </SimpleGrid>
+          <TextInput label="Address" autoComplete="street-address" withAsterisk {...field('address')} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <PasswordInput label="Password" autoComplete="new-password" withAsterisk {...field('password')} />
+            <PasswordInput label="Confirm password" autoComplete="new-password" withAsterisk {...field('confirmPassword')} />
+          </SimpleGrid>
+          <Button
+            type="submit"
+            size="md"
+            fullWidth
+            aria-busy={register.isPending}
+            leftSection={register.isPending ? <Loader size={16} color="white" aria-hidden /> : <IconUserPlus size={18} aria-hidden />}
+          >
+            {register.isPending ? 'Signing up...' : 'Sign up'}
+          </Button>
+          <Text size="sm" c="dimmed" ta="center">
+            Already have an account?{' '}
+            <Anchor component={Link} to="/signin" size="sm">
+              Sign in
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

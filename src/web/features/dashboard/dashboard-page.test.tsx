@@ -1,0 +1,55 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import DashboardPage from './dashboard-page';
+
+const STATS = { totalUsers: 123456, activeUsers: 100000, inactiveUsers: 23456, membershipUsers: 4321 };
+
+describe('DashboardPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows skeletons, then the four stats in en-IN format with their fixed change labels', async () => {
+    signIn();
+    const fetchMock = mockFetch(() => jsonResponse(200, { success: true, data: STATS }));
+    renderPage(<DashboardPage />);
+    expect(screen.getByLabelText('Loading Total Users')).toBeTruthy();
+
+    const total = await screen.findByRole('region', { name: 'Total Users' });
+    await within(total).findByText('1,23,456');
+    expect(within(total).getByText('+12%')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Active Users' })).getByText('1,00,000')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Active Users' })).getByText('+8%')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Inactive Users' })).getByText('23,456')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Inactive Users' })).getByText('-3%')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Membership Users' })).getByText('4,321')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Membership Users' })).getByText('+15%')).toBeTruthy();
+    expect(screen.queryByText('Sample data')).toBeNull();
+    const [url, init] = fetchMock.mock.calls.find(([input]) => String(input).includes('getAllUser'))!;
+    expect(url).toBe('/api/users/getAllUser');
+    expect(new Headers(init?.headers).get('Authorization')).toBe('Bearer test-token');
+  });
+
+  it('shows the failure banner with badged fallback figures, and retries', async () => {
+    signIn();
+    let fail = true;
+    mockFetch(() => (fail ? jsonResponse(500, { success: false, message: 'Database down' }) : jsonResponse(200, { success: true, data: STATS })));
+    renderPage(<DashboardPage />);
+
+    expect(await screen.findByText('Error: Failed to load dashboard data')).toBeTruthy();
+    expect(screen.getByText('Using fallback data. The displayed statistics may not be accurate.')).toBeTruthy();
+    expect(screen.getAllByText('Sample data')).toHaveLength(4);
+
+    fail = false;
+    fireEvent.click(screen.getByRole('button', { name: 'Retry Loading Data' }));
+    expect(await screen.findByText('1,23,456')).toBeTruthy();
+    expect(screen.queryByText('Error: Failed to load dashboard data')).toBeNull();
+    expect(screen.queryByText('Sample data')).toBeNull();
+  });
+
+  it('treats an answer of the wrong shape as a failure', async () => {
+    signIn();
+    mockFetch(() => jsonResponse(200, { success: true, data: { users: [] } }));
+    renderPage(<DashboardPage />);
+    expect(await screen.findByText('Error: Failed to load dashboard data')).toBeTruthy();
+  });
+});
