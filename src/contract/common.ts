@@ -5,6 +5,8 @@ export const errorResponse = z.object({
   success: z.literal(false),
   message: z.string(),
   errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** The sign-in call also carries its message here (spec §7: error text in data.message). */
+  data: z.object({ message: z.string() }).optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 

@@ -55,8 +55,9 @@ function renderRouter(routes: RouteObject[], url: string) {
 }
 
 /** One page at `path`; any navigation away shows the new location in a probe. */
-export function renderPage(element: ReactElement, { path = '/', url = path } = {}) {
-  return renderRouter([{ path, element }, { path: '*', element: <LocationProbe /> }], url);
+export function renderPage(element: ReactElement, options: { path?: string; url?: string } = {}) {
+  const path = options.path ?? '/';
+  return renderRouter([{ path, element }, { path: '*', element: <LocationProbe /> }], options.url ?? path);
 }
 
 export function renderRoutes(routes: RouteObject[], url: string) {

@@ -15,6 +15,8 @@ export type Db = PgDatabase<PgQueryResultHKT>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PGlite only: the whole data directory, to clone a migrated template quickly in tests. */
+  dump?: () => Promise<Blob | File>;
   /** Plain SQL with $1 parameters, for hot paths and set-based work. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Several statements in one round trip, no parameters (migrations, bulk loads). */
@@ -89,6 +91,7 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
   return {
     db,
     kind: 'pglite',
+    dump: () => client.dumpDataDir('none'),
     async query(text, params) {
       return (await client.query(text, params as unknown[])).rows as never[];
     },

@@ -19,7 +19,17 @@ export interface AuthContext {
   permissions: ReadonlySet<string>;
 }
 
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
+
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every /api route with its declared access, for the permission tests. */
+    routeList: RouteAccess[];
+  }
   interface FastifyContextConfig {
     access?: Access;
   }
@@ -92,6 +102,8 @@ export const DOCS_PREFIX = '/api/docs';
 /** The guard: every route's declared access is checked before its body is even parsed. */
 export function registerAuth(app: FastifyInstance): void {
   app.decorateRequest('auth', null);
+  const routeList: RouteAccess[] = [];
+  app.decorate('routeList', routeList);
 
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
@@ -100,8 +112,10 @@ export function registerAuth(app: FastifyInstance): void {
       route.config = { ...route.config, access: 'public' };
       return;
     }
-    if (!route.config?.access) {
-      throw new Error(`Route ${route.method} ${url} declares no access (config.access)`);
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${route.method} ${url} declares no access (config.access)`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeList.push({ method, url, access });
     }
   });
 

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { openPglite, openPostgres, type Database } from '../db/client.ts';
+import { ensureAdmin, ensureReferenceData } from '../db/bootstrap.ts';
+import { seedDemoData } from '../db/demo-data.ts';
+import type { Mailer } from '../mailer.ts';
+
+/**
+ * A fresh, migrated database per call: PGlite by default, a throw-away database on the
+ * PostgreSQL server when the suite runs with TEST_DB=postgres (TEST_DATABASE_URL names the server).
+ */
+export const testDbKind: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export const ADMIN_EMAIL = 'admin@test.local';
+export const ADMIN_PASSWORD = 'admin-password-1';
+
+let pgliteTemplate: Promise<Blob> | undefined;
+
+async function freshPglite(): Promise<Database> {
+  pgliteTemplate ??= (async () => {
+    const template = await openPglite(undefined);
+    await template.migrate();
+    await ensureReferenceData(template);
+    await ensureAdmin(template, ADMIN_EMAIL, ADMIN_PASSWORD, () => ADMIN_PASSWORD);
+    const dump = await template.dump!();
+    await template.close();
+    return dump;
+  })();
+  return openPglite(undefined, await pgliteTemplate);
+}
+
+async function freshPostgres(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `bo_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openPostgres(target.toString(), 5);
+  await database.migrate();
+  await ensureReferenceData(database);
+  await ensureAdmin(database, ADMIN_EMAIL, ADMIN_PASSWORD, () => ADMIN_PASSWORD);
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface SentMail {
+  to: string;
+  link: string;
+}
+
+export interface TestContext {
+  app: FastifyInstance;
+  database: Database;
+  mail: SentMail[];
+  /** Signs in through the API and returns the bearer token. */
+  login(email?: string, password?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: { members?: number; config?: Partial<Config> } = {},
+): Promise<TestContext> {
+  let database: Database;
+  let drop = async () => {};
+  if (testDbKind === 'postgres') {
+    ({ database, drop } = await freshPostgres());
+  } else {
+    database = await freshPglite();
+  }
+  if (options.members) await seedDemoData(database, { members: options.members });
+  const mail: SentMail[] = [];
+  const mailer: Mailer = {
+    async sendPasswordReset(to, link) {
+      mail.push({ to, link });
+    },
+  };
+  const config: Config = { ...loadConfig({}), webDir: '/nonexistent', ...options.config };
+  const app = await buildApp({ config, database, mailer });
+  await app.ready();
+  return {
+    app,
+    database,
+    mail,
+    async login(email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
+      const res = await app.inject({ method: 'POST', url: '/api/Adminlogin', payload: { email, password } });
+      if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+      return res.json().data.token as string;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
