@@ -229,6 +229,8 @@ CREATE INDEX "users_rank_idx" ON "users" USING btree ("rank_id","user_id");--> s
 CREATE INDEX "users_role_idx" ON "users" USING btree ("role_id");--> statement-breakpoint
 CREATE INDEX "users_created_at_idx" ON "users" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "users_full_name_trgm_idx" ON "users" USING gin (lower("full_name") gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_email_prefix_idx" ON "users" USING btree ("email" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "users_phone_prefix_idx" ON "users" USING btree ("phone" text_pattern_ops);--> statement-breakpoint
 CREATE UNIQUE INDEX "daily_payouts_user_day_uq" ON "daily_payouts" USING btree ("user_id","payout_date");--> statement-breakpoint
 CREATE INDEX "daily_payouts_date_status_idx" ON "daily_payouts" USING btree ("payout_date","status");--> statement-breakpoint
 CREATE INDEX "income_batches_kind_date_idx" ON "income_batches" USING btree ("kind","run_date");--> statement-breakpoint

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
@@ -57,6 +58,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
+  // Closed by default: the panel is served from the same origin. CORS_ORIGINS opens it to a list.
+  if (deps.config.corsOrigins.length > 0) {
+    await app.register(cors, { origin: deps.config.corsOrigins, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  }
   registerAuth(app);
   await registerOpenApi(app);
 

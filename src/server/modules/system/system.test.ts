@@ -70,3 +70,19 @@ describe('every route declares its access', () => {
     }
   });
 });
+
+describe('CORS', () => {
+  it('is closed by default and open to the CORS_ORIGINS allow-list only', async () => {
+    const closed = await t.app.inject({ method: 'GET', url: '/api', headers: { origin: 'https://evil.example' } });
+    expect(closed.headers['access-control-allow-origin']).toBeUndefined();
+    const open = await createTestApp({ config: { corsOrigins: ['https://ops.example'] } });
+    try {
+      const ok = await open.app.inject({ method: 'GET', url: '/api', headers: { origin: 'https://ops.example' } });
+      expect(ok.headers['access-control-allow-origin']).toBe('https://ops.example');
+      const other = await open.app.inject({ method: 'GET', url: '/api', headers: { origin: 'https://evil.example' } });
+      expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    } finally {
+      await open.close();
+    }
+  });
+});

@@ -52,7 +52,7 @@ export default function SignInPage() {
             label="Email"
             type="email"
             autoComplete="email"
-            placeholder="admin@example.com"
+            placeholder="Enter your email"
             leftSection={<IconAt size={16} aria-hidden />}
             value={email}
             onChange={(event) => setEmail(event.currentTarget.value)}
@@ -63,7 +63,7 @@ export default function SignInPage() {
           <PasswordInput
             label="Password"
             autoComplete="current-password"
-            placeholder="Your password"
+            placeholder="Enter your password"
             leftSection={<IconLock size={16} aria-hidden />}
             value={password}
             onChange={(event) => setPassword(event.currentTarget.value)}

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { openPglite, openPostgres } from '../src/server/db/client.ts';
+import { chromiumPath, launchBrowser } from './support/browser.ts';
+import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+
+const LABELS = ['Total Users', 'Active Users', 'Inactive Users', 'Membership Users'] as const;
+
+describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanUp();
+  });
+
+  it('signs in, shows the dashboard numbers of the database, signs out; a User account sees "No access"', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/users`);
+    await page.waitForURL('**/signin'); // the guard sends a visitor without a token to /signin
+    await page.getByRole('heading', { name: 'Admin Portal' }).waitFor();
+
+    await page.getByLabel('Email').fill(E2E_ADMIN.email);
+    await page.getByLabel(/^Password/).fill('wrong-password');
+    await page.getByRole('button', { name: 'Access Portal' }).click();
+    await page.getByText('Invalid email or password').waitFor();
+
+    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
+    await page.getByRole('button', { name: 'Access Portal' }).click();
+    await page.waitForURL(`${server.url}/`);
+    const shown: Record<string, number> = {};
+    for (const label of LABELS) {
+      const card = page.getByRole('region', { name: label, exact: true });
+      await card.getByText(/^[\d,]+$/).waitFor();
+      shown[label] = Number((await card.getByText(/^[\d,]+$/).innerText()).replace(/,/g, ''));
+    }
+    expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeTruthy();
+
+    await page.getByRole('button', { name: /logout/i }).click();
+    await page.waitForURL('**/signin');
+    expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+
+    // A self-registered account (role User) can sign in but holds no permission.
+    const reg = await fetch(`${server.url}/api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'e2euser', fullName: 'E2E User', email: 'e2e-user@test.local', phone: '9123456780',
+        address: 'Pune', password: 'user-password',
+      }),
+    });
+    expect(reg.status).toBe(201);
+    const { token } = await reg.json();
+    const denied = await fetch(`${server.url}/api/users/getAllUser`, { headers: { authorization: `Bearer ${token}` } });
+    expect(denied.status).toBe(403);
+    await page.getByLabel('Email').fill('e2e-user@test.local');
+    await page.getByLabel(/^Password/).fill('user-password');
+    await page.getByRole('button', { name: 'Access Portal' }).click();
+    await page.getByRole('heading', { name: 'No access' }).waitFor();
+    await expect(page.getByRole('link', { name: 'Dashboard' }).count()).resolves.toBe(0);
+
+    // The server closes its database on SIGTERM; then the numbers are read straight from it.
+    expect(await server.stop()).toBe(0);
+    const database = server.databaseUrl ? await openPostgres(server.databaseUrl, 1) : await openPglite(server.dataDir);
+    try {
+      const [row] = await database.query<Record<string, number>>(`select
+          (select count(*)::int from users where deleted_at is null) as total,
+          (select count(*)::int from users where deleted_at is null and status) as active,
+          (select count(*)::int from users where deleted_at is null and not status) as inactive,
+          (select count(*)::int from memberships) as members`);
+      // The registered account was added after the dashboard was read.
+      expect(shown).toEqual({
+        'Total Users': row.total - 1,
+        'Active Users': row.active - 1,
+        'Inactive Users': row.inactive,
+        'Membership Users': row.members,
+      });
+      expect(row.total).toBe(62); // 60 demo members, the administrator and the registered account
+    } finally {
+      await database.close();
+    }
+  });
+});

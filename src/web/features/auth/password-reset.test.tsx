@@ -1,0 +1,38 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch, renderPage } from '../../test-utils';
+import ForgotPasswordPage from './forgot-password-page';
+import ResetPasswordPage from './reset-password-page';
+
+describe('forgot and reset password', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("sends the email and shows the server's answer", async () => {
+    const fetchMock = mockFetch(() =>
+      jsonResponse(200, { success: true, message: 'If that email is registered, a reset link is on its way.' }),
+    );
+    renderPage(<ForgotPasswordPage />, { path: '/forgot-password' });
+    fireEvent.change(screen.getByLabelText(/^Email address/), { target: { value: 'Asha@Example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link' }));
+    expect(await screen.findByText('If that email is registered, a reset link is on its way.')).toBeTruthy();
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe('/api/users/forgot-password');
+    expect(JSON.parse(String(init?.body))).toEqual({ email: 'asha@example.com' });
+  });
+
+  it('resets with the token of the link, then offers the way back to sign-in', async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, { success: true, message: 'Your password has been reset.' }));
+    renderPage(<ResetPasswordPage />, { path: '/reset-password', url: '/reset-password?token=abcdefghijkl' });
+    fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: 'new-password-1' } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'new-password-2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(screen.getByText('Passwords do not match')).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'new-password-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Your password has been reset.')).toBeTruthy();
+    expect(JSON.parse(String(fetchMock.mock.calls[0][1]?.body))).toEqual({ token: 'abcdefghijkl', newPassword: 'new-password-1' });
+    expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe('/signin');
+  });
+});
