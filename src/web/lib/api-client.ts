@@ -32,6 +32,8 @@ export interface RequestOptions {
   /** Public calls (login, register, password reset) send no token and treat 401 as an ordinary error. */
   auth?: boolean;
   signal?: AbortSignal;
+  /** Money-moving POSTs send a fresh key per submitted form, so a double click pays once. */
+  idempotencyKey?: string;
 }
 
 interface ErrorBody {
@@ -57,9 +59,11 @@ async function readJson(response: Response): Promise<unknown> {
 }
 
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, auth = true, signal } = options;
+  const { method = 'GET', body, auth = true, signal, idempotencyKey } = options;
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const isForm = body instanceof FormData; // multipart: the browser sets the boundary
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+  if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
   const token = auth ? getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
 
@@ -68,7 +72,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     response = await fetch(`${BASE_URL}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       signal,
     });
   } catch (cause) {

@@ -1,0 +1,88 @@
+import type { ReactNode } from 'react';
+import { Group, Pagination, Paper, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { formatCount } from '../lib/format';
+
+export interface Column<Row> {
+  /** The header text, word for word from the spec. */
+  header: string;
+  cell: (row: Row, index: number) => ReactNode;
+  width?: number | string;
+}
+
+interface DataTableProps<Row> {
+  /** Read by screen readers as the table's name. */
+  caption: string;
+  columns: Column<Row>[];
+  rows: Row[] | undefined;
+  rowKey: (row: Row) => string | number;
+  loading?: boolean;
+  /** What an empty result shows: the spec's empty-state text, and optionally an action. */
+  empty: ReactNode;
+  /** Server-side paging: shown when `total` exceeds one page. */
+  paging?: { page: number; limit: number; total: number; onPage: (page: number) => void };
+}
+
+/** The one table of the panel: skeleton rows while loading, an empty state, server-side pages. */
+export function DataTable<Row>({ caption, columns, rows, rowKey, loading, empty, paging }: DataTableProps<Row>) {
+  const pages = paging ? Math.max(1, Math.ceil(paging.total / paging.limit)) : 1;
+  return (
+    <Paper withBorder radius="md">
+      <ScrollArea>
+        <Table striped highlightOnHover verticalSpacing="sm" aria-busy={loading || undefined}>
+          <caption className="visually-hidden">{caption}</caption>
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((c) => (
+                <Table.Th key={c.header} style={{ width: c.width }} scope="col">
+                  {c.header}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {loading && !rows?.length
+              ? Array.from({ length: 5 }, (_, i) => (
+                  <Table.Tr key={`skeleton-${i}`}>
+                    {columns.map((c) => (
+                      <Table.Td key={c.header}>
+                        <Skeleton height={14} radius="sm" />
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))
+              : rows?.map((row, i) => (
+                  <Table.Tr key={rowKey(row)}>
+                    {columns.map((c) => (
+                      <Table.Td key={c.header}>{c.cell(row, i)}</Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+          </Table.Tbody>
+        </Table>
+        {!loading && rows?.length === 0 && (
+          <Stack align="center" gap={4} py="xl">
+            {empty}
+          </Stack>
+        )}
+      </ScrollArea>
+      {paging && paging.total > 0 && (
+        <Group justify="space-between" p="sm">
+          <Text size="sm" c="dimmed">
+            {formatCount((paging.page - 1) * paging.limit + 1)}–{formatCount(Math.min(paging.page * paging.limit, paging.total))} of{' '}
+            {formatCount(paging.total)}
+          </Text>
+          {pages > 1 && (
+            <Pagination
+              total={pages}
+              value={paging.page}
+              onChange={paging.onPage}
+              size="sm"
+              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+              getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
+            />
+          )}
+        </Group>
+      )}
+    </Paper>
+  );
+}
