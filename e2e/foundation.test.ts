@@ -39,11 +39,11 @@ describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
       await card.getByText(/^[\d,]+$/).waitFor();
       shown[label] = Number((await card.getByText(/^[\d,]+$/).innerText()).replace(/,/g, ''));
     }
-    expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeTruthy();
+    expect(await page.evaluate(() => window.localStorage.getItem('authToken'))).toBeTruthy();
 
     await page.getByRole('button', { name: /logout/i }).click();
     await page.waitForURL('**/signin');
-    expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+    expect(await page.evaluate(() => window.localStorage.getItem('authToken'))).toBeNull();
 
     // A self-registered account (role User) can sign in but holds no permission.
     const reg = await fetch(`${server.url}/api/register`, {
@@ -55,7 +55,7 @@ describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
       }),
     });
     expect(reg.status).toBe(201);
-    const { token } = await reg.json();
+    const { token } = (await reg.json()) as { token: string };
     const denied = await fetch(`${server.url}/api/users/getAllUser`, { headers: { authorization: `Bearer ${token}` } });
     expect(denied.status).toBe(403);
     await page.getByLabel('Email').fill('e2e-user@test.local');
