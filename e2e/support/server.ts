@@ -10,6 +10,9 @@ export const E2E_ADMIN = { email: 'e2e-admin@test.local', password: 'e2e-admin-p
 
 export interface RunningServer {
   url: string;
+  port: number;
+  /** Waits until /api/health answers 200 (for servers started with noWait). */
+  healthy: () => Promise<void>;
   /** Where the server keeps its data: a PGlite directory, or a PostgreSQL database URL. */
   dataDir: string;
   databaseUrl: string | undefined;
@@ -20,7 +23,7 @@ export interface RunningServer {
   cleanUp(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.listen(0, '127.0.0.1', () => {
@@ -31,31 +34,67 @@ async function freePort(): Promise<number> {
   });
 }
 
+async function waitHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not become healthy in 60 s:\n${output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A fresh database on the PostgreSQL server named by TEST_DATABASE_URL, and how to drop it. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `bo_e2e_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const u = new URL(serverUrl);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Share this PostgreSQL database (several copies on one database); it is not dropped. */
+  databaseUrl?: string;
+  /** Resolve as soon as the process is spawned, without waiting for /api/health. */
+  noWait?: boolean;
+}
+
 /**
  * Starts the real server (`src/server/main.ts`) as its own process on a free port, serving the
  * built panel from dist/web, on a fresh PGlite directory — or on a fresh PostgreSQL database
  * when TEST_DATABASE_URL is set.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-e2e-'));
-  let databaseUrl: string | undefined;
+  let databaseUrl = options.databaseUrl;
   let dropDatabase = async () => {};
-  if (process.env.TEST_DATABASE_URL) {
-    const name = `bo_e2e_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(process.env.TEST_DATABASE_URL);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+  if (!databaseUrl && process.env.TEST_DATABASE_URL) {
+    const created = await createPostgresDatabase();
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
   }
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -70,7 +109,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       SEED_MEMBERS: '60',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
-      ...env,
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,23 +119,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${out}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become healthy in 60 s:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  if (!options.noWait) await waitHealthy(url, child, () => out);
   return {
     url,
+    port,
+    healthy: () => waitHealthy(url, child, () => out),
     dataDir,
     databaseUrl,
     output: () => out,

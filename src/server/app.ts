@@ -12,6 +12,16 @@ import { registerWeb } from './plugins/web.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { networkRoutes } from './modules/users/network.routes.ts';
+import { ranksRoutes } from './modules/ranks/ranks.routes.ts';
+import { banksRoutes } from './modules/banks/banks.routes.ts';
+import { membershipRoutes } from './modules/membership/membership.routes.ts';
+import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
+import { rolesRoutes } from './modules/roles/roles.routes.ts';
+import { rolePermissionsRoutes } from './modules/role-permissions/role-permissions.routes.ts';
+import { servicesRoutes } from './modules/services/services.routes.ts';
+import { serviceIconRoutes } from './modules/services/service-icons.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -30,12 +40,17 @@ export interface AppDeps {
 
 export type App = FastifyInstance;
 
+/** A hop count becomes "trust the nearest n proxies"; addresses and booleans pass through. */
+function trustProxyOption(value: boolean | number | string) {
+  return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
+}
+
 /** Builds the whole server: infrastructure first, then every module, registered explicitly. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: trustProxyOption(deps.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -68,6 +83,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(dashboardRoutes, { prefix: '/api' });
+  await app.register(usersRoutes, { prefix: '/api' });
+  await app.register(networkRoutes, { prefix: '/api' });
+  await app.register(ranksRoutes, { prefix: '/api' });
+  await app.register(banksRoutes, { prefix: '/api' });
+  await app.register(membershipRoutes, { prefix: '/api' });
+  await app.register(permissionsRoutes, { prefix: '/api' });
+  await app.register(rolesRoutes, { prefix: '/api' });
+  await app.register(rolePermissionsRoutes, { prefix: '/api' });
+  await app.register(servicesRoutes, { prefix: '/api' });
+  await app.register(serviceIconRoutes);
 
   await registerWeb(app);
   return app;

@@ -16,6 +16,11 @@ export interface Config {
   webDir: string;
   logLevel: string;
   corsOrigins: string[];
+  /**
+   * Behind a load balancer: how far to trust X-Forwarded-For for the client address (login rate
+   * limit, audit): a number of proxy hops (1 = the balancer's own entry), or addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string;
   loginMaxFailuresPerEmail: number;
   loginMaxFailuresPerIp: number;
   loginWindowMinutes: number;
@@ -33,6 +38,12 @@ function int(name: string, value: string | undefined, fallback: number): number 
   return n;
 }
 
+function trustProxy(value: string | undefined): boolean | number | string {
+  if (!value || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value === 'true' ? true : value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: int('PORT', env.PORT, 8009),
@@ -47,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedMembers: int('SEED_MEMBERS', env.SEED_MEMBERS, 300),
     webDir: path.resolve(env.WEB_DIR || 'dist/web'),
     logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: trustProxy(env.TRUST_PROXY),
     corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
     loginMaxFailuresPerEmail: int('LOGIN_MAX_FAILURES_PER_EMAIL', env.LOGIN_MAX_FAILURES_PER_EMAIL, 5),
     loginMaxFailuresPerIp: int('LOGIN_MAX_FAILURES_PER_IP', env.LOGIN_MAX_FAILURES_PER_IP, 30),

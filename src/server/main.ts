@@ -8,13 +8,17 @@ const config = loadConfig();
 const log = (message: string) => console.log(`[backoffice] ${message}`);
 
 const database = await openDatabase(config, log);
-await database.migrate();
-await ensureReferenceData(database);
-const admin = await ensureAdmin(database, config.adminEmail, config.adminPassword, randomPassword);
-if (admin.created && config.seedMembers > 0) {
-  log(`First start: filling the database with ${config.seedMembers} demo members…`);
-  await seedDemoData(database, { members: config.seedMembers, onProgress: (m) => log(`  ${m}`) });
-}
+// Of several copies starting at once on one PostgreSQL, one migrates and bootstraps; the rest wait.
+const admin = await database.exclusive(async () => {
+  await database.migrate();
+  await ensureReferenceData(database);
+  const created = await ensureAdmin(database, config.adminEmail, config.adminPassword, randomPassword);
+  if (created.created && config.seedMembers > 0) {
+    log(`First start: filling the database with ${config.seedMembers} demo members…`);
+    await seedDemoData(database, { members: config.seedMembers, onProgress: (m) => log(`  ${m}`) });
+  }
+  return created;
+});
 
 const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 

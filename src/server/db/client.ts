@@ -21,14 +21,20 @@ export interface Database {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Several statements in one round trip, no parameters (migrations, bulk loads). */
   exec(text: string): Promise<void>;
-  /** Applies the committed migrations (on PostgreSQL once, however many servers start at once). */
+  /** Applies the committed migrations. Run it inside `exclusive` when several servers may start at once. */
   migrate(): Promise<void>;
+  /**
+   * Runs `work` while holding the start-up lock: on PostgreSQL a session advisory lock, so that of
+   * several server copies starting at once one migrates and bootstraps while the others wait, then
+   * find nothing left to do. PGlite has one process by construction.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../../drizzle');
-/** Any constant: all server copies that migrate at once take this PostgreSQL advisory lock. */
-const MIGRATION_LOCK = 8009_2026;
+/** Any constant: the PostgreSQL advisory lock every server copy takes to migrate and bootstrap. */
+const STARTUP_LOCK = 8009_2026;
 
 // node-postgres returns bigint (int8) as string: our ids and paise fit in a JS number.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -51,14 +57,15 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       await pool.query(text);
     },
     async migrate() {
-      // A session advisory lock on one dedicated connection: other copies wait here, then find
-      // nothing left to apply.
+      await migratePg(db as never, { migrationsFolder: MIGRATIONS });
+    },
+    async exclusive(work) {
       const client = await pool.connect();
       try {
-        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS });
+        await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+        return await work();
       } finally {
-        await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+        await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => {});
         client.release();
       }
     },
@@ -101,6 +108,7 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     async migrate() {
       await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
     },
+    exclusive: (work) => work(),
     async close() {
       await client.close();
       releaseLock();

@@ -19,12 +19,14 @@ function arg(name: string, fallback: number): number {
 const config = loadConfig();
 const database = await openDatabase(config, console.warn);
 try {
-  await database.migrate();
-  await ensureReferenceData(database);
-  await seedDemoData(database, {
-    members: arg('members', 1000),
-    days: arg('days', 90),
-    onProgress: (m) => console.log(`[seed] ${m}`),
+  await database.exclusive(async () => {
+    await database.migrate();
+    await ensureReferenceData(database);
+    await seedDemoData(database, {
+      members: arg('members', 1000),
+      days: arg('days', 90),
+      onProgress: (m) => console.log(`[seed] ${m}`),
+    });
   });
 } finally {
   await database.close();
