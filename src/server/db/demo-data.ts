@@ -170,9 +170,13 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
         insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, created_at)
         select u.user_id, '${kind}', (100 + floor(${rnd('u.user_id * 100000 + s.batch_id', 50)} * 700))::int8 * 100, s.batch_id,
                '${kind === 'royalty' ? 'Royalty income' : `Reward: ${rewardType}`}', (s.run_date + time '20:00') at time zone ${IST}
-          from seed_batches s join users u on u.user_id > ${b} and u.user_id <= ${b + n}
-         where ${rnd('u.user_id * 100000 + s.batch_id', 51)} < ${share} ${kind === 'royalty' ? 'and u.rank_id is not null' : ''}
-           and u.created_at < (s.run_date + time '20:00') at time zone ${IST};
+          from seed_batches s
+         cross join generate_series(0, ${Math.ceil(n * share) - 1}) as k
+          -- k -> (k * prime + offset) mod n visits distinct members: a share of them per batch,
+          -- generated directly instead of filtering every member of every batch.
+          join users u on u.user_id = ${b} + 1 + ((k::int8 * 2147483647 + s.batch_id * 7919) % ${n})
+         where u.created_at < (s.run_date + time '20:00') at time zone ${IST}
+           ${kind === 'royalty' ? 'and u.rank_id is not null' : ''};
         drop table seed_batches;`);
       step(`${kind === 'royalty' ? 'royalty' : `reward (${rewardType})`} batches`);
     }
