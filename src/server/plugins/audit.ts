@@ -8,6 +8,8 @@ export interface AuditEntry {
   entityId?: string | number | null;
   before?: unknown;
   after?: unknown;
+  /** Who acted, when it is not the signed-in account (sign-in, registration, password reset). */
+  actorId?: number;
 }
 
 /** Strips secrets before a row is written to the audit log. */
@@ -21,7 +23,7 @@ function redact(value: unknown): unknown {
 /** Records who changed what; call it inside the transaction that makes the change. */
 export async function audit(db: Db, request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values({
-    actorId: request?.auth?.userId ?? null,
+    actorId: entry.actorId ?? request?.auth?.userId ?? null,
     action: entry.action,
     entity: entry.entity,
     entityId: entry.entityId == null ? null : String(entry.entityId),

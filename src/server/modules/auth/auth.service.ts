@@ -66,7 +66,7 @@ export async function login(
   await repo.clearFailures(db, emailKey);
   await repo.touchLastLogin(db, account.userId);
   const session = await openSession(app, request, account.userId, input.rememberMe === true);
-  await audit(db, request, { action: 'login', entity: 'session', entityId: account.userId });
+  await audit(db, request, { action: 'login', entity: 'session', entityId: account.userId, actorId: account.userId });
   return session;
 }
 
@@ -88,7 +88,7 @@ export async function register(app: FastifyInstance, request: FastifyRequest, in
       roleId,
       level: 1,
     });
-    await audit(tx, request, { action: 'register', entity: 'user', entityId: created.userId, after: created });
+    await audit(tx, request, { action: 'register', entity: 'user', entityId: created.userId, after: created, actorId: created.userId });
     return created;
   });
   return openSession(app, request, user.userId, false);
@@ -121,6 +121,6 @@ export async function resetPassword(app: FastifyInstance, request: FastifyReques
     if (!userId) throw new AppError(400, 'Invalid or expired reset token');
     await repo.setPassword(tx, userId, passwordHash);
     await repo.deleteUserSessions(tx, userId); // a reset signs out every device
-    await audit(tx, request, { action: 'reset_password', entity: 'user', entityId: userId });
+    await audit(tx, request, { action: 'reset_password', entity: 'user', entityId: userId, actorId: userId });
   });
 }

@@ -1,0 +1,77 @@
+import type { Database } from '../../db/client.ts';
+import { AUDIT_COUNT_CAP } from '../../../contract/audit.ts';
+
+export interface AuditFilter {
+  actor?: string;
+  entity?: string;
+  entityId?: string;
+  action?: string;
+  fromDate?: string;
+  toDate?: string;
+}
+
+/** WHERE clause and parameters; dates are business days in Asia/Kolkata. */
+function where(f: AuditFilter): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const parts: string[] = [];
+  if (f.actor) {
+    const namePrefix = `${f.actor.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+    parts.push(
+      /^\d+$/.test(f.actor)
+        ? `a.actor_id = ${p(Number(f.actor))}`
+        : `a.actor_id in (select user_id from users where email = ${p(f.actor.toLowerCase())}
+             or lower(full_name) like ${p(namePrefix)} limit 100)`,
+    );
+  }
+  if (f.entity) parts.push(`a.entity = ${p(f.entity)}`);
+  if (f.entityId) parts.push(`a.entity_id = ${p(f.entityId)}`);
+  if (f.action) parts.push(`a.action = ${p(f.action)}`);
+  if (f.fromDate) parts.push(`a.created_at >= (${p(f.fromDate)}::date)::timestamp at time zone 'Asia/Kolkata'`);
+  if (f.toDate) parts.push(`a.created_at < (${p(f.toDate)}::date + 1)::timestamp at time zone 'Asia/Kolkata'`);
+  return { text: parts.length ? `where ${parts.join(' and ')}` : '', params };
+}
+
+const COLUMNS = `a.id, a.actor_id, u.full_name as actor_name, a.action, a.entity, a.entity_id, a.before, a.after, a.ip,
+  a.created_at`;
+
+export interface AuditRow {
+  id: number;
+  actor_id: number | null;
+  actor_name: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  created_at: Date | string;
+}
+
+export async function listAudit(database: Database, f: AuditFilter, page: number, limit: number) {
+  const w = where(f);
+  const rows = await database.query<AuditRow>(
+    `select ${COLUMNS} from audit_log a left join users u on u.user_id = a.actor_id ${w.text}
+      order by a.id desc limit ${limit} offset ${(page - 1) * limit}`,
+    w.params,
+  );
+  const [{ n }] = await database.query<{ n: number }>(
+    `select count(*)::int as n from (select 1 from audit_log a ${w.text} limit ${AUDIT_COUNT_CAP + 1}) c`,
+    w.params,
+  );
+  return { rows, total: Math.min(Number(n), AUDIT_COUNT_CAP), capped: Number(n) > AUDIT_COUNT_CAP };
+}
+
+/** One batch of matches older than `beforeId`, newest first (keyset paging for the CSV export). */
+export async function auditBatch(database: Database, f: AuditFilter, beforeId: number | null, batch: number) {
+  const w = where(f);
+  const cursor = `$${w.params.length + 1}`;
+  return database.query<AuditRow>(
+    `select ${COLUMNS} from audit_log a left join users u on u.user_id = a.actor_id
+      ${w.text ? `${w.text} and` : 'where'} a.id < ${cursor} order by a.id desc limit ${batch}`,
+    [...w.params, beforeId ?? Number.MAX_SAFE_INTEGER],
+  );
+}
