@@ -4,6 +4,7 @@ import {
   IconCoinRupee,
   IconCrown,
   IconGift,
+  IconHistory,
   IconKey,
   IconLayoutDashboard,
   IconListCheck,
@@ -37,6 +38,7 @@ export const PATHS = {
   permissions: '/permissions',
   roles: '/roles',
   rolePermissions: '/role-permissions',
+  audit: '/audit',
 } as const;
 
 export type MainPath = Exclude<
@@ -68,6 +70,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', icon: IconKey, group: 'access' },
   { label: 'Roles', path: PATHS.roles, permission: 'roles_view', icon: IconShieldLock, group: 'access' },
   { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', icon: IconReceipt, group: 'access' },
+  { label: 'Audit Log', path: PATHS.audit, permission: 'audit_view', icon: IconHistory, group: 'access' },
 ];
 
 export const ROUTE_PERMISSIONS = Object.fromEntries(

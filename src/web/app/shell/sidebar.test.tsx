@@ -23,6 +23,7 @@ describe('route permissions and the sidebar', () => {
       'Permissions /permissions',
       'Roles /roles',
       'Role Permissions /role-permissions',
+      'Audit Log /audit',
     ]);
     expect(ROUTE_PERMISSIONS[PATHS.dashboard]).toBe('dashboard_view');
     expect(ROUTE_PERMISSIONS[PATHS.bank]).toBe('banks_view');
