@@ -4,6 +4,7 @@ import { useDisclosure, useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '../../components/error-fallback';
 import { PageLoader } from '../../components/page-loader';
+import { TopProgress } from '../../components/top-progress';
 import { Header } from './header';
 import { Sidebar } from './sidebar';
 
@@ -31,6 +32,7 @@ export function AppLayout() {
       navbar={{ width: mini ? 76 : 260, breakpoint: 'sm', collapsed: { mobile: !mobileOpened } }}
       padding="lg"
     >
+      <TopProgress />
       <Anchor href="#main-content" className="skip-link">
         Skip to main content
       </Anchor>
@@ -45,7 +47,7 @@ export function AppLayout() {
       <AppShell.Navbar>
         <Sidebar mini={mini} onNavigate={closeMobile} />
       </AppShell.Navbar>
-      <AppShell.Main id="main-content" tabIndex={-1} bg="var(--mantine-color-gray-0)">
+      <AppShell.Main id="main-content" tabIndex={-1} bg="light-dark(var(--mantine-color-gray-0), var(--mantine-color-dark-8))">
         <ErrorBoundary key={pathname}>
           <Suspense fallback={<PageLoader />}>
             <Outlet />

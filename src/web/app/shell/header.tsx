@@ -7,6 +7,7 @@ import { useLogout } from '../../features/auth/auth.api';
 import { initials } from '../../lib/format';
 import { clearSession } from '../../lib/session';
 import { PATHS } from '../paths';
+import { ColorSchemeToggle } from './color-scheme-toggle';
 import { HeaderClock } from './header-clock';
 
 interface HeaderProps {
@@ -63,6 +64,7 @@ export function Header({ mobileOpened, onToggleMobile, collapsed, onToggleCollap
 
       <Group gap="lg" wrap="nowrap">
         <HeaderClock />
+        <ColorSchemeToggle />
         <Group gap="xs" wrap="nowrap">
           <Avatar color="indigo" radius="xl" aria-hidden>
             {initials(name)}
