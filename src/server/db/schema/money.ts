@@ -83,6 +83,21 @@ export const dailyPayouts = pgTable(
   ],
 );
 
+/**
+ * Per-day payout counts and amounts by status, kept by triggers on daily_payouts (drizzle/0002),
+ * so month totals and charts never scan a month of payout rows.
+ */
+export const payoutsDaily = pgTable(
+  'payouts_daily',
+  {
+    day: date('day').notNull(),
+    status: text('status').notNull(),
+    payouts: bigint('payouts', { mode: 'number' }).notNull().default(0),
+    totalPaise: bigint('total_paise', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.status] })],
+);
+
 /** Withdrawal requests: approved ones debit the wallet, rejected ones move nothing. */
 export const withdrawalRequests = pgTable(
   'withdrawal_requests',
