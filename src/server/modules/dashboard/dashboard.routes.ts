@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contract/common.ts';
-import { dashboardStatsResponse } from '../../../contract/dashboard.ts';
+import { dashboardChartsQuery, dashboardChartsResponse, dashboardStatsResponse } from '../../../contract/dashboard.ts';
+import { dashboardCharts } from './dashboard.repository.ts';
 
 // Kept by triggers in the writers' transactions (drizzle/0001): no count over the users table.
 const STATS_SQL = `select name, value from stat_counters
@@ -26,4 +27,16 @@ export async function dashboardRoutes(fastify: FastifyInstance) {
       },
     };
   });
+
+  app.get('/dashboard/charts', {
+    config: { access: 'dashboard_view' },
+    schema: {
+      tags: ['dashboard'],
+      querystring: dashboardChartsQuery,
+      response: { 200: dashboardChartsResponse, 400: errorResponse, 401: errorResponse, 403: errorResponse },
+    },
+  }, async (request) => ({
+    success: true as const,
+    data: { days: await dashboardCharts(app.database, request.query.days) },
+  }));
 }

@@ -46,3 +46,32 @@ describe('GET /api/users/getAllUser', () => {
     expect(res.json()).toEqual({ success: false, message: 'Authentication required. Please sign in.' });
   });
 });
+
+describe('GET /api/dashboard/charts', () => {
+  it('gives 30 days of new members, revenue and payouts, equal to aggregating the raw rows', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/dashboard/charts', headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    const days = res.json().data.days as { date: string; newMembers: number; revenue: number; payoutsSuccess: number; payoutsFailure: number }[];
+    expect(days).toHaveLength(30);
+    const [raw] = await t.database.query<Record<string, number>>(`
+      with since as (select ((now() at time zone 'Asia/Kolkata')::date - 29) as d)
+      select
+        (select count(*)::int from users, since where (created_at at time zone 'Asia/Kolkata')::date >= since.d) as members,
+        (select coalesce(-sum(amount_paise), 0)::int8 from ledger_entries, since
+          where kind = 'membership_fee' and (created_at at time zone 'Asia/Kolkata')::date >= since.d) as revenue_paise,
+        (select count(*)::int from daily_payouts, since where payout_date >= since.d and status = 'Success') as ok,
+        (select count(*)::int from daily_payouts, since where payout_date >= since.d and status = 'Failure') as failed`);
+    const sum = (key: keyof (typeof days)[number]) => days.reduce((a, d) => a + (d[key] as number), 0);
+    expect(sum('newMembers')).toBe(raw.members);
+    expect(Math.round(sum('revenue') * 100)).toBe(Number(raw.revenue_paise));
+    expect(sum('payoutsSuccess')).toBe(raw.ok);
+    expect(sum('payoutsFailure')).toBe(raw.failed);
+    expect(raw.ok + raw.failed).toBeGreaterThan(0);
+    expect(days[29].date).toBe(new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date()));
+  });
+
+  it('validates the number of days', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/dashboard/charts?days=1000', headers: bearer(token) });
+    expect(res.statusCode).toBe(400);
+  });
+});

@@ -52,4 +52,21 @@ describe('DashboardPage', () => {
     renderPage(<DashboardPage />);
     expect(await screen.findByText('Error: Failed to load dashboard data')).toBeTruthy();
   });
+
+  it('draws the 30-day charts from /dashboard/charts with their totals', async () => {
+    signIn();
+    const days = Array.from({ length: 30 }, (_, i) => ({
+      date: `2026-11-${String(i + 1).padStart(2, '0')}`, newMembers: 2, revenue: 999.5, payoutsSuccess: 3, payoutsFailure: 1,
+    }));
+    mockFetch((path) =>
+      path.startsWith('/dashboard/charts')
+        ? jsonResponse(200, { success: true, data: { days } })
+        : jsonResponse(200, { success: true, data: STATS }),
+    );
+    renderPage(<DashboardPage />);
+    const members = await screen.findByRole('region', { name: 'New members per day' });
+    expect(within(members).getByText('60 in the last 30 days')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Revenue per day' })).getByText('₹29,985.00 in membership fees')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Payouts: success vs failure' })).getByText('90 successful, 30 failed')).toBeTruthy();
+  });
 });

@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconRefresh, IconUserCheck, IconUserOff, IconUsers, 
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardStats } from '../../../contract/dashboard';
 import { dashboardStatsQuery, FALLBACK_STATS } from './dashboard.api';
+import { DashboardCharts } from './dashboard-charts';
 import { MemberOverview } from './member-overview';
 import { StatCard } from './stat-card';
 
@@ -69,6 +70,7 @@ export default function DashboardPage() {
         ))}
       </SimpleGrid>
       {stats.data && <MemberOverview stats={stats.data} />}
+      <DashboardCharts />
     </Stack>
   );
 }

@@ -1,0 +1,48 @@
+import type { Database } from '../../db/client.ts';
+
+// The last `days` business days (Asia/Kolkata) up to today. Revenue and payouts come from the
+// trigger-kept day rollups; new members from the created_at index (one month of rows).
+const CHARTS_SQL = `
+  with days as (
+    select d::date as day
+      from generate_series((now() at time zone 'Asia/Kolkata')::date - ($1::int - 1),
+                           (now() at time zone 'Asia/Kolkata')::date, interval '1 day') d
+  ),
+  joined as (
+    select (created_at at time zone 'Asia/Kolkata')::date as day, count(*) as n
+      from users
+     where created_at >= ((now() at time zone 'Asia/Kolkata')::date - ($1::int - 1))::timestamp at time zone 'Asia/Kolkata'
+     group by 1
+  ),
+  revenue as (
+    select day, -sum(total_paise) as paise from ledger_daily
+     where kind = 'membership_fee' and day >= (now() at time zone 'Asia/Kolkata')::date - ($1::int - 1)
+     group by day
+  ),
+  payouts as (
+    select day, sum(payouts) filter (where status = 'Success') as ok, sum(payouts) filter (where status = 'Failure') as failed
+      from payouts_daily where day >= (now() at time zone 'Asia/Kolkata')::date - ($1::int - 1)
+     group by day
+  )
+  select to_char(days.day, 'YYYY-MM-DD') as date, coalesce(joined.n, 0)::int8 as new_members,
+         coalesce(revenue.paise, 0)::int8 as revenue_paise, coalesce(payouts.ok, 0)::int8 as ok,
+         coalesce(payouts.failed, 0)::int8 as failed
+    from days
+    left join joined on joined.day = days.day
+    left join revenue on revenue.day = days.day
+    left join payouts on payouts.day = days.day
+   order by days.day`;
+
+export async function dashboardCharts(database: Database, days: number) {
+  const rows = await database.query<{ date: string; new_members: number; revenue_paise: number; ok: number; failed: number }>(
+    CHARTS_SQL,
+    [days],
+  );
+  return rows.map((r) => ({
+    date: r.date,
+    newMembers: Number(r.new_members),
+    revenue: Number(r.revenue_paise) / 100,
+    payoutsSuccess: Number(r.ok),
+    payoutsFailure: Number(r.failed),
+  }));
+}
