@@ -16,6 +16,10 @@ export interface Config {
   webDir: string;
   logLevel: string;
   corsOrigins: string[];
+  /** Send each request's database time as a Server-Timing header (bench, operations). */
+  serverTiming: boolean;
+  /** With serverTiming: run each read under EXPLAIN ANALYZE too, for the database's own time. */
+  explainQueries: boolean;
   /**
    * Behind a load balancer: how far to trust X-Forwarded-For for the client address (login rate
    * limit, audit): a number of proxy hops (1 = the balancer's own entry), or addresses/CIDRs.
@@ -59,6 +63,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDir: path.resolve(env.WEB_DIR || 'dist/web'),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: trustProxy(env.TRUST_PROXY),
+    serverTiming: bool(env.SERVER_TIMING, false),
+    explainQueries: bool(env.EXPLAIN_QUERIES, false),
     corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
     loginMaxFailuresPerEmail: int('LOGIN_MAX_FAILURES_PER_EMAIL', env.LOGIN_MAX_FAILURES_PER_EMAIL, 5),
     loginMaxFailuresPerIp: int('LOGIN_MAX_FAILURES_PER_IP', env.LOGIN_MAX_FAILURES_PER_IP, 30),

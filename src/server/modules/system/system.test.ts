@@ -86,3 +86,24 @@ describe('CORS', () => {
     }
   });
 });
+
+describe('Server-Timing (SERVER_TIMING, EXPLAIN_QUERIES)', () => {
+  it('reports the database time of each request, and the execution time under EXPLAIN ANALYZE', async () => {
+    const timed = await createTestApp({ config: { serverTiming: true, explainQueries: true } });
+    try {
+      const token = await timed.login();
+      const res = await timed.app.inject({ method: 'GET', url: '/api/users/getAllUser', headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode).toBe(200);
+      const header = String(res.headers['server-timing']);
+      const db = /db;dur=([\d.]+);desc="(\d+) queries"/.exec(header);
+      const exec = /dbexec;dur=([\d.]+)/.exec(header);
+      expect(Number(db?.[2])).toBeGreaterThanOrEqual(2); // the session lookup and the counters
+      expect(Number(db?.[1])).toBeGreaterThan(0);
+      expect(Number(exec?.[1])).toBeGreaterThan(0);
+    } finally {
+      await timed.close();
+    }
+    const plain = await t.app.inject({ method: 'GET', url: '/api' });
+    expect(plain.headers['server-timing']).toBeUndefined();
+  });
+});

@@ -1,0 +1,66 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+/**
+ * Per-request database timing, for the benchmark and for operators (SERVER_TIMING=true): every
+ * query's round trip is added up and sent back as a `Server-Timing` header. With
+ * EXPLAIN_QUERIES=true each read is first run under EXPLAIN ANALYZE and the database's own
+ * execution time is added too (that doubles the database work: for measuring only).
+ */
+export interface QueryTiming {
+  queries: number;
+  ms: number;
+  execMs: number;
+}
+
+export const queryTiming = new AsyncLocalStorage<QueryTiming>();
+
+let installed = false;
+
+const isRead = (text: string) => /^\s*(select|with)\b/i.test(text) && !/\bfor\s+(update|share)\b/i.test(text);
+
+function executionTime(rows: unknown[]): number {
+  const plan = (rows[0] as Record<string, unknown>)?.['QUERY PLAN'];
+  const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
+  return Number((parsed as { 'Execution Time'?: number }[])?.[0]?.['Execution Time'] ?? 0);
+}
+
+type AnyQuery = (this: unknown, ...args: unknown[]) => Promise<{ rows: unknown[] }>;
+
+function wrap(original: AnyQuery, explain: boolean, textOf: (args: unknown[]) => string | undefined): AnyQuery {
+  return async function timed(this: unknown, ...args: unknown[]) {
+    const timing = queryTiming.getStore();
+    if (!timing || typeof args[args.length - 1] === 'function') return original.apply(this, args);
+    const text = textOf(args);
+    if (explain && text && isRead(text)) {
+      const [, ...rest] = args;
+      const explained = await original.apply(this, [`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, ...rest.slice(0, 1)]);
+      timing.execMs += executionTime(explained.rows);
+    }
+    const started = performance.now();
+    try {
+      return await original.apply(this, args);
+    } finally {
+      timing.queries += 1;
+      timing.ms += performance.now() - started;
+    }
+  };
+}
+
+/** Patches both drivers once per process. */
+export function installQueryTiming(explain: boolean): void {
+  if (installed) return;
+  installed = true;
+  const pgText = (args: unknown[]) => {
+    const first = args[0] as string | { text?: string };
+    return typeof first === 'string' ? first : first?.text;
+  };
+  // Pool.query hands its client a callback (not counted twice); a checked-out client (transactions)
+  // is called with promises.
+  for (const proto of [pg.Pool.prototype, pg.Client.prototype] as unknown as { query: AnyQuery }[]) {
+    proto.query = wrap(proto.query, explain, pgText);
+  }
+  const liteProto = PGlite.prototype as unknown as { query: AnyQuery };
+  liteProto.query = wrap(liteProto.query, explain, (args) => args[0] as string);
+}
