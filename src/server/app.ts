@@ -5,10 +5,12 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { logMailer, type Mailer } from './mailer.ts';
+import { installQueryTiming, queryTiming, type QueryTiming } from './db/query-timing.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerWeb } from './plugins/web.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -22,6 +24,9 @@ import { rolesRoutes } from './modules/roles/roles.routes.ts';
 import { rolePermissionsRoutes } from './modules/role-permissions/role-permissions.routes.ts';
 import { servicesRoutes } from './modules/services/services.routes.ts';
 import { serviceIconRoutes } from './modules/services/service-icons.ts';
+import { walletRoutes } from './modules/wallet/wallet.routes.ts';
+import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +50,22 @@ function trustProxyOption(value: boolean | number | string) {
   return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 }
 
+/** Runs each request in its own timing context and reports it as `Server-Timing`. */
+function registerServerTiming(app: FastifyInstance, explain: boolean) {
+  installQueryTiming();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const wanted = explain && request.headers['x-explain-queries'] === '1';
+    queryTiming.run({ queries: 0, ms: 0, execMs: 0, explain: wanted } satisfies QueryTiming, done);
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    const t = queryTiming.getStore();
+    if (!t) return;
+    const parts = [`db;dur=${t.ms.toFixed(2)};desc="${t.queries} queries"`];
+    if (t.explain) parts.push(`dbexec;dur=${t.execMs.toFixed(2)}`);
+    reply.header('server-timing', parts.join(', '));
+  });
+}
+
 /** Builds the whole server: infrastructure first, then every module, registered explicitly. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -61,6 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mailer', deps.mailer ?? logMailer(app.log));
 
   registerErrorHandling(app);
+  if (deps.config.serverTiming) registerServerTiming(app, deps.config.explainQueries);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -83,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(systemRoutes, { prefix: '/api' });
   await app.register(authRoutes, { prefix: '/api' });
   await app.register(dashboardRoutes, { prefix: '/api' });
+  await app.register(auditRoutes, { prefix: '/api' });
   await app.register(usersRoutes, { prefix: '/api' });
   await app.register(networkRoutes, { prefix: '/api' });
   await app.register(ranksRoutes, { prefix: '/api' });
@@ -93,6 +116,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rolePermissionsRoutes, { prefix: '/api' });
   await app.register(servicesRoutes, { prefix: '/api' });
   await app.register(serviceIconRoutes);
+  await app.register(walletRoutes, { prefix: '/api' });
+  await app.register(payoutsRoutes, { prefix: '/api' });
+  await app.register(reportsRoutes, { prefix: '/api' });
 
   await registerWeb(app);
   return app;

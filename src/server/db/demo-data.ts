@@ -35,15 +35,29 @@ const pick = (items: string[], expr: string, salt: number) =>
   `(${arr(items)})[1 + (abs(hashint8extended((${expr})::int8, ${salt})) % ${items.length})]`;
 const IST = `'Asia/Kolkata'`;
 
-/** How many members sit on each of the 10 levels: each level ~1.6× the one above. */
-export function levelSizes(members: number, levels = 10): number[] {
-  const weights = Array.from({ length: levels }, (_, k) => 1.6 ** k);
-  const total = weights.reduce((a, b) => a + b, 0);
-  const sizes = weights.map((w) => Math.max(1, Math.floor((members * w) / total)));
-  sizes[levels - 1] += members - sizes.reduce((a, b) => a + b, 0);
-  while (sizes[levels - 1] < 0) {
-    sizes.pop();
-    sizes[sizes.length - 1] += members - sizes.reduce((a, b) => a + b, 0);
+/**
+ * How many members sit on each of the 10 levels: a few roots (one per 100,000 members, at least 3,
+ * so a million members gives roots with 100,000 below them), then each level a constant factor
+ * larger than the one above.
+ */
+export function levelSizes(members: number, maxLevels = 10): number[] {
+  const roots = Math.min(members, Math.max(3, Math.round(members / 100_000)));
+  const levels = Math.min(maxLevels, members - roots + 1);
+  const total = (r: number) => (r === 1 ? roots * levels : (roots * (r ** levels - 1)) / (r - 1));
+  let lo = 1;
+  let hi = 100;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (total(mid) < members) lo = mid;
+    else hi = mid;
+  }
+  const sizes = Array.from({ length: levels }, (_, k) => Math.max(1, Math.floor(roots * lo ** k)));
+  sizes[0] = roots;
+  let rest = members - sizes.reduce((a, b) => a + b, 0);
+  for (let k = levels - 1; rest !== 0 && k > 0; k--) {
+    const change = Math.max(rest, 1 - sizes[k]);
+    sizes[k] += change;
+    rest -= change;
   }
   return sizes.filter((n) => n > 0);
 }

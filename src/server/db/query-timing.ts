@@ -5,13 +5,15 @@ import pg from 'pg';
 /**
  * Per-request database timing, for the benchmark and for operators (SERVER_TIMING=true): every
  * query's round trip is added up and sent back as a `Server-Timing` header. With
- * EXPLAIN_QUERIES=true each read is first run under EXPLAIN ANALYZE and the database's own
- * execution time is added too (that doubles the database work: for measuring only).
+ * EXPLAIN_QUERIES=true, a request that carries `x-explain-queries: 1` also has each read run
+ * under EXPLAIN ANALYZE first, adding the database's own execution time (that doubles the
+ * database work: for measuring only).
  */
 export interface QueryTiming {
   queries: number;
   ms: number;
   execMs: number;
+  explain: boolean;
 }
 
 export const queryTiming = new AsyncLocalStorage<QueryTiming>();
@@ -28,12 +30,12 @@ function executionTime(rows: unknown[]): number {
 
 type AnyQuery = (this: unknown, ...args: unknown[]) => Promise<{ rows: unknown[] }>;
 
-function wrap(original: AnyQuery, explain: boolean, textOf: (args: unknown[]) => string | undefined): AnyQuery {
+function wrap(original: AnyQuery, textOf: (args: unknown[]) => string | undefined): AnyQuery {
   return async function timed(this: unknown, ...args: unknown[]) {
     const timing = queryTiming.getStore();
     if (!timing || typeof args[args.length - 1] === 'function') return original.apply(this, args);
     const text = textOf(args);
-    if (explain && text && isRead(text)) {
+    if (timing.explain && text && isRead(text)) {
       const [, ...rest] = args;
       const explained = await original.apply(this, [`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, ...rest.slice(0, 1)]);
       timing.execMs += executionTime(explained.rows);
@@ -49,7 +51,7 @@ function wrap(original: AnyQuery, explain: boolean, textOf: (args: unknown[]) =>
 }
 
 /** Patches both drivers once per process. */
-export function installQueryTiming(explain: boolean): void {
+export function installQueryTiming(): void {
   if (installed) return;
   installed = true;
   const pgText = (args: unknown[]) => {
@@ -59,8 +61,8 @@ export function installQueryTiming(explain: boolean): void {
   // Pool.query hands its client a callback (not counted twice); a checked-out client (transactions)
   // is called with promises.
   for (const proto of [pg.Pool.prototype, pg.Client.prototype] as unknown as { query: AnyQuery }[]) {
-    proto.query = wrap(proto.query, explain, pgText);
+    proto.query = wrap(proto.query, pgText);
   }
   const liteProto = PGlite.prototype as unknown as { query: AnyQuery };
-  liteProto.query = wrap(liteProto.query, explain, (args) => args[0] as string);
+  liteProto.query = wrap(liteProto.query, (args) => args[0] as string);
 }

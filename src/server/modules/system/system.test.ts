@@ -92,7 +92,9 @@ describe('Server-Timing (SERVER_TIMING, EXPLAIN_QUERIES)', () => {
     const timed = await createTestApp({ config: { serverTiming: true, explainQueries: true } });
     try {
       const token = await timed.login();
-      const res = await timed.app.inject({ method: 'GET', url: '/api/users/getAllUser', headers: { authorization: `Bearer ${token}` } });
+      const res = await timed.app.inject({
+        method: 'GET', url: '/api/users/getAllUser', headers: { authorization: `Bearer ${token}`, 'x-explain-queries': '1' },
+      });
       expect(res.statusCode).toBe(200);
       const header = String(res.headers['server-timing']);
       const db = /db;dur=([\d.]+);desc="(\d+) queries"/.exec(header);
@@ -100,6 +102,8 @@ describe('Server-Timing (SERVER_TIMING, EXPLAIN_QUERIES)', () => {
       expect(Number(db?.[2])).toBeGreaterThanOrEqual(2); // the session lookup and the counters
       expect(Number(db?.[1])).toBeGreaterThan(0);
       expect(Number(exec?.[1])).toBeGreaterThan(0);
+      const unexplained = await timed.app.inject({ method: 'GET', url: '/api/users/getAllUser', headers: { authorization: `Bearer ${token}` } });
+      expect(String(unexplained.headers['server-timing'])).not.toContain('dbexec');
     } finally {
       await timed.close();
     }
