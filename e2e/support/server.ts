@@ -79,6 +79,8 @@ export interface StartOptions {
   databaseUrl?: string;
   /** Resolve as soon as the process is spawned, without waiting for /api/health. */
   noWait?: boolean;
+  /** Open this existing PGlite directory (kept afterwards) instead of a fresh one. */
+  dataDir?: string;
 }
 
 /**
@@ -88,10 +90,11 @@ export interface StartOptions {
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-e2e-'));
+  const ownsDataDir = !options.dataDir;
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-e2e-'));
   let databaseUrl = options.databaseUrl;
   let dropDatabase = async () => {};
-  if (!databaseUrl && process.env.TEST_DATABASE_URL) {
+  if (!databaseUrl && !options.dataDir && process.env.TEST_DATABASE_URL) {
     const created = await createPostgresDatabase();
     databaseUrl = created.url;
     dropDatabase = created.drop;
@@ -137,7 +140,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
         await exited;
       }
       await dropDatabase();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

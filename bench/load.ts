@@ -1,0 +1,51 @@
+import autocannon from 'autocannon';
+import hdr from 'hdr-histogram-js';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  requests: number;
+  failures: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Called for every request, e.g. to give each its own Idempotency-Key. */
+  setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> };
+  connections: number;
+  seconds: number;
+}
+
+/** One fixed-connection, fixed-duration autocannon run; percentiles from its latency histogram. */
+export async function load(o: LoadOptions): Promise<LoadResult> {
+  const result = (await autocannon({
+    url: o.url,
+    connections: o.connections,
+    duration: o.seconds,
+    skipAggregateResult: true,
+    requests: [{ method: o.method ?? 'GET', headers: o.headers, body: o.body, ...(o.setupRequest ? { setupRequest: o.setupRequest as never } : {}) }],
+  })) as unknown as {
+    latencies: string;
+    totalCompletedRequests: number;
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+  };
+  const histogram = hdr.decodeFromCompressedBase64(result.latencies);
+  const out = {
+    rps: result.totalCompletedRequests / result.duration,
+    p50: histogram.getValueAtPercentile(50),
+    p95: histogram.getValueAtPercentile(95),
+    p99: histogram.getValueAtPercentile(99),
+    requests: result.totalCompletedRequests,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
+  histogram.destroy();
+  return out;
+}

@@ -1,0 +1,184 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { ensureAdmin, ensureReferenceData } from '../src/server/db/bootstrap.ts';
+import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
+import { seedDemoData } from '../src/server/db/demo-data.ts';
+import { E2E_ADMIN, startServer } from '../e2e/support/server.ts';
+import { load } from './load.ts';
+import { writeReport, type Row } from './report.ts';
+import { newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
+
+// npm run bench [-- --smoke] [-- --members N] [-- --seconds S] [-- --keep]
+// PostgreSQL when BENCH_DATABASE_URL names a server (a fresh database is created on it), else PGlite.
+const argv = process.argv.slice(2);
+const flag = (name: string, fallback: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+};
+const smoke = argv.includes('--smoke');
+const serverUrl = process.env.BENCH_DATABASE_URL;
+const members = flag('members', smoke ? 10_000 : serverUrl ? 1_000_000 : 100_000);
+const seconds = flag('seconds', smoke ? 2 : 10);
+const warmup = smoke ? 1 : 3;
+const connections = 16;
+const log = (m: string) => console.log(`[bench] ${m}`);
+
+function previousMonth(): { fromDate: string; toDate: string } {
+  const now = new Date();
+  const first = new Date(now.getFullYear(), now.getMonth() - 1, 1);
+  const last = new Date(now.getFullYear(), now.getMonth(), 0);
+  const wire = (d: Date) => `${String(d.getDate()).padStart(2, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${d.getFullYear()}`;
+  return { fromDate: wire(first), toDate: wire(last) };
+}
+
+async function openBenchDatabase(): Promise<{ database: Database; url?: string; dir?: string; drop: () => Promise<void> }> {
+  if (serverUrl) {
+    const name = `bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const u = new URL(serverUrl);
+    u.pathname = `/${name}`;
+    const drop = async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+    return { database: await openPostgres(u.toString()), url: u.toString(), drop };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-bench-'));
+  return { database: await openPglite(dir), dir, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function seed(database: Database): Promise<{ seconds: number; size: string; ledgerRows: number; params: BenchParams }> {
+  const started = Date.now();
+  await database.migrate();
+  await ensureReferenceData(database);
+  await ensureAdmin(database, E2E_ADMIN.email, E2E_ADMIN.password, () => E2E_ADMIN.password);
+  await seedDemoData(database, { members, days: 365, onProgress: (m) => log(`seed: ${m}`) });
+  const secondsTaken = (Date.now() - started) / 1000;
+  const [root] = await database.query<{ user_id: number }>('select user_id from users where level = 1 and password_hash is null order by user_id limit 1');
+  const [tree] = await database.query<{ n: number }>(
+    `with recursive t as (select user_id from users where referred_by = $1 union all
+       select u.user_id from users u join t on u.referred_by = t.user_id) select count(*)::int as n from t`,
+    [root.user_id],
+  );
+  const [referrer] = await database.query<{ referred_by: number }>('select referred_by from users where level = 6 order by user_id limit 1');
+  const wallet = await database.query<{ user_id: number }>('select user_id from users where level = 10 and status order by user_id limit 2000');
+  const [{ n: ledgerRows }] = await database.query<{ n: number }>('select count(*)::int8 as n from ledger_entries');
+  const [{ size }] =
+    database.kind === 'postgres'
+      ? await database.query<{ size: string }>('select pg_size_pretty(pg_database_size(current_database())) as size')
+      : [{ size: '' }];
+  return {
+    seconds: secondsTaken,
+    size,
+    ledgerRows: Number(ledgerRows),
+    params: {
+      rootId: Number(root.user_id),
+      rootDownline: Number(tree.n),
+      referrerId: Number(referrer.referred_by),
+      walletUserIds: wallet.map((w) => Number(w.user_id)),
+      ...previousMonth(),
+    },
+  };
+}
+
+async function timing(url: string, token: string): Promise<{ db: number; exec: number }> {
+  const db: number[] = [];
+  const exec: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, 'x-explain-queries': '1' } });
+    await res.arrayBuffer();
+    const header = res.headers.get('server-timing') ?? '';
+    db.push(Number(/db;dur=([\d.]+)/.exec(header)?.[1] ?? NaN));
+    exec.push(Number(/dbexec;dur=([\d.]+)/.exec(header)?.[1] ?? NaN));
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  return { db: median(db), exec: median(exec) };
+}
+
+const bench = await openBenchDatabase();
+log(`${members.toLocaleString('en-IN')} members on ${bench.database.kind}${smoke ? ' (smoke)' : ''}`);
+const seeded = await seed(bench.database);
+await bench.database.close();
+const size = seeded.size || execFileSync('du', ['-sh', bench.dir!]).toString().split('\t')[0];
+log(`seeded in ${seeded.seconds.toFixed(1)} s: ${seeded.ledgerRows.toLocaleString('en-IN')} ledger rows, ${size}`);
+
+const server = await startServer({
+  databaseUrl: bench.url,
+  dataDir: bench.dir,
+  env: { SEED_MEMBERS: '0', SERVER_TIMING: 'true', EXPLAIN_QUERIES: 'true', LOG_LEVEL: 'error' },
+});
+const rows: Row[] = [];
+try {
+  const login = await fetch(`${server.url}/api/Adminlogin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(E2E_ADMIN),
+  });
+  const token = ((await login.json()) as { data: { token: string } }).data.token;
+  const auth = { authorization: `Bearer ${token}` };
+
+  await load({ url: `${server.url}/api`, connections, seconds: warmup });
+  const ceiling = await load({ url: `${server.url}/api`, connections, seconds });
+  rows.push({ name: 'ceiling: GET /api (no database)', ...ceiling, ratio: 1, p95Target: null });
+  log(`ceiling ${ceiling.rps.toFixed(0)} req/s`);
+
+  for (const s of scenarios(seeded.params)) {
+    const options = {
+      url: `${server.url}${s.path}`,
+      method: s.method ?? 'GET',
+      headers: { ...auth, ...(s.body ? { 'content-type': 'application/json' } : {}) },
+      setupRequest: s.body
+        ? (req: { headers?: Record<string, string> }) => ({
+            ...req,
+            body: s.body!(),
+            headers: { ...req.headers, 'idempotency-key': newIdempotencyKey() },
+          })
+        : undefined,
+      connections,
+    } as const;
+    await load({ ...options, seconds: warmup });
+    const result = await load({ ...options, seconds });
+    const db = s.read ? await timing(`${server.url}${s.path}`, token) : null;
+    rows.push({ name: s.name, ...result, ratio: result.rps / ceiling.rps, p95Target: s.p95Target, minRps: s.minRps, dbMs: db?.exec, dbRoundTripMs: db?.db });
+    log(`${s.name}: ${result.rps.toFixed(0)} req/s, p95 ${result.p95} ms${result.failures ? `, ${result.failures} FAILED` : ''}`);
+  }
+
+  const logins = await load({
+    url: `${server.url}/api/Adminlogin`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(E2E_ADMIN),
+    connections: 4,
+    seconds: Math.min(seconds, 5),
+  });
+  rows.push({ name: 'logins (scrypt, 4 connections)', ...logins, ratio: logins.rps / ceiling.rps, p95Target: null });
+} finally {
+  await server.stop();
+  if (!argv.includes('--keep')) await bench.drop();
+}
+
+const file = writeReport({
+  smoke,
+  database: serverUrl ? 'PostgreSQL' : 'PGlite',
+  members,
+  ledgerRows: seeded.ledgerRows,
+  seedSeconds: seeded.seconds,
+  size,
+  connections,
+  seconds,
+  rows,
+});
+log(`wrote ${file}`);
+const failed = rows.filter((r) => r.failures > 0);
+if (failed.length) {
+  console.error(`[bench] requests failed in: ${failed.map((r) => r.name).join(', ')}`);
+  process.exit(1);
+}

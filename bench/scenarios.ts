@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+
+/** What the seeded database offers the scenarios (found once, before the server starts). */
+export interface BenchParams {
+  rootId: number;
+  rootDownline: number;
+  referrerId: number;
+  walletUserIds: number[];
+  fromDate: string;
+  toDate: string;
+}
+
+export interface Scenario {
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: () => string;
+  /** Read scenarios also get the database's own execution time (EXPLAIN ANALYZE). */
+  read: boolean;
+  /** Targets of issue 7 (PostgreSQL, 1M members, 16 connections). */
+  p95Target: number;
+  minRps?: number;
+}
+
+export function scenarios(p: BenchParams): Scenario[] {
+  const month = `fromDate=${p.fromDate}&toDate=${p.toDate}`;
+  let next = 0;
+  const walletUser = () => p.walletUserIds[next++ % p.walletUserIds.length];
+  return [
+    { name: 'users page (no filter)', path: '/api/users/getAllusers?page=1&limit=25', read: true, p95Target: 25 },
+    { name: 'users page (name search)', path: '/api/users/getAllusers?search=sharma&page=1&limit=25', read: true, p95Target: 25 },
+    { name: 'users page (level + rank)', path: '/api/users/getAllusers?level=5&rankId=100003&page=1&limit=25', read: true, p95Target: 25 },
+    { name: 'downline of a member', path: `/api/users/downline?userId=${p.referrerId}`, read: true, p95Target: 25 },
+    {
+      name: `downline-tree counts (root of ${p.rootDownline.toLocaleString('en-IN')})`,
+      path: `/api/users/downline-tree?userId=${p.rootId}&depth=10`,
+      read: true,
+      p95Target: 25,
+    },
+    { name: 'dashboard stats', path: '/api/users/getAllUser', read: true, p95Target: 10 },
+    { name: 'revenue month with totals', path: `/api/wallets/adminRevenue?${month}`, read: true, p95Target: 50 },
+    { name: 'royalty month', path: `/api/royalties/royaltyStats?${month}`, read: true, p95Target: 50 },
+    { name: 'reward month', path: `/api/rewards/rewardsDaily?${month}&transactionType=dailyPayout`, read: true, p95Target: 50 },
+    { name: 'daily payouts month with totals', path: `/api/wallets/dailyPayout?${month}`, read: true, p95Target: 50 },
+    { name: 'wallet history page', path: '/api/users/walletHistory?transactionType=wallet_recharge&page=1&limit=25', read: true, p95Target: 25 },
+    {
+      name: 'wallet recharge (POST, fresh Idempotency-Key)',
+      path: '/api/wallets/userWalletRecharge',
+      method: 'POST',
+      body: () => JSON.stringify({ userId: walletUser(), amount: 10.5, transactionType: 'wallet_recharge' }),
+      read: false,
+      p95Target: 40,
+      minRps: 800,
+    },
+  ];
+}
+
+export const newIdempotencyKey = () => randomUUID();
