@@ -1,0 +1,136 @@
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumPath, launchBrowser } from './support/browser.ts';
+import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+
+/** A real size × size PNG of one colour, so the browser can decode and show it. */
+function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(zlib.crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(size * 3).map((_, i) => [r, g, b][i % 3])]);
+  const pixels = zlib.deflateSync(Buffer.concat(Array.from({ length: size }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function api<T>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (p) => {
+    const res = await fetch(`/api${p}`, { headers: { authorization: `Bearer ${localStorage.getItem('authToken')}` } });
+    return res.json();
+  }, path) as Promise<T>;
+}
+
+describe.skipIf(!chromiumPath)('access control and catalogue journey in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanUp();
+  });
+
+  it('creates a permission and a role, links them, toggles, deletes one permission by typed id; edits a service icon', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.goto(`${server.url}/signin`);
+    await page.getByLabel('Email').fill(E2E_ADMIN.email);
+    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
+    await page.getByRole('button', { name: 'Access Portal' }).click();
+    await page.waitForURL(`${server.url}/`);
+
+    // Permissions: the name is formatted as spec §5 says.
+    await page.getByRole('link', { name: 'Permissions', exact: true }).click();
+    await page.getByRole('heading', { name: 'Permissions', exact: true }).waitFor();
+    await page.getByText('users_view', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Add Permission' }).click();
+    const permDialog = page.getByRole('dialog', { name: 'Add Permission' });
+    await permDialog.getByLabel('Module').click();
+    await page.getByRole('option', { name: 'Reports' }).click();
+    await permDialog.getByLabel('Permission Name').fill('E2E Export Data');
+    await permDialog.getByLabel('Description').fill('Export data in the e2e journey');
+    await permDialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Permission created successfully').waitFor();
+    await page.getByText('e2e_export_data', { exact: true }).waitFor();
+
+    // Roles.
+    await page.getByRole('link', { name: 'Roles', exact: true }).click();
+    await page.getByRole('heading', { name: 'User Roles' }).waitFor();
+    await page.getByRole('button', { name: 'Add Role' }).click();
+    const roleDialog = page.getByRole('dialog', { name: 'Add Role' });
+    await roleDialog.getByLabel('Role Name').fill('E2E Operators');
+    await roleDialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Role created successfully').waitFor();
+    await page.getByRole('cell', { name: 'E2E Operators', exact: true }).waitFor();
+
+    const roles = await api<{ data: { roleId: number; name: string }[] }>(page, '/GetAllRoles');
+    const roleId = roles.data.find((r) => r.name === 'E2E Operators')!.roleId;
+    const perms = await api<{ data: { permissionId: number; name: string }[] }>(page, '/permissions/getPermissions');
+    const exportId = perms.data.find((p) => p.name === 'e2e_export_data')!.permissionId;
+    const viewId = perms.data.find((p) => p.name === 'services_view')!.permissionId;
+
+    // Role permissions: link them, toggle, delete one by typed id.
+    await page.getByRole('link', { name: 'Role Permissions' }).click();
+    await page.getByRole('heading', { name: 'Role Permissions' }).waitFor();
+    await page.getByRole('button', { name: 'Add Role Permission' }).click();
+    const rpDialog = page.getByRole('dialog', { name: 'Add Role Permission' });
+    await rpDialog.getByLabel('Role ID').fill(String(roleId));
+    await rpDialog.getByLabel('Role Name').fill('E2E Operators');
+    await rpDialog.getByLabel('Permission Name').fill('Operators group');
+    await rpDialog.getByLabel('Permission IDs').fill(`${viewId}, ${exportId}`);
+    await rpDialog.getByRole('button', { name: 'Create' }).click();
+    await page.getByText('Role permission created successfully').waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'Operators group' });
+    await row.getByText([viewId, exportId].sort((a, b) => a - b).join(', ')).waitFor();
+    await row.getByText('Active', { exact: true }).waitFor();
+
+    await row.getByRole('button', { name: 'Toggle E2E Operators' }).click();
+    await row.getByText('Inactive', { exact: true }).waitFor();
+    await page.getByText('Role permission updated successfully').waitFor();
+
+    await row.getByRole('button', { name: 'Delete a permission of E2E Operators' }).click();
+    const prompt = page.getByRole('dialog', { name: 'Delete Permission' });
+    await prompt.getByLabel('Permission ID').fill('999999');
+    await prompt.getByRole('button', { name: 'Continue' }).click();
+    await prompt.getByText('Invalid permission ID. Please try again.').waitFor();
+    await prompt.getByLabel('Permission ID').fill(String(exportId));
+    await prompt.getByRole('button', { name: 'Continue' }).click();
+    await page.getByText(`Are you sure you want to delete permission ${exportId} from role ${roleId}?`).waitFor();
+    await page.getByRole('dialog', { name: 'Delete Permission' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Permission removed from role successfully').waitFor();
+    await row.getByRole('cell', { name: String(viewId), exact: true }).waitFor();
+    const after = await api<{ data: { roleId: number; permissionIds: number[]; status: boolean }[] }>(page, '/role-permissions/getAllRolePermissions');
+    expect(after.data.find((r) => r.roleId === roleId)).toMatchObject({ permissionIds: [viewId], status: false });
+
+    // Services: edit one with a new icon and see it.
+    await page.getByRole('link', { name: 'Services', exact: true }).click();
+    await page.getByRole('heading', { name: 'Services', exact: true }).waitFor();
+    const service = page.getByRole('row').filter({ hasText: 'Mobile Recharge' }).first();
+    await service.getByText('No icon').waitFor();
+    await service.getByRole('button', { name: 'Edit Mobile Recharge' }).click();
+    const serviceDialog = page.getByRole('dialog', { name: 'Edit Service' });
+    await serviceDialog.locator('input[type="file"]').setInputFiles({ name: 'mobile.png', mimeType: 'image/png', buffer: solidPng(48, [79, 70, 229]) });
+    await serviceDialog.getByAltText('Icon preview').waitFor();
+    await serviceDialog.getByRole('button', { name: 'Update' }).click();
+    await page.getByText('Service updated successfully').waitFor();
+    const icon = service.getByAltText('Mobile Recharge icon');
+    await icon.waitFor();
+    expect(await icon.getAttribute('src')).toMatch(/^\/uploads\/service-icons\/[a-f0-9]{32}\.png$/);
+    await expect.poll(() => icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(48);
+  });
+});

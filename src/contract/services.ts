@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+export const SERVICE_CATEGORIES = ['Recharge', 'BBPS'] as const;
+export type ServiceCategory = (typeof SERVICE_CATEGORIES)[number];
+
+/** Spec §3: BBPS if the description/category text contains 'bill' or 'payment' or equals BBPS. */
+export function deriveCategory(...texts: (string | null | undefined)[]): ServiceCategory {
+  const bbps = texts.some((t) => {
+    const v = (t ?? '').trim().toLowerCase();
+    return v === 'bbps' || v.includes('bill') || v.includes('payment');
+  });
+  return bbps ? 'BBPS' : 'Recharge';
+}
+
+/** Where uploaded icons are served (outside /api: an <img> sends no bearer token). */
+export const SERVICE_ICON_BASE = '/uploads/service-icons/';
+/** Random hex names the server gives uploads; anything else is refused (no path traversal). */
+export const SERVICE_ICON_FILE = /^[a-f0-9]{32}\.(png|jpg|webp)$/;
+export const SERVICE_ICON_MAX_BYTES = 1024 * 1024;
+export const SERVICE_ICON_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export const SERVICE_ICON_RULE = 'The icon must be a PNG, JPEG or WebP image of at most 1 MB';
+
+export const service = z.object({
+  serviceId: z.number(),
+  serviceType: z.string(),
+  serviceName: z.string(),
+  serviceIcon: z.string().nullable(),
+  status: z.boolean(),
+  category: z.enum(SERVICE_CATEGORIES),
+  description: z.string(),
+  createdAt: z.string(),
+});
+export type Service = z.infer<typeof service>;
+
+const statusField = z.preprocess(
+  (v) => (v === 'true' ? true : v === 'false' ? false : v),
+  z.boolean({ error: 'Status must be true or false' }),
+);
+
+/** An icon path the server stored earlier (existingIcon, or serviceIcon on update). */
+export const storedIconPath = z
+  .string()
+  .refine((v) => v.startsWith(SERVICE_ICON_BASE) && SERVICE_ICON_FILE.test(v.slice(SERVICE_ICON_BASE.length)), {
+    message: `The icon must be an uploaded icon path (${SERVICE_ICON_BASE}…)`,
+  });
+
+/** The fields of create (multipart text fields) and update (JSON). */
+export const serviceFields = z.object({
+  serviceType: z.string().trim().max(60).regex(/^[A-Za-z0-9_ -]*$/, 'Service type may contain only letters, digits, spaces, dashes and underscores').optional(),
+  serviceName: z.string({ error: 'Please fill in the service name' }).trim().min(1, 'Please fill in the service name').max(100),
+  category: z.enum(SERVICE_CATEGORIES, { error: 'Category must be Recharge or BBPS' }).optional(),
+  description: z.string().trim().max(300).optional(),
+  status: statusField.default(true),
+});
+
+export const createServiceFields = serviceFields.extend({ existingIcon: storedIconPath.optional() });
+
+export const updateServiceBody = serviceFields.extend({
+  /** An uploaded icon path to switch to, or null to remove the icon; absent keeps it. */
+  serviceIcon: storedIconPath.nullable().optional(),
+});
+export type UpdateServiceBody = z.input<typeof updateServiceBody>;
+
+export const serviceIdParams = z.object({ serviceId: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export const serviceListResponse = z.object({ success: z.literal(true), data: z.array(service) });
+export const serviceCreatedResponse = z.object({ success: z.literal(true), message: z.string(), data: service });
+export const serviceUpdatedResponse = z.object({ success: z.literal(true), message: z.string(), updatedService: service });

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../auth/passwords.ts';
+import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { insertUser } from '../users/users.repository.ts';
+
+let t: TestContext;
+let headers: Record<string, string>;
+let permId: Record<string, number>;
+beforeAll(async () => {
+  t = await createTestApp();
+  headers = bearer(await t.login());
+  const rows = await t.database.query<{ name: string; permission_id: number }>('select name, permission_id from permissions');
+  permId = Object.fromEntries(rows.map((r) => [r.name, r.permission_id]));
+});
+afterAll(() => t.close());
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, h = headers) =>
+  t.app.inject({ method, url: `/api${url}`, headers: h, payload: payload as Record<string, unknown> });
+
+const list = async () => (await call('GET', '/role-permissions/getAllRolePermissions')).json().data as {
+  roleId: number; roleName: string; permissionName: string; permissionIds: number[]; status: boolean;
+}[];
+
+async function newRole(name: string): Promise<number> {
+  return (await call('POST', '/CreateRoles', { name, status: true })).json().data.roleId;
+}
+
+describe('role permissions API', () => {
+  it('lists one record per role with the spec fields', async () => {
+    const res = await call('GET', '/role-permissions/getAllRolePermissions');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data[0]).toEqual({
+      _id: expect.any(String), roleId: expect.any(Number), roleName: 'Admin', permissionName: 'All permissions',
+      permissionIds: expect.any(Array), status: true, createdAt: expect.any(String),
+    });
+  });
+
+  it('creates a record (201), refuses a second for the same role (409), unknown ids (400 naming them) and unknown roles', async () => {
+    const roleId = await newRole('Editors');
+    const res = await call('POST', '/role-permissions/createPermissionForRole', {
+      roleId, roleName: 'Editors', permissionName: 'Editing', permissionIds: [permId.users_edit, permId.users_view, permId.users_view], status: true,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      success: true, message: 'Role permission created successfully',
+      data: { roleId, roleName: 'Editors', permissionName: 'Editing', permissionIds: [permId.users_view, permId.users_edit].sort((a, b) => a - b) },
+    });
+    const again = await call('POST', '/role-permissions/createPermissionForRole', { roleId, permissionIds: [permId.users_view] });
+    expect(again.statusCode).toBe(409);
+    const other = await newRole('Viewers');
+    const unknown = await call('POST', '/role-permissions/createPermissionForRole', { roleId: other, permissionIds: [permId.users_view, 99998, 99999] });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().message).toBe('Unknown permission IDs: 99998, 99999');
+    expect((await call('POST', '/role-permissions/createPermissionForRole', { roleId: 987654, permissionIds: [1] })).statusCode).toBe(400);
+    const none = await call('POST', '/role-permissions/createPermissionForRole', { roleId: other, permissionIds: [] });
+    expect(none.statusCode).toBe(400);
+    expect((await call('POST', '/role-permissions/createPermissionForRole', { roleId: other, permissionIds: ['x'] })).statusCode).toBe(400);
+    expect((await list()).filter((r) => r.roleId === roleId)).toHaveLength(1);
+  });
+
+  it('updates (the toggle sends only permissionIds and status), removes one permission, deletes the whole record', async () => {
+    const roleId = await newRole('Toggled');
+    await call('POST', '/role-permissions/createPermissionForRole', { roleId, permissionIds: [permId.users_view, permId.reports_view] });
+    const toggled = await call('PUT', `/role-permissions/updatePermissionForRole/${roleId}`, { permissionIds: [permId.users_view, permId.reports_view], status: false });
+    expect(toggled.statusCode).toBe(200);
+    expect(toggled.json()).toMatchObject({ message: 'Role permission updated successfully', data: { status: false, permissionName: 'Permission Group' } });
+    const renamed = await call('PUT', `/role-permissions/updatePermissionForRole/${roleId}`, { permissionName: 'Readers', status: true });
+    expect(renamed.json().data).toMatchObject({ permissionName: 'Readers', status: true, permissionIds: [permId.users_view, permId.reports_view].sort((a, b) => a - b) });
+    expect((await call('PUT', `/role-permissions/updatePermissionForRole/${roleId}`, { permissionIds: [424242] })).json().message).toBe('Unknown permission ID: 424242');
+    expect((await call('PUT', '/role-permissions/updatePermissionForRole/777777', { status: true })).statusCode).toBe(404);
+
+    const removed = await call('DELETE', `/role-permissions/removePermissionFromRole/${roleId}/${permId.reports_view}`);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toMatchObject({ message: 'Permission removed from role successfully', data: { permissionIds: [permId.users_view] } });
+    const notThere = await call('DELETE', `/role-permissions/removePermissionFromRole/${roleId}/${permId.reports_view}`);
+    expect(notThere.statusCode).toBe(404);
+    expect(notThere.json().message).toBe(`Permission ${permId.reports_view} is not assigned to role ${roleId}`);
+
+    const deleted = await call('DELETE', `/role-permissions/deleteRoleById/${roleId}`);
+    expect(deleted.json()).toEqual({ success: true, message: 'Role permissions deleted successfully' });
+    expect((await list()).some((r) => r.roleId === roleId)).toBe(false);
+    expect((await call('DELETE', `/role-permissions/deleteRoleById/${roleId}`)).statusCode).toBe(404);
+    const logs = await t.database.query<{ action: string }>(
+      `select action from audit_log where entity = 'role_permission' and entity_id = $1 order by id`, [String(roleId)],
+    );
+    expect(logs.map((l) => l.action)).toEqual(['create', 'update', 'update', 'remove_permission', 'delete']);
+  });
+
+  it('protects the Admin record: no deactivation, no removal, no deletion', async () => {
+    const admin = (await list()).find((r) => r.roleName === 'Admin')!;
+    const off = await call('PUT', `/role-permissions/updatePermissionForRole/${admin.roleId}`, { permissionIds: admin.permissionIds, status: false });
+    expect(off.statusCode).toBe(409);
+    expect(off.json().message).toMatch(/Admin role always holds every permission/);
+    expect((await call('PUT', `/role-permissions/updatePermissionForRole/${admin.roleId}`, { permissionIds: admin.permissionIds.slice(1) })).statusCode).toBe(409);
+    expect((await call('DELETE', `/role-permissions/removePermissionFromRole/${admin.roleId}/${admin.permissionIds[0]}`)).statusCode).toBe(409);
+    expect((await call('DELETE', `/role-permissions/deleteRoleById/${admin.roleId}`)).statusCode).toBe(409);
+    expect((await call('PUT', `/role-permissions/updatePermissionForRole/${admin.roleId}`, { permissionName: 'Everything' })).statusCode).toBe(200);
+  });
+});
+
+describe('the server enforces what these screens edit, on the very next request', () => {
+  it('granting a permission turns 403 into 200; revoking, deactivating and deleting turn it back', async () => {
+    const roleId = await newRole('Ranks Reader');
+    await insertUser(t.database.db, {
+      username: 'reader', fullName: 'Role Reader', email: 'reader@test.local', phone: '9000000222',
+      passwordHash: await hashPassword('reader-password'), roleId,
+    });
+    const reader = bearer(await t.login('reader@test.local', 'reader-password'));
+    const permissionsPage = () => call('GET', '/permissions/getPermissions', undefined, reader);
+
+    const denied = await permissionsPage();
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().message).toMatch(/permissions_view is required/);
+
+    await call('POST', '/role-permissions/createPermissionForRole', { roleId, permissionIds: [permId.permissions_view] });
+    expect((await permissionsPage()).statusCode).toBe(200);
+    // Holding permissions_view does not give permissions_manage.
+    expect((await call('POST', '/permissions/createPermission', { module: 'Users', name: 'x', description: 'y' }, reader)).statusCode).toBe(403);
+
+    await call('DELETE', `/role-permissions/removePermissionFromRole/${roleId}/${permId.permissions_view}`);
+    expect((await permissionsPage()).statusCode).toBe(403);
+
+    await call('PUT', `/role-permissions/updatePermissionForRole/${roleId}`, { permissionIds: [permId.permissions_view], status: true });
+    expect((await permissionsPage()).statusCode).toBe(200);
+    await call('PUT', `/role-permissions/updatePermissionForRole/${roleId}`, { permissionIds: [permId.permissions_view], status: false });
+    expect((await permissionsPage()).statusCode).toBe(403);
+    await call('PUT', `/role-permissions/updatePermissionForRole/${roleId}`, { status: true });
+    expect((await permissionsPage()).statusCode).toBe(200);
+
+    // A deactivated role holds nothing, whatever its record says.
+    await call('PUT', `/updateRole/${roleId}`, { name: 'Ranks Reader', status: false });
+    expect((await permissionsPage()).statusCode).toBe(403);
+    await call('PUT', `/updateRole/${roleId}`, { name: 'Ranks Reader', status: true });
+    expect((await permissionsPage()).statusCode).toBe(200);
+
+    await call('DELETE', `/role-permissions/deleteRoleById/${roleId}`);
+    expect((await permissionsPage()).statusCode).toBe(403);
+    // The reader can't change its own permissions.
+    const selfGrant = await call('POST', '/role-permissions/createPermissionForRole', { roleId, permissionIds: [permId.roles_manage] }, reader);
+    expect(selfGrant.statusCode).toBe(403);
+  });
+});

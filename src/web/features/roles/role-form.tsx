@@ -1,0 +1,58 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Checkbox, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { errorMessage } from '../../lib/api-client';
+import { useSaveRole, type RoleRow } from './roles.api';
+
+interface RoleFormProps {
+  editing: RoleRow | null;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}
+
+export function RoleForm({ editing, onClose, onSaved }: RoleFormProps) {
+  const [name, setName] = useState(editing?.name ?? '');
+  const [active, setActive] = useState(editing?.status ?? true);
+  const [error, setError] = useState<string | null>(null);
+  const save = useSaveRole();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (save.isPending) return;
+    if (!name.trim()) {
+      setError('Please enter a role name');
+      return;
+    }
+    setError(null);
+    save.mutate(
+      { id: editing?.id ?? null, body: { name: name.trim(), status: active } },
+      {
+        onSuccess: () => onSaved(editing ? 'Role updated successfully' : 'Role created successfully'),
+        onError: (err) => setError(errorMessage(err, 'Failed to save role')),
+      },
+    );
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={editing ? 'Edit Role' : 'Add Role'} centered>
+      <form onSubmit={submit} noValidate aria-label={editing ? 'Edit Role' : 'Add Role'}>
+        <Stack gap="md">
+          {error && (
+            <Alert color="red" variant="light" role="alert">
+              {error}
+            </Alert>
+          )}
+          <TextInput label="Role Name" value={name} onChange={(e) => setName(e.currentTarget.value)} withAsterisk data-autofocus />
+          <Checkbox label="Active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} disabled={save.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {editing ? 'Update' : 'Create'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
