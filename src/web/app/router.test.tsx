@@ -35,10 +35,10 @@ describe('routes and guards', () => {
     expect(screen.getByRole('textbox', { name: 'Search members' }).getAttribute('placeholder')).toBe('Search members...');
   });
 
-  it('shows a placeholder on a permitted page that is not built yet, and redirects unknown paths to /', async () => {
-    serveAs(signIn(['users_view', 'dashboard_view']));
-    const { router } = renderRoutes(routes, '/users');
-    expect(await screen.findByText('Coming soon', {}, LAYOUT_WAIT)).toBeTruthy();
+  it('shows a permitted page, and redirects unknown paths to /', async () => {
+    serveAs(signIn(['audit_view', 'dashboard_view']));
+    const { router } = renderRoutes(routes, '/audit');
+    expect(await screen.findByRole('heading', { name: 'Audit Log' }, LAYOUT_WAIT)).toBeTruthy();
     await act(() => router.navigate('/no/such/page'));
     expect(router.state.location.pathname).toBe('/');
     expect(await screen.findByRole('region', { name: 'Total Users' })).toBeTruthy();
@@ -46,8 +46,8 @@ describe('routes and guards', () => {
 
   it('serves the test duplicates without the layout shell', async () => {
     serveAs(signIn([]));
-    renderRoutes(routes, '/test/wallet');
-    expect(await screen.findByText('Coming soon', {}, LAYOUT_WAIT)).toBeTruthy();
+    renderRoutes(routes, '/test/api');
+    expect(await screen.findByRole('heading', { name: 'API Connection Test' }, LAYOUT_WAIT)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
   });
 

@@ -5,14 +5,32 @@ import { RouteErrorFallback } from '../components/error-fallback';
 import { PageLoader } from '../components/page-loader';
 import { RequireAuth, RequirePermission } from './guards';
 import { PATHS, ROUTE_PERMISSIONS, type MainPath } from './paths';
-import { AppLayout } from './shell/app-layout';
 
+// The shell is its own chunk: the sign-in route does not load it (size budget, vite-budget.ts).
+const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
 const SignInPage = lazy(() => import('../features/auth/signin-page'));
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
+const AuditPage = lazy(() => import('../features/audit/audit-page'));
 const ComingSoonPage = lazy(() => import('../components/coming-soon-page'));
+const RevenuePage = lazy(() => import('../features/reports/revenue-page'));
+const RoyaltyIncomePage = lazy(() => import('../features/reports/royalty-income-page'));
+const RewardIncomePage = lazy(() => import('../features/reports/reward-income-page'));
+const PayoutsPage = lazy(() => import('../features/payouts/payouts-page'));
+const WalletPage = lazy(() => import('../features/wallet/wallet-page'));
+const UsersPage = lazy(() => import('../features/users/users-page'));
+const RanksPage = lazy(() => import('../features/ranks/ranks-page'));
+const BankPage = lazy(() => import('../features/banks/bank-page'));
+const MembershipPage = lazy(() => import('../features/membership/membership-page'));
+const MembershipListPage = lazy(() => import('../features/membership/membership-list-page'));
+const MembershipTestPage = lazy(() => import('../features/membership/membership-test-page'));
+const PermissionsPage = lazy(() => import('../features/permissions/permissions-page'));
+const RolesPage = lazy(() => import('../features/roles/roles-page'));
+const RolePermissionsPage = lazy(() => import('../features/role-permissions/role-permissions-page'));
+const ServicesPage = lazy(() => import('../features/services/services-page'));
 
 function RootLayout() {
   return (
@@ -49,42 +67,47 @@ export const routes: RouteObject[] = [
         element: <RequireAuth />,
         children: [
           {
-            element: <AppLayout />,
+            element: (
+              <Suspense fallback={<PageLoader label="Loading dashboard..." />}>
+                <AppLayout />
+              </Suspense>
+            ),
             children: [
               { path: PATHS.dashboard, element: guarded(PATHS.dashboard, <DashboardPage />) },
-              { path: PATHS.users, element: guarded(PATHS.users, <ComingSoonPage title="User Management" />) },
-              { path: PATHS.permissions, element: guarded(PATHS.permissions, <ComingSoonPage title="Permissions" />) },
-              { path: PATHS.roles, element: guarded(PATHS.roles, <ComingSoonPage title="User Roles" />) },
-              { path: PATHS.rolePermissions, element: guarded(PATHS.rolePermissions, <ComingSoonPage title="Role Permissions" />) },
-              { path: PATHS.services, element: guarded(PATHS.services, <ComingSoonPage title="Services" />) },
-              { path: PATHS.bank, element: guarded(PATHS.bank, <ComingSoonPage title="Bank Details" />) },
-              { path: PATHS.rank, element: guarded(PATHS.rank, <ComingSoonPage title="Ranks Management" />) },
-              { path: PATHS.membership, element: guarded(PATHS.membership, <ComingSoonPage title="Membership" />) },
-              { path: PATHS.revenue, element: guarded(PATHS.revenue, <ComingSoonPage title="Total Revenue" />) },
-              { path: PATHS.royaltyIncome, element: guarded(PATHS.royaltyIncome, <ComingSoonPage title="Royalty Income" />) },
-              { path: PATHS.rewardIncome, element: guarded(PATHS.rewardIncome, <ComingSoonPage title="Reward Income" />) },
-              { path: PATHS.dailyPayout, element: guarded(PATHS.dailyPayout, <ComingSoonPage title="Daily Payout" />) },
-              { path: PATHS.wallet, element: guarded(PATHS.wallet, <ComingSoonPage title="User Wallet" />) },
+              { path: PATHS.users, element: guarded(PATHS.users, <UsersPage />) },
+              { path: PATHS.permissions, element: guarded(PATHS.permissions, <PermissionsPage />) },
+              { path: PATHS.roles, element: guarded(PATHS.roles, <RolesPage />) },
+              { path: PATHS.rolePermissions, element: guarded(PATHS.rolePermissions, <RolePermissionsPage />) },
+              { path: PATHS.services, element: guarded(PATHS.services, <ServicesPage />) },
+              { path: PATHS.bank, element: guarded(PATHS.bank, <BankPage />) },
+              { path: PATHS.rank, element: guarded(PATHS.rank, <RanksPage />) },
+              { path: PATHS.membership, element: guarded(PATHS.membership, <MembershipPage />) },
+              { path: PATHS.revenue, element: guarded(PATHS.revenue, <RevenuePage />) },
+              { path: PATHS.royaltyIncome, element: guarded(PATHS.royaltyIncome, <RoyaltyIncomePage />) },
+              { path: PATHS.rewardIncome, element: guarded(PATHS.rewardIncome, <RewardIncomePage />) },
+              { path: PATHS.dailyPayout, element: guarded(PATHS.dailyPayout, <PayoutsPage />) },
+              { path: PATHS.audit, element: guarded(PATHS.audit, <AuditPage />) },
+              { path: PATHS.wallet, element: guarded(PATHS.wallet, <WalletPage />) },
             ],
           },
           {
             // Test duplicates: sign-in only, without the layout shell.
             element: <StandalonePage />,
             children: [
-              { path: '/test/users', element: <ComingSoonPage title="User Management" /> },
-              { path: '/test/api', element: <ComingSoonPage title="API Connection Test" /> },
-              { path: '/test/permissions', element: <ComingSoonPage title="Permissions" /> },
-              { path: '/test/roles', element: <ComingSoonPage title="User Roles" /> },
-              { path: '/test/services', element: <ComingSoonPage title="Services" /> },
-              { path: '/test/rank', element: <ComingSoonPage title="Ranks Management" /> },
-              { path: '/test/bank', element: <ComingSoonPage title="Bank Details" /> },
-              { path: '/test/membership', element: <ComingSoonPage title="Membership" /> },
-              { path: '/test/membership-test', element: <ComingSoonPage title="Membership API Test" /> },
-              { path: '/test/revenue', element: <ComingSoonPage title="Total Revenue" /> },
-              { path: '/test/royalty-income', element: <ComingSoonPage title="Royalty Income" /> },
-              { path: '/test/reward-income', element: <ComingSoonPage title="Reward Income" /> },
-              { path: '/test/daily-payout', element: <ComingSoonPage title="Daily Payout" /> },
-              { path: '/test/wallet', element: <ComingSoonPage title="User Wallet" /> },
+              { path: '/test/users', element: <UsersPage /> },
+              { path: '/test/api', element: <ApiTestPage /> },
+              { path: '/test/permissions', element: <PermissionsPage /> },
+              { path: '/test/roles', element: <RolesPage /> },
+              { path: '/test/services', element: <ServicesPage /> },
+              { path: '/test/rank', element: <RanksPage /> },
+              { path: '/test/bank', element: <BankPage /> },
+              { path: '/test/membership', element: <MembershipListPage /> },
+              { path: '/test/membership-test', element: <MembershipTestPage /> },
+              { path: '/test/revenue', element: <RevenuePage /> },
+              { path: '/test/royalty-income', element: <RoyaltyIncomePage /> },
+              { path: '/test/reward-income', element: <RewardIncomePage /> },
+              { path: '/test/daily-payout', element: <PayoutsPage /> },
+              { path: '/test/wallet', element: <WalletPage /> },
             ],
           },
         ],

@@ -1,4 +1,4 @@
-import { sessionUser, type SessionUser } from '../../contract/auth';
+import type { SessionUser } from '../../contract/auth';
 
 /** Storage keys of spec §3: the token, the signed-in user, and a second copy of the token. */
 const TOKEN_KEY = 'authToken';
@@ -19,11 +19,21 @@ export function getStoredUserJson(): string | null {
   return localStorage.getItem(USER_KEY);
 }
 
+/** A shape check without zod: this module is on the sign-in route, which loads no zod (size budget). */
+function isSessionUser(value: unknown): value is SessionUser {
+  const v = value as Partial<SessionUser> | null;
+  return (
+    typeof v === 'object' && v !== null && typeof v._id === 'string' && typeof v.userId === 'number' &&
+    (v.name === null || typeof v.name === 'string') && typeof v.fullName === 'string' && typeof v.email === 'string' &&
+    typeof v.role === 'string' && Array.isArray(v.permissions) && v.permissions.every((p) => typeof p === 'string')
+  );
+}
+
 export function parseStoredUser(json: string | null): SessionUser | null {
   if (!json) return null;
   try {
-    const parsed = sessionUser.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
+    const value: unknown = JSON.parse(json);
+    return isSessionUser(value) ? value : null;
   } catch {
     return null;
   }
