@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
-import type { OutputBundle, OutputChunk } from 'rollup';
-import type { Plugin } from 'vite';
+import type { Plugin, Rollup } from 'vite';
+
+type OutputBundle = Rollup.OutputBundle;
+type OutputChunk = Rollup.OutputChunk;
 
 /**
  * The panel's size budget, checked on every build (issue 7): the sign-in route's JavaScript (the

@@ -7,7 +7,8 @@ import type { Database } from './db/client.ts';
 import { logMailer, type Mailer } from './mailer.ts';
 import { installQueryTiming, queryTiming, type QueryTiming } from './db/query-timing.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
+import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerWeb } from './plugins/web.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
@@ -73,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(deps.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -100,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(cors, { origin: deps.config.corsOrigins, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
   }
   registerAuth(app);
+  registerInputGuard(app);
   await registerOpenApi(app);
 
   await app.register(systemRoutes, { prefix: '/api' });

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumPath, launchBrowser } from './support/browser.ts';
+import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+
+interface ApiUser {
+  userId: number;
+  fullName: string;
+  referralCode: string;
+  level: number;
+}
+
+describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+
+  const api = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as T;
+  };
+  /** Picks an option of one of the Mantine selects by its accessible label. */
+  const choose = async (label: string, option: string | RegExp) => {
+    await select(label).click();
+    await page.getByRole('option', { name: option }).click();
+  };
+  const select = (label: string) => page.locator(`input[aria-label="${label}"]`);
+  const tableRows = () => page.getByRole('table', { name: 'Users' }).locator('tbody tr');
+  const settled = () => page.getByText('Updated just now').waitFor();
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(`${server.url}/signin`);
+    await page.getByLabel('Email').fill(E2E_ADMIN.email);
+    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
+    await page.getByRole('button', { name: 'Access Portal' }).click();
+    await page.waitForURL(`${server.url}/`);
+    token = (await page.evaluate(() => localStorage.getItem('authToken')))!;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanUp();
+  });
+
+  it('adds a referred member, finds them in the referrer\'s downline, edits, filters, deletes', async () => {
+    const { users: [referrer] } = await api<{ users: ApiUser[] }>('/users/getAllusers?level=2&limit=1');
+    await page.goto(`${server.url}/users`);
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
+    await settled();
+
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const form = page.getByRole('dialog', { name: 'Add User' });
+    await form.getByRole('button', { name: 'Save User' }).click();
+    await form.getByText('Please fill in all required fields (Full Name, Date of Birth, Email, Phone)').waitFor();
+    await form.getByLabel(/Full Name/).fill('Zara Journey');
+    await form.getByLabel(/Date of Birth/).fill('1992-07-14');
+    await form.getByLabel(/Email Address/).fill('zara.journey@test.local');
+    await form.getByLabel(/Phone Number/).fill('9012345678');
+    await form.getByLabel(/Referral Code/).fill(referrer.referralCode);
+    await form.getByRole('button', { name: 'Save User' }).click();
+    await page.getByText('User created successfully').waitFor();
+
+    // The new member, found through the searchable name filter, sits one level below the referrer.
+    const nameFilter = select('Filter by user name');
+    await nameFilter.fill('Zara Jour');
+    await page.getByRole('option', { name: /^Zara Journey \(ID: \d+\)$/ }).click();
+    await settled();
+    await expect(tableRows().count()).resolves.toBe(1);
+    const row = tableRows().first();
+    await row.getByText(referrer.fullName).waitFor();
+    expect(await row.locator('td').nth(6).innerText()).toBe(String(referrer.level + 1));
+    await page.getByText('Total Users: 1').waitFor();
+
+    // ...and in the referrer's downline.
+    await nameFilter.fill(String(referrer.userId));
+    await page.getByRole('option', { name: `${referrer.fullName} (ID: ${referrer.userId})` }).click();
+    await settled();
+    await tableRows().first().getByRole('button', { name: 'Downline' }).click();
+    const downline = page.getByRole('dialog', { name: `Downline for ${referrer.fullName} (ID: ${referrer.userId})` });
+    await downline.getByText('Members directly referred by this user.').waitFor();
+    await downline.getByRole('cell', { name: 'Zara Journey' }).waitFor();
+    await page.keyboard.press('Escape');
+    await downline.waitFor({ state: 'hidden' });
+
+    // Edit.
+    await nameFilter.fill('Zara Jour');
+    await page.getByRole('option', { name: /^Zara Journey/ }).click();
+    await settled();
+    await page.getByRole('button', { name: 'Edit Zara Journey' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit User' });
+    await edit.getByLabel(/Full Name/).fill('Zara Journey-Edited');
+    await edit.getByRole('button', { name: 'Save User' }).click();
+    await page.getByText('User updated successfully').waitFor();
+    await page.getByText('Zara Journey-Edited', { exact: true }).waitFor();
+
+    // Delete: the member leaves the list.
+    await page.getByRole('button', { name: 'Delete Zara Journey-Edited' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm Delete' });
+    await confirm.getByText('Are you sure you want to delete this user? This action cannot be undone.').waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('User deleted successfully').waitFor();
+    await page.getByText('No users found').waitFor();
+    await page.getByText('Try adjusting your search filters').waitFor();
+
+    // Level and rank filters agree with the server's counts.
+    await choose('Filter by user name', 'All Users');
+    await choose('Filter by level', 'Level 2');
+    await settled();
+    const levelTwo = await api<{ total: number }>('/users/getAllusers?level=2&limit=1');
+    await page.getByText(`Total Users: ${levelTwo.total}`).waitFor();
+    const levels = await tableRows().evaluateAll((rows) => rows.map((r) => (r as HTMLTableRowElement).cells[6].textContent));
+    expect(levels.length).toBeGreaterThan(0);
+    expect(new Set(levels)).toEqual(new Set(['2']));
+    await choose('Filter by rank', 'Gold');
+    await settled();
+    const goldLevelTwo = await api<{ total: number }>('/users/getAllusers?level=2&rankId=100003&limit=1');
+    await page.getByText(`Total Users: ${goldLevelTwo.total}`).waitFor();
+    await expect(select('Filter by rank').inputValue()).resolves.toBe('Gold');
+  });
+
+  it('views a member\'s bank details', async () => {
+    const { data } = await api<{ data: { userId: number; accountNumber: string }[] }>('/banks/getAllBanks?limit=1');
+    const { user } = await api<{ user: ApiUser }>(`/users/updateByUserId/${data[0].userId}`);
+    await page.goto(`${server.url}/bank`);
+    await page.getByRole('heading', { name: 'Bank Details' }).waitFor();
+    await page.getByRole('textbox', { name: 'Find a member' }).fill(String(user.userId));
+    // The search is debounced: wait until only the member's own row is left.
+    await expect.poll(() => page.getByRole('table', { name: 'Members' }).locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);
+    await page.getByRole('button', { name: `View Bank Details of ${user.fullName}` }).click();
+    const modal = page.getByRole('dialog');
+    await modal.getByText('Account #1').waitFor();
+    await modal.getByText(data[0].accountNumber).waitFor();
+    await modal.getByText('Primary Account').first().waitFor();
+  });
+
+  it('filters memberships by date', async () => {
+    await page.goto(`${server.url}/membership`);
+    await page.getByRole('columnheader', { name: 'Date Time' }).waitFor();
+    const all = await api<{ total: number; data: { fullName: string }[] }>('/users/membership?limit=1');
+    expect(all.total).toBeGreaterThan(0);
+    await page.getByRole('cell', { name: all.data[0].fullName }).first().waitFor();
+    await page.getByLabel('From', { exact: true }).fill('2001-01-01');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('Please select both from and to dates').waitFor();
+    await page.getByLabel('To', { exact: true }).fill('2001-12-31');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.getByText('No users found').waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByRole('cell', { name: all.data[0].fullName }).first().waitFor();
+  });
+
+  it('shows a member\'s amount history on membership version A', async () => {
+    const { data } = await api<{ data: { fullName: string; userId: number }[] }>('/users/membership?limit=1');
+    const history = await fetch(`${server.url}/api/users/walletHistory?transactionType=dailyPayout&userId=${data[0].userId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await page.goto(`${server.url}/test/membership`);
+    await page.getByRole('button', { name: `View Amount History of ${data[0].fullName}` }).first().click();
+    const modal = page.getByRole('dialog');
+    if (history.status === 200) {
+      const body = (await history.json()) as { history: unknown[] };
+      await modal.getByText(`Payment History (${body.history.length} transactions)`).waitFor();
+    } else {
+      await modal.getByText(/^Failed to load user amount history: /).waitFor();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { paging } from './common.ts';
+
+/** Spec §3 Bank account. */
+export const bankAccount = z.object({
+  _id: z.string(),
+  bankId: z.number(),
+  userId: z.number(),
+  accountHolderName: z.string(),
+  accountNumber: z.string(),
+  ifsc: z.string(),
+  bank: z.string(),
+  branch: z.string().nullable(),
+  isPrimary: z.boolean(),
+  createdAt: z.string(),
+});
+export type BankAccount = z.infer<typeof bankAccount>;
+
+/** decisions.md: IFSC is four letters, a zero, six letters or digits. */
+const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+/** decisions.md: account numbers are 9 to 18 digits. */
+const ACCOUNT_NUMBER_PATTERN = /^[0-9]{9,18}$/;
+
+const accountFields = {
+  accountHolderName: z.string().trim().min(1, 'Account holder name is required').max(100),
+  accountNumber: z.string().trim().regex(ACCOUNT_NUMBER_PATTERN, 'Account number must be 9 to 18 digits'),
+  ifsc: z.string().trim().toUpperCase().regex(IFSC_PATTERN, 'IFSC code must look like SBIN0001234 (4 letters, 0, then 6 letters or digits)'),
+  bank: z.string().trim().min(1, 'Bank name is required').max(100),
+  branch: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(100).nullable().optional()),
+  isPrimary: z.boolean().optional(),
+};
+
+export const createBankBody = z.object({
+  userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  ...accountFields,
+});
+
+export const updateBankBody = z.object(accountFields).partial();
+
+export const bankIdParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+export const bankUserParam = z.object({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+export const banksQuery = paging.extend({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional() });
+
+export const banksResponse = z.object({ success: z.literal(true), data: z.array(bankAccount) });
+export const banksPage = banksResponse.extend({ total: z.number(), page: z.number(), limit: z.number() });
+export const bankChangedResponse = z.object({ success: z.literal(true), message: z.string(), data: bankAccount });
+export const bankDeletedResponse = z.object({ success: z.literal(true), message: z.string() });

@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { paging } from './common.ts';
+
+/** Levels of the user filter (spec §9). */
+export const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
+/** The network view walks at most this many levels below a member. */
+export const MAX_TREE_DEPTH = 10;
+
+/** A member or account as every user call answers it (spec §3 User). */
+export const user = z.object({
+  _id: z.string(),
+  userId: z.number(),
+  fullName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  address: z.string().nullable(),
+  companyName: z.string().nullable(),
+  role: z.string(),
+  status: z.boolean(),
+  /** An ISO timestamp, or 'Never'. */
+  lastLogin: z.string(),
+  referredBy: z.number().nullable(),
+  referrerName: z.string().nullable(),
+  rank: z.string().nullable(),
+  rankId: z.number().nullable(),
+  level: z.number(),
+  dob: z.string().nullable(),
+  whatsapp: z.string().nullable(),
+  image: z.string().nullable(),
+  state: z.string().nullable(),
+  referralCode: z.string(),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof user>;
+
+/** Newest first by default; every order is served by an index. */
+export const USER_SORTS = ['-userId', 'userId', '-createdAt', 'createdAt'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
+export const usersQuery = paging.extend({
+  rankId: z.coerce.number().int().positive().optional(),
+  level: z.coerce.number().int().min(0).max(1000).optional(),
+  search: z.string().trim().max(100).optional(),
+  sort: z.enum(USER_SORTS).default('-userId'),
+});
+
+export const usersPage = z.object({
+  success: z.literal(true),
+  users: z.array(user),
+  /** Every match, not just this page. */
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+export type UsersPage = z.infer<typeof usersPage>;
+
+const imageUrl = z.string().trim().max(500).regex(/^https?:\/\/\S+$/i, 'Profile image must be a URL');
+const phone = z.string().trim().regex(/^\+?[0-9]{10,13}$/, 'Phone number must be 10 to 13 digits');
+const isoDay = /^\d{4}-\d{2}-\d{2}$/;
+
+/** yyyy-mm-dd of a real day between 1900-01-01 and today. */
+export const dateOfBirth = z
+  .string()
+  .trim()
+  .refine((v) => {
+    if (!isoDay.test(v)) return false;
+    const d = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, 'Date of birth must be a real date (yyyy-mm-dd)')
+  .refine((v) => v >= '1900-01-01' && v <= new Date().toISOString().slice(0, 10), 'Date of birth must be in the past');
+
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+/** POST /users/register (spec §3: fullName, dob, email, phone, optional referralCode, whatsapp, image). */
+export const createUserBody = z.object({
+  fullName: z.string().trim().min(1, 'Full name is required').max(100),
+  dob: dateOfBirth,
+  email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
+  phone,
+  referralCode: optionalText(z.string().trim().max(30)),
+  whatsapp: optionalText(phone),
+  image: optionalText(imageUrl),
+});
+export type CreateUserBody = z.input<typeof createUserBody>;
+
+/**
+ * PUT /users/updateByUserId/{userId}: the form's fields, plus status and rank. The referrer is fixed
+ * at registration: moving a member would re-level their whole downline.
+ */
+export const updateUserBody = createUserBody
+  .omit({ referralCode: true })
+  .partial()
+  .extend({
+    whatsapp: z.preprocess((v) => (v === '' ? null : v), phone.nullable().optional()),
+    image: z.preprocess((v) => (v === '' ? null : v), imageUrl.nullable().optional()),
+    status: z.boolean().optional(),
+    rankId: z.number().int().positive().nullable().optional(),
+    address: z.string().trim().max(300).nullable().optional(),
+    companyName: z.string().trim().max(200).nullable().optional(),
+  });
+export type UpdateUserBody = z.input<typeof updateUserBody>;
+
+export const userIdParam = z.object({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+export const userResponse = z.object({ success: z.literal(true), user });
+export const createdUserResponse = z.object({ success: z.literal(true), message: z.string(), user });
+export const updatedUserResponse = z.object({ success: z.literal(true), message: z.string(), updatedUser: user });
+export const messageResponse = z.object({ success: z.literal(true), message: z.string() });
+
+/** One member of a downline (spec §3 Downline member). */
+export const downlineMember = z.object({
+  fullName: z.string(),
+  userId: z.number(),
+  level: z.number(),
+  state: z.string().nullable(),
+  status: z.boolean(),
+  createDate: z.string(),
+});
+export type DownlineMember = z.infer<typeof downlineMember>;
+
+export const downlineQuery = paging.extend({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+export const downlineResponse = z.object({
+  statusCode: z.number(),
+  message: z.string(),
+  totalMember: z.number(),
+  data: z.array(downlineMember),
+});
+export type DownlineResponse = z.infer<typeof downlineResponse>;
+
+/** A short reference to a member: the upline chain and the referral card. */
+export const memberRef = z.object({
+  userId: z.number(),
+  fullName: z.string(),
+  level: z.number(),
+  referralCode: z.string(),
+  status: z.boolean(),
+});
+
+export const referralResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    userId: z.number(),
+    fullName: z.string(),
+    referralCode: z.string(),
+    level: z.number(),
+    referredBy: z.number().nullable(),
+    referrerName: z.string().nullable(),
+    /** Members this member referred directly. */
+    directReferrals: z.number(),
+  }),
+});
+
+/** The referrer first, then the referrer's referrer, up to the root. */
+export const uplineResponse = z.object({ success: z.literal(true), userId: z.number(), total: z.number(), data: z.array(memberRef) });
+
+export const usersByRankQuery = paging.extend({ rankId: z.coerce.number().int().positive() });
+
+export const downlineTreeQuery = z.object({
+  userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  depth: z.coerce.number().int().min(1).max(MAX_TREE_DEPTH).default(MAX_TREE_DEPTH),
+  /** How many members of each level come with the counts. */
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const downlineTreeResponse = z.object({
+  success: z.literal(true),
+  user: memberRef,
+  depth: z.number(),
+  /** Everyone within `depth` levels below the member. */
+  totalMember: z.number(),
+  levels: z.array(z.object({ depth: z.number(), count: z.number(), members: z.array(downlineMember) })),
+});
+export type DownlineTree = z.infer<typeof downlineTreeResponse>;

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+
+let t: TestContext;
+let admin: Record<string, string>;
+let noPermission: Record<string, string>;
+let memberId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = bearer(await t.login());
+  const reg = await t.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: { name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9111111111', address: 'Pune', password: 'plain-password' },
+  });
+  noPermission = bearer(reg.json().token);
+  memberId = await addMember(1);
+});
+afterAll(() => t.close());
+
+async function addMember(n: number): Promise<number> {
+  const res = await t.app.inject({
+    method: 'POST', url: '/api/users/register', headers: admin,
+    payload: { fullName: `Bank Member ${n}`, dob: '1985-03-03', email: `bank${n}@test.local`, phone: `96000000${String(n).padStart(2, '0')}` },
+  });
+  return res.json().user.userId;
+}
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = admin) =>
+  t.app.inject({ method, url, headers, payload });
+
+let acct = 100000000;
+const account = (extra: Record<string, unknown> = {}) => ({
+  userId: memberId, accountHolderName: 'Bank Member 1', accountNumber: String((acct += 1)), ifsc: 'SBIN0001234', bank: 'State Bank of India', branch: 'Pune', ...extra,
+});
+const banksOf = async (userId = memberId) => (await call('GET', `/api/banks/getBanksByUserId/${userId}`)).json().data;
+
+describe('bank accounts', () => {
+  it('a member without accounts has an empty list; unknown members 404', async () => {
+    expect((await call('GET', `/api/banks/getBanksByUserId/${memberId}`)).json()).toEqual({ success: true, data: [] });
+    const unknown = await call('GET', '/api/banks/getBanksByUserId/999999999');
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('the first account becomes primary; a new primary unsets the old one in one transaction', async () => {
+    const first = await call('POST', '/api/banks/createBankAccount', account({ ifsc: 'hdfc0000123' }));
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ success: true, message: 'Bank account created successfully', data: { isPrimary: true, ifsc: 'HDFC0000123', userId: memberId } });
+    const second = (await call('POST', '/api/banks/createBankAccount', account())).json().data;
+    expect(second.isPrimary).toBe(false);
+    const third = (await call('POST', '/api/banks/createBankAccount', account({ isPrimary: true }))).json().data;
+    expect(third.isPrimary).toBe(true);
+    const list = await banksOf();
+    expect(list.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([third.bankId]);
+    expect(list[0].bankId).toBe(third.bankId); // primary first
+    expect(Object.keys(list[0]).sort()).toEqual(['_id', 'accountHolderName', 'accountNumber', 'bank', 'bankId', 'branch', 'createdAt', 'ifsc', 'isPrimary', 'userId']);
+
+    const promoted = await call('PUT', `/api/banks/updateBank/${second.bankId}`, { isPrimary: true, branch: '' });
+    expect(promoted.json()).toMatchObject({ message: 'Bank account updated successfully', data: { isPrimary: true, branch: null } });
+    expect((await banksOf()).filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([second.bankId]);
+
+    // Deleting the primary hands it to the oldest remaining account.
+    expect((await call('DELETE', `/api/banks/deleteBank/${second.bankId}`)).json()).toEqual({ success: true, message: 'Bank account deleted successfully' });
+    const after = await banksOf();
+    expect(after).toHaveLength(2);
+    expect(after.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([first.json().data.bankId]);
+    const log = await t.database.query<{ action: string }>(`select action from audit_log where entity = 'bank_account' order by id`);
+    expect(log.map((l) => l.action)).toEqual(['create', 'create', 'create', 'update', 'delete']);
+  });
+
+  it('validates IFSC, account number and required fields with 400', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ ifsc: 'SBIN1001234' }, /IFSC/],
+      [{ ifsc: 'SBI00012345' }, /IFSC/],
+      [{ accountNumber: '12345678' }, /9 to 18 digits/],
+      [{ accountNumber: '1234567890123456789' }, /9 to 18 digits/],
+      [{ accountNumber: '12345abc90' }, /9 to 18 digits/],
+      [{ accountHolderName: '' }, /Account holder name is required/],
+      [{ bank: '' }, /Bank name is required/],
+    ];
+    for (const [override, message] of cases) {
+      const res = await call('POST', '/api/banks/createBankAccount', account(override));
+      expect(res.statusCode, JSON.stringify(override)).toBe(400);
+      expect(res.json().message).toMatch(message);
+    }
+    const [some] = await banksOf();
+    expect((await call('PUT', `/api/banks/updateBank/${some.bankId}`, { ifsc: 'bad' })).statusCode).toBe(400);
+  });
+
+  it('refuses the same account twice for a member (409) and unknown members or accounts (404)', async () => {
+    const payload = account();
+    expect((await call('POST', '/api/banks/createBankAccount', payload)).statusCode).toBe(201);
+    const dup = await call('POST', '/api/banks/createBankAccount', payload);
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().message).toMatch(/already added/);
+    expect((await call('POST', '/api/banks/createBankAccount', account({ userId: 999999999 }))).statusCode).toBe(404);
+    expect((await call('PUT', '/api/banks/updateBank/999999', { bank: 'X' })).statusCode).toBe(404);
+    expect((await call('DELETE', '/api/banks/deleteBank/999999')).statusCode).toBe(404);
+  });
+
+  it('getAllBanks pages through accounts of live members, optionally of one member', async () => {
+    const other = await addMember(2);
+    await call('POST', '/api/banks/createBankAccount', account({ userId: other }));
+    const all = (await call('GET', '/api/banks/getAllBanks?limit=2')).json();
+    expect(all).toMatchObject({ success: true, page: 1, limit: 2 });
+    expect(all.data).toHaveLength(2);
+    const [{ n }] = await t.database.query<{ n: number }>('select count(*)::int as n from bank_accounts');
+    expect(all.total).toBe(n);
+    const mine = (await call('GET', `/api/banks/getAllBanks?userId=${other}`)).json();
+    expect(mine.total).toBe(1);
+    await call('DELETE', `/api/users/deleteByUserId/${other}`);
+    expect((await call('GET', `/api/banks/getAllBanks?userId=${other}`)).json().total).toBe(0);
+    expect((await call('GET', `/api/banks/getBanksByUserId/${other}`)).statusCode).toBe(404);
+  });
+
+  it('needs banks_view to read and banks_manage to change', async () => {
+    const [some] = await banksOf();
+    expect((await call('GET', `/api/banks/getBanksByUserId/${memberId}`, undefined, noPermission)).statusCode).toBe(403);
+    expect((await call('GET', '/api/banks/getAllBanks', undefined, noPermission)).statusCode).toBe(403);
+    expect((await call('POST', '/api/banks/createBankAccount', account(), noPermission)).statusCode).toBe(403);
+    expect((await call('PUT', `/api/banks/updateBank/${some.bankId}`, { bank: 'X' }, noPermission)).statusCode).toBe(403);
+    expect((await call('DELETE', `/api/banks/deleteBank/${some.bankId}`, undefined, noPermission)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+
+let t: TestContext;
+let admin: Record<string, string>;
+let noPermission: Record<string, string>;
+const ids: number[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = bearer(await t.login());
+  const reg = await t.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: { name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9111111111', address: 'Pune', password: 'plain-password' },
+  });
+  noPermission = bearer(reg.json().token);
+  // Memberships taken at fixed instants: 10 Mar 2026 23:30 IST is still 10 March in India (18:00 UTC).
+  const times = ['2026-03-01T04:00:00Z', '2026-03-10T18:00:00Z', '2026-03-10T18:45:00Z', '2026-04-02T06:00:00Z'];
+  for (const [i, at] of times.entries()) {
+    const res = await t.app.inject({
+      method: 'POST', url: '/api/users/register', headers: admin,
+      payload: { fullName: `Member ${i}`, dob: '1990-01-01', email: `m${i}@test.local`, phone: `95000000${String(i).padStart(2, '0')}` },
+    });
+    const userId = res.json().user.userId;
+    ids.push(userId);
+    await t.database.query('insert into memberships (user_id, amount_paise, created_at) values ($1, $2, $3)', [userId, 99950 + i, at]);
+  }
+});
+afterAll(() => t.close());
+
+const get = (url: string, headers = admin) => t.app.inject({ method: 'GET', url, headers });
+const userIds = (body: { data: { userId: number }[] }) => body.data.map((m) => m.userId);
+
+describe('GET /api/users/membership', () => {
+  it('lists members newest first with the member-view fields and amounts in rupees', async () => {
+    const res = await get('/api/users/membership');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ success: true, total: 4, page: 1, limit: 25 });
+    expect(userIds(body)).toEqual([ids[3], ids[2], ids[1], ids[0]]);
+    expect(body.data[3]).toMatchObject({
+      _id: String(ids[0]), id: ids[0], userId: ids[0], fullName: 'Member 0', name: 'Member 0', email: 'm0@test.local', status: true,
+      amount: 999.5, currentAmount: 0, dateTime: '2026-03-01T04:00:00.000Z',
+    });
+  });
+
+  it('filters by inclusive dd-mm-yyyy days in India time', async () => {
+    const body = (await get('/api/users/membership?fromDate=10-03-2026&toDate=10-03-2026')).json();
+    expect(userIds(body)).toEqual([ids[1]]);
+    expect(body.total).toBe(1);
+    expect(userIds((await get('/api/users/membership?fromDate=11-03-2026')).json())).toEqual([ids[3], ids[2]]);
+    expect(userIds((await get('/api/users/membership?toDate=31-03-2026')).json())).toEqual([ids[2], ids[1], ids[0]]);
+    expect((await get('/api/users/membership?fromDate=01-01-2020&toDate=31-12-2020')).json()).toMatchObject({ data: [], total: 0 });
+  });
+
+  it('refuses bad dates and a reversed range with 400', async () => {
+    for (const q of ['fromDate=2026-03-01', 'fromDate=31-02-2026', 'toDate=abc', 'fromDate=10-03-2026&toDate=01-03-2026']) {
+      const res = await get(`/api/users/membership?${q}`);
+      expect(res.statusCode, q).toBe(400);
+      expect(res.json().success).toBe(false);
+    }
+  });
+
+  it('leaves deleted members out and needs membership_view', async () => {
+    await t.app.inject({ method: 'DELETE', url: `/api/users/deleteByUserId/${ids[0]}`, headers: admin });
+    const body = (await get('/api/users/membership')).json();
+    expect(userIds(body)).not.toContain(ids[0]);
+    expect(body.total).toBe(3);
+    expect((await get('/api/users/membership', noPermission)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+
+let t: TestContext;
+let admin: Record<string, string>;
+let noPermission: Record<string, string>;
+
+beforeAll(async () => {
+  t = await createTestApp({ members: 20 });
+  admin = bearer(await t.login());
+  const reg = await t.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: { name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9111111111', address: 'Pune', password: 'plain-password' },
+  });
+  noPermission = bearer(reg.json().token);
+});
+afterAll(() => t.close());
+
+const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = admin) =>
+  t.app.inject({ method, url, headers, payload });
+
+describe('ranks', () => {
+  it('GET /ranks/getAllRank lists the bootstrap ranks by name with their ids and status', async () => {
+    const res = await call('GET', '/api/ranks/getAllRank');
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json();
+    expect(data.map((r: { name: string }) => r.name)).toEqual(['Bronze', 'Diamond', 'Gold', 'Platinum', 'Silver']);
+    expect(data.find((r: { name: string }) => r.name === 'Bronze')).toMatchObject({ _id: '100001', rankId: 100001, status: true });
+    expect(data.find((r: { name: string }) => r.name === 'Diamond')).toMatchObject({ rankId: 100005, status: false });
+  });
+
+  it('creates, fetches, updates and deletes a rank, auditing each change', async () => {
+    const created = await call('POST', '/api/ranks/createRank', { name: '  Titanium ', status: true });
+    expect(created.statusCode).toBe(201);
+    const rank = created.json().data;
+    expect(created.json()).toMatchObject({ success: true, message: 'Rank created successfully', data: { name: 'Titanium', status: true } });
+    expect((await call('GET', `/api/ranks/getRankById/${rank.rankId}`)).json().data).toEqual(rank);
+    const updated = await call('PUT', `/api/ranks/updateRank/${rank.rankId}`, { name: 'Titanium Plus', status: false });
+    expect(updated.json()).toMatchObject({ message: 'Rank updated successfully', data: { rankId: rank.rankId, name: 'Titanium Plus', status: false } });
+    const deleted = await call('DELETE', `/api/ranks/deleteRank/${rank.rankId}`);
+    expect(deleted.json()).toEqual({ success: true, message: 'Rank deleted successfully' });
+    expect((await call('GET', `/api/ranks/getRankById/${rank.rankId}`)).statusCode).toBe(404);
+    const log = await t.database.query<{ action: string }>(`select action from audit_log where entity = 'rank' and entity_id = $1 order by id`, [String(rank.rankId)]);
+    expect(log.map((l) => l.action)).toEqual(['create', 'update', 'delete']);
+  });
+
+  it('defaults status to active and requires a name', async () => {
+    const res = await call('POST', '/api/ranks/createRank', { name: 'Copper' });
+    expect(res.json().data.status).toBe(true);
+    const blank = await call('POST', '/api/ranks/createRank', { name: '   ', status: true });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().message).toMatch(/Rank name is required/);
+    expect((await call('POST', '/api/ranks/createRank', { name: 'X', status: 'yes' })).statusCode).toBe(400);
+    expect((await call('POST', '/api/ranks/createRank', { name: 'x'.repeat(51) })).statusCode).toBe(400);
+  });
+
+  it('refuses a duplicate name in any letter case with 409', async () => {
+    const dup = await call('POST', '/api/ranks/createRank', { name: 'gold', status: true });
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().message).toBe('A rank named "gold" already exists');
+    expect((await call('PUT', '/api/ranks/updateRank/100002', { name: 'GOLD', status: true })).statusCode).toBe(409);
+    expect((await call('PUT', '/api/ranks/updateRank/100002', { name: 'Silver', status: true })).statusCode).toBe(200);
+  });
+
+  it('refuses deleting a rank held by members with 409 and a clear message', async () => {
+    await t.database.query('update users set rank_id = 100004 where user_id = (select min(user_id) from users where password_hash is null)');
+    const res = await call('DELETE', '/api/ranks/deleteRank/100004');
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/^The rank "Platinum" is held by \d+ member\(s\) and cannot be deleted/);
+  });
+
+  it('404 for unknown ids, 400 for malformed ones', async () => {
+    expect((await call('GET', '/api/ranks/getRankById/999')).json()).toEqual({ success: false, message: 'Rank not found' });
+    expect((await call('PUT', '/api/ranks/updateRank/999', { name: 'Nope', status: true })).statusCode).toBe(404);
+    expect((await call('DELETE', '/api/ranks/deleteRank/999')).statusCode).toBe(404);
+    expect((await call('GET', '/api/ranks/getRankById/abc')).statusCode).toBe(400);
+  });
+
+  it('needs ranks_view to read and ranks_manage to change', async () => {
+    expect((await call('GET', '/api/ranks/getAllRank', undefined, noPermission)).statusCode).toBe(403);
+    expect((await call('GET', '/api/ranks/getRankById/100001', undefined, noPermission)).statusCode).toBe(403);
+    expect((await call('POST', '/api/ranks/createRank', { name: 'Zinc' }, noPermission)).statusCode).toBe(403);
+    expect((await call('PUT', '/api/ranks/updateRank/100001', { name: 'Zinc' }, noPermission)).statusCode).toBe(403);
+    expect((await call('DELETE', '/api/ranks/deleteRank/100001', undefined, noPermission)).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+
+let t: TestContext;
+let admin: Record<string, string>;
+let noPermission: Record<string, string>;
+/** root → a, b; a → a1, a2; a1 → a11; b is later deleted. */
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = bearer(await t.login());
+  const reg = await t.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: { name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9111111111', address: 'Pune', password: 'plain-password' },
+  });
+  noPermission = bearer(reg.json().token);
+  let n = 0;
+  const add = async (name: string, referrer?: string) => {
+    n += 1;
+    const res = await t.app.inject({
+      method: 'POST', url: '/api/users/register', headers: admin,
+      payload: { fullName: `Net ${name}`, dob: '1988-01-01', email: `net${n}@test.local`, phone: `97000000${String(n).padStart(2, '0')}`, referralCode: referrer ? String(ids[referrer]) : undefined },
+    });
+    ids[name] = res.json().user.userId;
+  };
+  await add('root');
+  await add('a', 'root');
+  await add('b', 'root');
+  await add('a1', 'a');
+  await add('a2', 'a');
+  await add('a11', 'a1');
+  await add('b1', 'b');
+  await t.app.inject({ method: 'DELETE', url: `/api/users/deleteByUserId/${ids.b}`, headers: admin });
+});
+afterAll(() => t.close());
+
+const get = (url: string, headers = admin) => t.app.inject({ method: 'GET', url, headers });
+
+describe('GET /api/users/downline', () => {
+  it('answers statusCode, message, totalMember and the direct referrals with the downline fields', async () => {
+    const res = await get(`/api/users/downline?userId=${ids.a}`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ statusCode: 200, totalMember: 2 });
+    expect(typeof body.message).toBe('string');
+    expect(body.data.map((m: { userId: number }) => m.userId)).toEqual([ids.a2, ids.a1]); // newest first
+    expect(Object.keys(body.data[0]).sort()).toEqual(['createDate', 'fullName', 'level', 'state', 'status', 'userId']);
+    expect(body.data[1]).toMatchObject({ fullName: 'Net a1', level: 3, state: null, status: true });
+    expect(new Date(body.data[1].createDate).toString()).not.toBe('Invalid Date');
+  });
+
+  it('leaves deleted members out, pages, and answers an empty list for a leaf', async () => {
+    expect((await get(`/api/users/downline?userId=${ids.root}`)).json().data.map((m: { userId: number }) => m.userId)).toEqual([ids.a]);
+    const paged = (await get(`/api/users/downline?userId=${ids.a}&limit=1&page=2`)).json();
+    expect(paged).toMatchObject({ totalMember: 2, data: [{ userId: ids.a1 }] });
+    expect((await get(`/api/users/downline?userId=${ids.a11}`)).json()).toMatchObject({ statusCode: 200, totalMember: 0, data: [] });
+  });
+
+  it('400 without a valid userId, 404 for unknown or deleted members, 403 without users_view', async () => {
+    expect((await get('/api/users/downline')).statusCode).toBe(400);
+    expect((await get('/api/users/downline?userId=x')).statusCode).toBe(400);
+    expect((await get('/api/users/downline?userId=999999999')).statusCode).toBe(404);
+    expect((await get(`/api/users/downline?userId=${ids.b}`)).statusCode).toBe(404);
+    expect((await get(`/api/users/downline?userId=${ids.a}`, noPermission)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/users/getUserUpline/{id}', () => {
+  it('returns the chain of referrers up to the root, nearest first', async () => {
+    const body = (await get(`/api/users/getUserUpline/${ids.a11}`)).json();
+    expect(body).toMatchObject({ success: true, userId: ids.a11, total: 3 });
+    expect(body.data.map((m: { userId: number }) => m.userId)).toEqual([ids.a1, ids.a, ids.root]);
+    expect(body.data[2]).toMatchObject({ fullName: 'Net root', level: 1, referralCode: `BO${ids.root}`, status: true });
+    expect((await get(`/api/users/getUserUpline/${ids.root}`)).json()).toMatchObject({ total: 0, data: [] });
+    // A deleted referrer stays in the history of who brought whom.
+    expect((await get(`/api/users/getUserUpline/${ids.b1}`)).json().data.map((m: { userId: number }) => m.userId)).toEqual([ids.b, ids.root]);
+  });
+
+  it('404 for an unknown member, 400 for a malformed id, 403 without users_view', async () => {
+    expect((await get('/api/users/getUserUpline/999999999')).statusCode).toBe(404);
+    expect((await get('/api/users/getUserUpline/-1')).statusCode).toBe(400);
+    expect((await get(`/api/users/getUserUpline/${ids.a}`, noPermission)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/users/getReferral/{id}', () => {
+  it('returns the referral code, referrer and count of direct referrals', async () => {
+    const body = (await get(`/api/users/getReferral/${ids.a}`)).json();
+    expect(body).toEqual({
+      success: true,
+      data: { userId: ids.a, fullName: 'Net a', referralCode: `BO${ids.a}`, level: 2, referredBy: ids.root, referrerName: 'Net root', directReferrals: 2 },
+    });
+    expect((await get('/api/users/getReferral/999999999')).statusCode).toBe(404);
+    expect((await get(`/api/users/getReferral/${ids.a}`, noPermission)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/users/downline-tree', () => {
+  it('counts every level under a member and returns the first members of each', async () => {
+    const body = (await get(`/api/users/downline-tree?userId=${ids.root}`)).json();
+    expect(body).toMatchObject({ success: true, depth: 10, user: { userId: ids.root, fullName: 'Net root' } });
+    // b is deleted: not counted, but b1 (who keeps b as referrer) still belongs to the network.
+    expect(body.levels.map((l: { depth: number; count: number }) => [l.depth, l.count])).toEqual([[1, 1], [2, 3], [3, 1]]);
+    expect(body.totalMember).toBe(5);
+    expect(body.levels[1].members.map((m: { userId: number }) => m.userId)).toEqual([ids.a1, ids.a2, ids.b1]);
+  });
+
+  it('honours depth and limit', async () => {
+    const body = (await get(`/api/users/downline-tree?userId=${ids.root}&depth=2&limit=1`)).json();
+    expect(body.levels.map((l: { count: number; members: unknown[] }) => [l.count, l.members.length])).toEqual([[1, 1], [3, 1]]);
+    expect(body.totalMember).toBe(4);
+    expect((await get(`/api/users/downline-tree?userId=${ids.a11}`)).json()).toMatchObject({ totalMember: 0, levels: [] });
+  });
+
+  it('400 for depth beyond 10 or no userId, 404 for an unknown member, 403 without users_view', async () => {
+    expect((await get(`/api/users/downline-tree?userId=${ids.root}&depth=11`)).statusCode).toBe(400);
+    expect((await get('/api/users/downline-tree')).statusCode).toBe(400);
+    expect((await get('/api/users/downline-tree?userId=999999999')).statusCode).toBe(404);
+    expect((await get(`/api/users/downline-tree?userId=${ids.root}`, noPermission)).statusCode).toBe(403);
+  });
+
+  it('walks a seeded ten-level network and agrees with the stored levels', async () => {
+    const seeded = await createTestApp({ members: 300 });
+    try {
+      const token = bearer(await seeded.login());
+      const [root] = await seeded.database.query<{ user_id: number }>(
+        `select user_id from users where level = 1 and password_hash is null order by (select count(*) from users c where c.referred_by = users.user_id) desc limit 1`,
+      );
+      const body = (await seeded.app.inject({ method: 'GET', url: `/api/users/downline-tree?userId=${root.user_id}`, headers: token })).json();
+      for (const level of body.levels) {
+        expect(level.members.every((m: { level: number }) => m.level === level.depth + 1)).toBe(true);
+      }
+      expect(body.levels.length).toBeGreaterThan(3);
+    } finally {
+      await seeded.close();
+    }
+  });
+});

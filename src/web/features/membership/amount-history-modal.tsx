@@ -1,0 +1,82 @@
+import { Alert, Badge, Group, Loader, Modal, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { HistoryEntry, Member } from '../../../contract/membership';
+import { errorMessage } from '../../lib/api-client';
+import { formatDateTime, formatUSD } from '../../lib/format';
+import { amountHistoryQuery } from './membership.api';
+
+const entryType = (e: HistoryEntry): 'credit' | 'debit' => {
+  const t = (e.type ?? e.transactionType ?? '').toLowerCase();
+  if (t === 'credit' || t === 'debit') return t;
+  return e.amount < 0 ? 'debit' : 'credit';
+};
+
+export function AmountHistoryModal({ member, onClose }: { member: Member | null; onClose: () => void }) {
+  return (
+    <Modal opened={member !== null} onClose={onClose} size="lg" centered title={member ? `Amount History: ${member.fullName}` : ''}>
+      {member && <History userId={member.userId} />}
+    </Modal>
+  );
+}
+
+function History({ userId }: { userId: number }) {
+  const history = useQuery(amountHistoryQuery(userId));
+  if (history.isPending) {
+    return (
+      <Group justify="center" py="xl">
+        <Loader size="sm" aria-label="Loading amount history" />
+      </Group>
+    );
+  }
+  if (history.isError) {
+    return (
+      <Alert color="red" variant="light" role="alert">
+        {`Failed to load user amount history: ${errorMessage(history.error, history.error.message)}`}
+      </Alert>
+    );
+  }
+  const entries = history.data.history ?? history.data.transactions ?? [];
+  return (
+    <Stack>
+      <Paper withBorder p="md" radius="md">
+        <Text size="sm" c="dimmed">
+          Current Amount
+        </Text>
+        <Text size="xl" fw={700}>
+          {formatUSD(history.data.currentAmount)}
+        </Text>
+      </Paper>
+      <Text fw={600}>{`Payment History (${entries.length} transactions)`}</Text>
+      <ScrollArea.Autosize mah={360}>
+        <Stack gap="xs">
+          {entries.map((e) => {
+            const type = entryType(e);
+            return (
+              <Paper key={String(e.id)} withBorder p="sm" radius="sm">
+                <Group justify="space-between" wrap="nowrap">
+                  <div>
+                    <Text size="sm" fw={500}>
+                      {e.description || e.transactionType || 'Transaction'}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {formatDateTime(e.date ?? e.createdAt ?? e.dateTime)}
+                      {e.transactionId ? ` · ${e.transactionId}` : ''}
+                    </Text>
+                  </div>
+                  <Group gap="xs" wrap="nowrap">
+                    <Badge color={type === 'credit' ? 'teal' : 'red'} variant="light">
+                      {type}
+                    </Badge>
+                    <Text fw={600} c={type === 'credit' ? 'teal' : 'red'}>
+                      {`${type === 'credit' ? '+' : '-'}${formatUSD(Math.abs(e.amount))}`}
+                    </Text>
+                  </Group>
+                </Group>
+              </Paper>
+            );
+          })}
+        </Stack>
+      </ScrollArea.Autosize>
+    </Stack>
+  );
+}

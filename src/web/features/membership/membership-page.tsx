@@ -1,0 +1,83 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { Member } from '../../../contract/membership';
+import { DataTable, type Column } from '../../components/data-table';
+import { formatDateTime } from '../../lib/format';
+import { membersQuery, MEMBERS_PAGE_SIZE, type DateRange } from './membership.api';
+
+/** Membership version B (/membership): members by the date they took membership. */
+export default function MembershipPage() {
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [range, setRange] = useState<DateRange | null>(null);
+  const [page, setPage] = useState(1);
+  const [formError, setFormError] = useState<string | null>(null);
+  const members = useQuery(membersQuery(range, page));
+
+  function filter(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (!from || !to) {
+      setFormError('Please select both from and to dates');
+      return;
+    }
+    if (from > to) {
+      setFormError('The From date must not be after the To date');
+      return;
+    }
+    setFormError(null);
+    setRange({ from, to });
+    setPage(1);
+  }
+
+  function clear() {
+    setFrom('');
+    setTo('');
+    setFormError(null);
+    setRange(null);
+    setPage(1);
+  }
+
+  const columns: Column<Member>[] = [
+    { header: 'User ID', cell: (m) => m.userId },
+    { header: 'Name', cell: (m) => m.fullName },
+    { header: 'Date Time', cell: (m) => formatDateTime(m.dateTime) },
+  ];
+
+  return (
+    <Stack gap="lg">
+      <Title order={1} size="h2">
+        Membership
+      </Title>
+      <form onSubmit={filter} noValidate>
+        <Group align="flex-end">
+          <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+          <TextInput type="date" label="To" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+          <Button type="submit">Filter</Button>
+          <Button variant="default" onClick={clear}>
+            Clear
+          </Button>
+        </Group>
+      </form>
+      {formError && (
+        <Alert color="orange" variant="light" role="alert">
+          {formError}
+        </Alert>
+      )}
+      {members.isError && (
+        <Alert color="red" variant="light" role="alert">
+          Failed to fetch members. Please try again later.
+        </Alert>
+      )}
+      <DataTable
+        caption="Members"
+        columns={columns}
+        rows={members.data?.data ?? (members.isError ? [] : undefined)}
+        rowKey={(m) => m._id}
+        loading={members.isPending}
+        empty={<Text fw={500}>No users found</Text>}
+        paging={members.data ? { page, limit: MEMBERS_PAGE_SIZE, total: members.data.total, onPage: setPage } : undefined}
+      />
+    </Stack>
+  );
+}

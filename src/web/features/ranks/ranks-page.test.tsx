@@ -1,0 +1,73 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import RanksPage from './ranks-page';
+
+const RANKS = [
+  { _id: '100001', rankId: 100001, name: 'Bronze', status: true, createdAt: '2026-01-01T00:00:00.000Z' },
+  { _id: '100005', rankId: 100005, name: 'Diamond', status: false, createdAt: '2026-01-01T00:00:00.000Z' },
+];
+
+describe('RanksPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('lists ranks with S.No, Name and Status, and searches by name', async () => {
+    signIn(['ranks_view']);
+    mockFetch(() => jsonResponse(200, { success: true, data: RANKS }));
+    renderPage(<RanksPage />);
+    expect(screen.getByText('Ranks Management')).toBeTruthy();
+    await screen.findByText('Bronze');
+    expect(screen.getByText('Inactive')).toBeTruthy();
+    fireEvent.change(screen.getByPlaceholderText('Search ranks...'), { target: { value: 'zzz' } });
+    expect(screen.getByText('No ranks found')).toBeTruthy();
+  });
+
+  it('requires a name, creates a rank and shows the success banner', async () => {
+    signIn(['ranks_view', 'ranks_manage']);
+    let body: unknown = null;
+    mockFetch((path, init) => {
+      if (path === '/ranks/createRank') {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(201, { success: true, message: 'Rank created successfully', data: { ...RANKS[0], _id: '7', rankId: 7, name: 'Titanium' } });
+      }
+      return jsonResponse(200, { success: true, data: RANKS });
+    });
+    renderPage(<RanksPage />);
+    await screen.findByText('Bronze');
+    fireEvent.click(screen.getByRole('button', { name: 'Add Rank' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Rank' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByText('Rank name is required')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/Rank Name/), { target: { value: 'Titanium' } });
+    fireEvent.click(within(dialog).getByLabelText('Active'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('Rank created successfully')).toBeTruthy();
+    expect(body).toEqual({ name: 'Titanium', status: false });
+  });
+
+  it('shows "Failed to save rank: {message}" from the server', async () => {
+    signIn(['ranks_view', 'ranks_manage']);
+    mockFetch((path) =>
+      path.startsWith('/ranks/updateRank')
+        ? jsonResponse(409, { success: false, message: 'A rank named "Diamond" already exists' })
+        : jsonResponse(200, { success: true, data: RANKS }),
+    );
+    renderPage(<RanksPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Bronze' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Rank' });
+    fireEvent.change(within(dialog).getByLabelText(/Rank Name/), { target: { value: 'Diamond' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await within(dialog).findByText('Failed to save rank: A rank named "Diamond" already exists')).toBeTruthy();
+  });
+
+  it('falls back to badged, read-only sample ranks when loading fails', async () => {
+    signIn(['ranks_view', 'ranks_manage']);
+    mockFetch(() => jsonResponse(500, { success: false, message: 'Database down' }));
+    renderPage(<RanksPage />);
+    expect(await screen.findByText('Failed to load ranks: Database down')).toBeTruthy();
+    expect(screen.getByText('Sample data')).toBeTruthy();
+    for (const name of ['Bronze', 'Silver', 'Gold', 'Platinum', 'Diamond']) expect(screen.getByText(name)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add Rank' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Edit Gold' }).hasAttribute('disabled')).toBe(true);
+  });
+});

@@ -1,0 +1,286 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { User } from '../../../contract/users';
+import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import UsersPage from './users-page';
+
+// jsdom has no layout: Mantine's combobox scrolls the selected option into view.
+Element.prototype.scrollIntoView = () => {};
+
+const user = (userId: number, over: Partial<User> = {}): User => ({
+  _id: String(userId), userId, fullName: `Member ${userId}`, email: `m${userId}@test.local`, phone: `98000${userId}`,
+  address: null, companyName: null, role: 'User', status: true, lastLogin: 'Never', referredBy: null, referrerName: null,
+  rank: null, rankId: null, level: 1, dob: '1990-01-01', whatsapp: null, image: null, state: null,
+  referralCode: `BO${userId}`, createdAt: '2026-01-01T00:00:00.000Z', ...over,
+});
+
+const RANKS = {
+  success: true,
+  data: [
+    { _id: '100002', rankId: 100002, name: 'Silver', status: true, createdAt: '' },
+    { _id: '100005', rankId: 100005, name: 'Diamond', status: false, createdAt: '' },
+    { _id: '100001', rankId: 100001, name: 'Bronze', status: true, createdAt: '' },
+  ],
+};
+
+const selectInput = (label: string) => screen.getAllByLabelText(label).find((el) => el.tagName === 'INPUT')!;
+
+const page = (users: User[], total = users.length) => ({ success: true, users, total, page: 1, limit: 25 });
+
+function serve(list: (url: URL) => unknown, extra: (path: string, init: RequestInit) => Response | undefined = () => undefined) {
+  return mockFetch((path, init) => {
+    const more = extra(path, init);
+    if (more) return more;
+    if (path.startsWith('/ranks/getAllRank')) return jsonResponse(200, RANKS);
+    if (path.startsWith('/users/getAllusers')) return jsonResponse(200, list(new URL(path, 'http://x')));
+    return jsonResponse(404, { success: false, message: 'Not found' });
+  });
+}
+
+describe('UsersPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the members with the spec columns, the total and the freshness text', async () => {
+    signIn(['users_view']);
+    const fetchMock = serve(() => page([user(2, { referredBy: 1, referrerName: 'Asha Rao', level: 2, status: false }), user(1)], 1234));
+    renderPage(<UsersPage />);
+    expect(screen.getByText('User Management')).toBeTruthy();
+    expect(screen.getByText('Manage your system users and their permissions')).toBeTruthy();
+    await screen.findByText('Member 2');
+    expect(screen.getByText('Total Users: 1,234')).toBeTruthy();
+    await screen.findByText('Updated just now');
+    for (const h of ['S.No', 'Name', 'Email', 'Phone', 'Referred By', 'Status', 'Level']) expect(screen.getByRole('columnheader', { name: h })).toBeTruthy();
+    const rows = screen.getAllByRole('row');
+    expect(within(rows[1]).getByText('Asha Rao')).toBeTruthy();
+    expect(within(rows[1]).getByText('Inactive')).toBeTruthy();
+    expect(within(rows[2]).getByText('Direct')).toBeTruthy();
+    expect(within(rows[2]).getByText('Active')).toBeTruthy();
+    expect(within(rows[1]).getByRole('button', { name: 'Downline' })).toBeTruthy();
+    const listCall = fetchMock.mock.calls.map(([u]) => String(u)).find((u) => u.includes('getAllusers?page'))!;
+    expect(listCall).toBe('/api/users/getAllusers?page=1&limit=25');
+  });
+
+  it('shows "No users available" with an add button when there are no members at all', async () => {
+    signIn(['users_view']);
+    serve(() => page([]));
+    renderPage(<UsersPage />);
+    expect(await screen.findByText('No users available')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Add Your First User' })).toBeTruthy();
+  });
+
+  it('filters by level on the server and shows "No users found" for an empty filtered result', async () => {
+    signIn(['users_view']);
+    const fetchMock = serve((url) => (url.searchParams.get('level') === '3' ? page([]) : page([user(1)])));
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    fireEvent.click(selectInput('Filter by level'));
+    fireEvent.click((await screen.findAllByRole('option', { name: 'Level 3', hidden: true })).at(-1)!);
+    expect(await screen.findByText('No users found')).toBeTruthy();
+    expect(screen.getByText('Try adjusting your search filters')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('level=3'))).toBe(true);
+  });
+
+  it('lists only active ranks, by name, in the rank filter', async () => {
+    signIn(['users_view']);
+    serve(() => page([user(1)]));
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    fireEvent.click(selectInput('Filter by rank'));
+    await screen.findAllByRole('option', { name: 'Silver', hidden: true });
+    const listbox = screen.getAllByRole('listbox', { hidden: true }).find((l) => within(l).queryByText('All Ranks'))!;
+    expect(within(listbox).getAllByRole('option', { hidden: true }).map((o) => o.textContent)).toEqual(['All Ranks', 'Bronze', 'Silver']);
+  });
+
+  it('falls back to three badged, read-only sample users when loading fails', async () => {
+    signIn(['users_view']);
+    serve(() => page([]), (path) => (path.startsWith('/users/getAllusers') ? jsonResponse(500, { success: false, message: 'down' }) : undefined));
+    renderPage(<UsersPage />);
+    expect(await screen.findByText('Failed to load users. Using mock data instead.')).toBeTruthy();
+    expect(screen.getByText('Sample data')).toBeTruthy();
+    expect(screen.getAllByText(/^Sample (Admin|User One|User Two)$/).map((e) => e.closest('td')?.cellIndex)).toEqual([1, 1, 4, 1, 4]);
+    expect(screen.getByRole('button', { name: 'Add User' }).hasAttribute('disabled')).toBe(true);
+    expect(screen.getByRole('button', { name: 'Delete Sample Admin' }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('treats an answer of the wrong shape as invalid data', async () => {
+    signIn(['users_view']);
+    serve(() => ({ data: 'nope' }));
+    renderPage(<UsersPage />);
+    expect(await screen.findByText('Invalid data format from API. Using mock data instead.')).toBeTruthy();
+  });
+
+  it('adds a user: required-field message, then a POST with only filled fields and a success banner', async () => {
+    signIn(['users_view', 'users_create']);
+    let posted: unknown = null;
+    serve(() => page([user(1)]), (path, init) => {
+      if (path === '/users/register' && init.method === 'POST') {
+        posted = JSON.parse(String(init.body));
+        return jsonResponse(201, { success: true, message: 'User created successfully', user: user(5, { fullName: 'New Person' }) });
+      }
+      return undefined;
+    });
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await within(dialog).findByText('Please fill in all required fields (Full Name, Date of Birth, Email, Phone)')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/Full Name/), { target: { value: 'New Person' } });
+    fireEvent.change(within(dialog).getByLabelText(/Date of Birth/), { target: { value: '1991-02-03' } });
+    fireEvent.change(within(dialog).getByLabelText(/Email Address/), { target: { value: 'new@test.local' } });
+    fireEvent.change(within(dialog).getByLabelText(/Phone Number/), { target: { value: '9876543210' } });
+    fireEvent.change(within(dialog).getByLabelText(/Referral Code/), { target: { value: 'BO1' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await screen.findByText('User created successfully')).toBeTruthy();
+    expect(posted).toEqual({ fullName: 'New Person', dob: '1991-02-03', email: 'new@test.local', phone: '9876543210', referralCode: 'BO1' });
+  });
+
+  it('shows the server message when saving fails', async () => {
+    signIn(['users_view', 'users_create']);
+    serve(() => page([user(1)]), (path) =>
+      path === '/users/register' ? jsonResponse(400, { success: false, message: 'Invalid referral code' }) : undefined,
+    );
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    fireEvent.change(within(dialog).getByLabelText(/Full Name/), { target: { value: 'X' } });
+    fireEvent.change(within(dialog).getByLabelText(/Date of Birth/), { target: { value: '1991-02-03' } });
+    fireEvent.change(within(dialog).getByLabelText(/Email Address/), { target: { value: 'x@test.local' } });
+    fireEvent.change(within(dialog).getByLabelText(/Phone Number/), { target: { value: '9876543210' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await within(dialog).findByText('Invalid referral code')).toBeTruthy();
+  });
+
+  it('deletes after "Confirm Delete" and shows the success banner', async () => {
+    signIn(['users_view', 'users_delete']);
+    let deleted = '';
+    serve(() => page([user(7)]), (path, init) => {
+      if (init.method === 'DELETE') {
+        deleted = path;
+        return jsonResponse(200, { success: true, message: 'User deleted successfully' });
+      }
+      return undefined;
+    });
+    renderPage(<UsersPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Member 7' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Delete' });
+    expect(within(dialog).getByText('Are you sure you want to delete this user? This action cannot be undone.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('User deleted successfully')).toBeTruthy();
+    expect(deleted).toBe('/users/deleteByUserId/7');
+  });
+
+  it('opens the downline modal with its title, text, columns and empty state', async () => {
+    signIn(['users_view']);
+    serve(() => page([user(7, { fullName: 'Ravi Kumar' }), user(8)]), (path) => {
+      if (path.startsWith('/users/downline?userId=7')) {
+        return jsonResponse(200, { statusCode: 200, message: 'ok', totalMember: 1, data: [{ fullName: 'Kid One', userId: 9, level: 2, state: null, status: true, createDate: 'garbage' }] });
+      }
+      if (path.startsWith('/users/downline?userId=8')) return jsonResponse(200, { statusCode: 200, message: 'ok', totalMember: 0, data: [] });
+      return undefined;
+    });
+    renderPage(<UsersPage />);
+    const row = (await screen.findByText('Ravi Kumar')).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: 'Downline' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Downline for Ravi Kumar (ID: 7)' });
+    expect(within(dialog).getByText('Members directly referred by this user.')).toBeTruthy();
+    await within(dialog).findByText('Kid One');
+    for (const h of ['Full Name', 'User ID', 'Level', 'State', 'Status', 'Created Date']) expect(within(dialog).getByRole('columnheader', { name: h })).toBeTruthy();
+    expect(within(dialog).getAllByText('N/A')).toHaveLength(2); // no state, invalid date
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(within(screen.getByText('Member 8').closest('tr')!).getByRole('button', { name: 'Downline' }));
+    expect(await screen.findByText('No direct referrals found for this user.')).toBeTruthy();
+  });
+
+  it('says so when the downline cannot be fetched', async () => {
+    signIn(['users_view']);
+    serve(() => page([user(7)]), (path) => (path.startsWith('/users/downline') ? jsonResponse(500, { success: false, message: 'x' }) : undefined));
+    renderPage(<UsersPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Downline' }));
+    expect(await screen.findByText('Failed to fetch downline data. Please try again.')).toBeTruthy();
+  });
+});
+
+describe('UsersPage network and edit', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the whole network by level with counts', async () => {
+    signIn(['users_view']);
+    serve(() => page([user(7, { fullName: 'Ravi Kumar' })]), (path) =>
+      path.startsWith('/users/downline-tree?userId=7')
+        ? jsonResponse(200, {
+            success: true, depth: 10, totalMember: 3,
+            user: { userId: 7, fullName: 'Ravi Kumar', level: 1, referralCode: 'BO7', status: true },
+            levels: [
+              { depth: 1, count: 1, members: [{ fullName: 'Kid One', userId: 9, level: 2, state: 'Kerala', status: true, createDate: '2026-01-02T00:00:00.000Z' }] },
+              { depth: 2, count: 2, members: [{ fullName: 'Grandkid', userId: 10, level: 3, state: null, status: false, createDate: '2026-01-03T00:00:00.000Z' }] },
+            ],
+          })
+        : undefined,
+    );
+    renderPage(<UsersPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Network of Ravi Kumar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Network of Ravi Kumar (ID: 7)' });
+    expect(await within(dialog).findByText(/Total members: 3/)).toBeTruthy();
+    expect(within(dialog).getByText('1 member')).toBeTruthy();
+    expect(within(dialog).getByText('2 members')).toBeTruthy();
+    expect(within(dialog).getByText('Kid One')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: /Level 2 below/ }));
+    expect(await within(dialog).findByText('Showing the first 1 of 2 members on this level.')).toBeTruthy();
+  });
+
+  it('edits a member with a PUT of the form fields and keeps the referrer read-only', async () => {
+    signIn(['users_view', 'users_edit']);
+    let put: { path: string; body: unknown } | null = null;
+    serve(() => page([user(7, { fullName: 'Ravi Kumar', referredBy: 3, referrerName: 'Asha Rao', whatsapp: '9123456789' })]), (path, init) => {
+      if (init.method === 'PUT') {
+        put = { path, body: JSON.parse(String(init.body)) };
+        return jsonResponse(200, { success: true, message: 'User updated successfully', updatedUser: user(7, { fullName: 'Ravi K' }) });
+      }
+      return undefined;
+    });
+    renderPage(<UsersPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Ravi Kumar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    expect((within(dialog).getByLabelText(/Referral Code/) as HTMLInputElement).value).toBe('Asha Rao (ID: 3)');
+    expect(within(dialog).getByLabelText(/Referral Code/).hasAttribute('disabled')).toBe(true);
+    fireEvent.change(within(dialog).getByLabelText(/Full Name/), { target: { value: 'Ravi K' } });
+    fireEvent.change(within(dialog).getByLabelText(/WhatsApp Number/), { target: { value: '' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await screen.findByText('User updated successfully')).toBeTruthy();
+    expect(put).toEqual({
+      path: '/users/updateByUserId/7',
+      body: { fullName: 'Ravi K', dob: '1990-01-01', email: 'm7@test.local', phone: '980007', whatsapp: '', image: '' },
+    });
+  });
+});
+
+describe('UsersPage create while filtered', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('puts the new user first when a filter is active (spec §4)', async () => {
+    signIn(['users_view', 'users_create']);
+    serve((url) => page(url.searchParams.get('level') === '3' ? [user(1, { level: 3 })] : [user(1), user(2)]), (path) =>
+      path === '/users/register'
+        ? jsonResponse(201, { success: true, message: 'User created successfully', user: user(5, { fullName: 'New Person' }) })
+        : undefined,
+    );
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 2');
+    fireEvent.click(selectInput('Filter by level'));
+    fireEvent.click((await screen.findAllByRole('option', { name: 'Level 3', hidden: true })).at(-1)!);
+    await waitFor(() => expect(screen.queryByText('Member 2')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    fireEvent.change(within(dialog).getByLabelText(/Full Name/), { target: { value: 'New Person' } });
+    fireEvent.change(within(dialog).getByLabelText(/Date of Birth/), { target: { value: '1991-02-03' } });
+    fireEvent.change(within(dialog).getByLabelText(/Email Address/), { target: { value: 'new@test.local' } });
+    fireEvent.change(within(dialog).getByLabelText(/Phone Number/), { target: { value: '9876543210' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await screen.findByText('User created successfully')).toBeTruthy();
+    await waitFor(() => expect(within(screen.getAllByRole('row')[1]).queryByText('New Person')).toBeTruthy());
+    expect(within(screen.getAllByRole('row')[2]).getByText('Member 1')).toBeTruthy();
+  });
+});
