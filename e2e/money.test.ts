@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumPath, launchBrowser } from './support/browser.ts';
+import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+
+/** yyyy-mm-dd of today shifted by `days`, in the browser's (and server's) local calendar. */
+function isoDay(days: number): string {
+  const d = new Date(Date.now() + days * 86400_000);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+const wire = (iso: string) => iso.split('-').reverse().join('-');
+
+describe.skipIf(!chromiumPath)('money journey in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+
+  const api = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as T;
+  };
+  const balance = async (userId: number) => (await api<{ data: { balance: number } }>(`/wallet/balance/${userId}`)).data.balance;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const login = await fetch(`${server.url}/api/Adminlogin`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
+    });
+    token = (await login.json()).data.token;
+    page = await browser.newPage();
+    await page.goto(`${server.url}/signin`);
+    await page.getByLabel('Email').fill(E2E_ADMIN.email);
+    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
+    await page.getByRole('button', { name: 'Access Portal' }).click();
+    await page.waitForURL(`${server.url}/`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanUp();
+  });
+
+  it('pays a failed payout with Pay Now (double-clicked): it turns Success and the wallet grows once', async () => {
+    const from = isoDay(-35);
+    const to = isoDay(0);
+    const failed = await api<{ data: { id: number; userId: number; userName: string; amount: number; date: string }[] }>(
+      `/wallets/dailyPayout?fromDate=${wire(from)}&toDate=${wire(to)}&status=Failure&limit=1`);
+    expect(failed.data.length).toBe(1);
+    const payout = failed.data[0];
+    const before = await balance(payout.userId);
+
+    await page.getByRole('link', { name: 'Daily Payout' }).click();
+    await page.getByRole('heading', { name: 'Daily Payout' }).waitFor();
+    await page.getByRole('region', { name: 'Total Payouts' }).getByText(/^[\d,]+$/).waitFor();
+    await page.getByRole('textbox', { name: 'From', exact: true }).fill(from);
+    await page.getByRole('textbox', { name: 'To', exact: true }).fill(to);
+    await page.getByRole('textbox', { name: 'User Name', exact: true }).fill(payout.userName);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const payNow = page.getByRole('button', { name: `Pay Now: ${payout.userName}, ${payout.date}` });
+    await payNow.click();
+    const dialog = page.getByRole('dialog', { name: 'Process Payment' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Process Payment' }).dblclick();
+    await page.getByText('Payment processed successfully').waitFor();
+    await payNow.waitFor({ state: 'detached' });
+
+    const after = await api<{ data: { id: number; status: string }[] }>(
+      `/wallets/dailyPayout?fromDate=${wire(payout.date)}&toDate=${wire(payout.date)}&userName=${encodeURIComponent(payout.userName)}`);
+    expect(after.data.find((p) => p.id === payout.id)?.status).toBe('Success');
+    expect(await balance(payout.userId)).toBeCloseTo(before + payout.amount, 2);
+    const history = await api<{ history: { transactionType: string; description: string }[] }>(
+      `/users/walletHistory?transactionType=dailyPayout&userId=${payout.userId}&limit=500`);
+    expect(history.history.filter((h) => h.description === `Daily payout for ${payout.date}`)).toHaveLength(1);
+  });
+
+  it('adds a wallet recharge and a withdrawal through Add New Transaction', async () => {
+    const members = await api<{ data: { userId: number; fullName: string }[] }>('/wallet/balances?limit=1');
+    const member = members.data[0];
+    const before = await balance(member.userId);
+
+    await page.getByRole('link', { name: 'User Wallet' }).click();
+    await page.getByRole('heading', { name: 'User Wallet' }).waitFor();
+    const add = async (amount: string, type: 'Wallet Recharge' | 'Wallet Withdrawal', confirmation: string) => {
+      await page.getByRole('button', { name: 'Add User' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add New Transaction' });
+      await dialog.waitFor();
+      await dialog.getByLabel('User', { exact: true }).fill(member.fullName);
+      await page.getByRole('option', { name: new RegExp(`\\(ID: ${member.userId}\\)`) }).click();
+      await dialog.getByLabel('Amount', { exact: true }).fill(amount);
+      await dialog.getByLabel('Transaction Type', { exact: true }).click();
+      await page.getByRole('option', { name: type }).click();
+      await dialog.getByRole('button', { name: 'Save Transaction' }).click();
+      await page.getByText(confirmation).waitFor();
+      await dialog.waitFor({ state: 'detached' });
+    };
+    await add('100', 'Wallet Recharge', 'Wallet recharged successfully');
+    await page.getByRole('cell', { name: '+100.00' }).first().waitFor();
+    await add('40', 'Wallet Withdrawal', 'Wallet withdrawal completed successfully');
+    await page.getByRole('cell', { name: '-40.00' }).first().waitFor();
+    expect(await balance(member.userId)).toBeCloseTo(before + 60, 2);
+  });
+
+  it('searches revenue with both dates, and says so when one is missing', async () => {
+    await page.getByRole('link', { name: 'Revenue' }).click();
+    await page.getByRole('heading', { name: 'Total Revenue' }).waitFor();
+    await page.getByRole('textbox', { name: 'From', exact: true }).fill(isoDay(-100));
+    await page.getByRole('textbox', { name: 'To', exact: true }).fill(isoDay(0));
+    await page.getByRole('button', { name: 'Search' }).click();
+    const expected = await api<{ count: number; totalAmount: number }>(
+      `/wallets/adminRevenue?fromDate=${wire(isoDay(-100))}&toDate=${wire(isoDay(0))}&limit=1`);
+    expect(expected.count).toBeGreaterThan(0);
+    const count = page.getByRole('region', { name: 'Transactions' });
+    await count.getByText(new Intl.NumberFormat('en-IN').format(expected.count), { exact: true }).waitFor();
+    const total = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(expected.totalAmount);
+    await page.getByRole('region', { name: 'Total Amount' }).getByText(total).waitFor();
+
+    await page.getByRole('textbox', { name: 'From', exact: true }).fill('');
+    await page.getByText('Please select both from and to dates').waitFor();
+    expect(await page.getByRole('button', { name: 'Search' }).isDisabled()).toBe(true);
+  });
+});

@@ -1,0 +1,195 @@
+import { z } from 'zod';
+import { paging, rupeeAmount } from './common.ts';
+import { plainText } from './reports.ts';
+
+/** Spec §9 wallet types. */
+export const WALLET_TYPES = [
+  { value: 'wallet_recharge', label: 'Wallet Recharge' },
+  { value: 'wallet_withdrawal', label: 'Wallet Withdrawal' },
+] as const;
+export const walletType = z.enum(['wallet_recharge', 'wallet_withdrawal'], {
+  error: 'transactionType must be wallet_recharge or wallet_withdrawal',
+});
+export type WalletType = z.infer<typeof walletType>;
+
+const userIdField = z.coerce
+  .number({ error: 'userId must be a number' })
+  .int('userId must be a whole number')
+  .positive('userId must be a positive number')
+  .max(Number.MAX_SAFE_INTEGER, 'userId is too large');
+
+export const userIdParams = z.object({ userId: userIdField });
+export const idParams = z.object({
+  id: z.coerce.number({ error: 'id must be a number' }).int().positive('id must be a positive number').max(Number.MAX_SAFE_INTEGER, 'id is too large'),
+});
+
+/** GET /users/walletHistory: the wallet transactions list, or one member's ledger (dailyPayout mode). */
+export const walletHistoryQuery = z
+  .object({
+    transactionType: z.enum(['wallet_recharge', 'dailyPayout'], {
+      error: 'transactionType must be wallet_recharge or dailyPayout',
+    }),
+    userId: userIdField.optional(),
+    ...paging.shape,
+  })
+  .refine((q) => q.transactionType !== 'dailyPayout' || q.userId !== undefined, {
+    message: 'userId is required when transactionType is dailyPayout',
+    path: ['userId'],
+  });
+
+/** Spec §3 Wallet transaction. */
+export const walletTransaction = z.object({
+  id: z.number(),
+  userId: z.number(),
+  userName: z.string(),
+  fullName: z.string(),
+  amount: z.number(),
+  dateTime: z.string(),
+  transactionType: walletType,
+});
+export type WalletTransaction = z.infer<typeof walletTransaction>;
+
+export const walletTransactionsResponse = z.object({
+  success: z.literal(true),
+  data: z.array(walletTransaction),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+export type WalletTransactionsPage = z.infer<typeof walletTransactionsResponse>;
+
+/** One ledger row as the member's amount history shows it (spec §3 Wallet history entry). */
+export const ledgerHistoryEntry = z.object({
+  id: z.number(),
+  userId: z.number(),
+  amount: z.number(),
+  type: z.enum(['credit', 'debit']),
+  transactionType: z.string(),
+  description: z.string().nullable(),
+  date: z.string(),
+  transactionId: z.number(),
+});
+
+export const memberHistoryResponse = z.object({
+  success: z.literal(true),
+  user: z.object({
+    userId: z.number(),
+    fullName: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    status: z.boolean(),
+  }),
+  /** The wallet balance now, rupees. */
+  currentAmount: z.number(),
+  history: z.array(ledgerHistoryEntry),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+export const walletHistoryResponse = z.union([walletTransactionsResponse, memberHistoryResponse]);
+
+export const rechargeBody = z.object({
+  userId: userIdField,
+  amount: rupeeAmount,
+  transactionType: walletType,
+});
+export type RechargeBody = z.infer<typeof rechargeBody>;
+
+export const moneyMovedResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ transactionId: z.number(), userId: z.number(), amount: z.number(), balance: z.number() }),
+});
+
+export const balanceResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ userId: z.number(), balance: z.number() }),
+});
+
+export const balancesQuery = z.object({ userName: plainText(100).optional(), ...paging.shape });
+export const balancesResponse = z.object({
+  success: z.literal(true),
+  data: z.array(z.object({ userId: z.number(), userName: z.string(), fullName: z.string(), balance: z.number() })),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+
+export const walletSummaryResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    /** Sum of every member's balance. */
+    totalBalance: z.number(),
+    recharges: z.object({ count: z.number(), amount: z.number() }),
+    withdrawals: z.object({ count: z.number(), amount: z.number() }),
+    pendingWithdrawals: z.number(),
+  }),
+});
+
+export const userSummaryResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    userId: z.number(),
+    userName: z.string(),
+    balance: z.number(),
+    totalCredits: z.number(),
+    totalDebits: z.number(),
+    transactions: z.number(),
+    lastTransactionAt: z.string().nullable(),
+  }),
+});
+
+export const transactionResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    id: z.number(),
+    userId: z.number(),
+    userName: z.string(),
+    amount: z.number(),
+    type: z.enum(['credit', 'debit']),
+    transactionType: z.string(),
+    description: z.string().nullable(),
+    batchId: z.number().nullable(),
+    actorId: z.number().nullable(),
+    dateTime: z.string(),
+  }),
+});
+
+// ---- Withdrawal requests: requested, then approved (debits) or rejected (nothing moves) ----
+
+export const WITHDRAWAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+export const withdrawalBody = z.object({ userId: userIdField, amount: rupeeAmount, remarks: plainText(500).optional() });
+
+export const withdrawalDecisionBody = z.object({
+  status: z.enum(['approved', 'rejected'], { error: 'status must be approved or rejected' }),
+  remarks: plainText(500).optional(),
+});
+
+export const withdrawalsQuery = z.object({
+  status: z.enum(WITHDRAWAL_STATUSES, { error: 'status must be pending, approved or rejected' }).optional(),
+  ...paging.shape,
+});
+
+export const withdrawalRequest = z.object({
+  id: z.number(),
+  userId: z.number(),
+  userName: z.string(),
+  amount: z.number(),
+  status: z.enum(WITHDRAWAL_STATUSES),
+  remarks: z.string().nullable(),
+  transactionId: z.number().nullable(),
+  decidedBy: z.number().nullable(),
+  decidedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+export const withdrawalResponse = z.object({ success: z.literal(true), message: z.string(), data: withdrawalRequest });
+export const withdrawalsResponse = z.object({
+  success: z.literal(true),
+  data: z.array(withdrawalRequest),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});

@@ -1,0 +1,166 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { moneyInvariantViolations } from '../wallet/invariants.ts';
+import { balanceOf, moneyHeaders, newMember, tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
+
+let t: TestContext;
+let token: string;
+beforeAll(async () => {
+  t = await createTestApp({ members: 30 });
+  token = await t.login();
+});
+afterAll(() => t.close());
+afterEach(async () => {
+  expect(await moneyInvariantViolations(t.database)).toEqual([]);
+});
+
+let day = 0;
+/** A failed payout of a fresh member, on its own day. */
+async function failedPayout(amountPaise = 12345, name = 'Payout Person') {
+  const userId = await newMember(t.database, name);
+  day += 1;
+  const [row] = await t.database.query<{ id: number }>(
+    `insert into daily_payouts (user_id, payout_date, amount_paise, status) values ($1, date '2020-01-01' + $2::int, $3, 'Failure') returning id`,
+    [userId, day, amountPaise]);
+  return { userId, payoutId: Number(row.id), date: (await t.database.query<{ d: string }>('select payout_date::text as d from daily_payouts where id = $1', [row.id]))[0].d };
+}
+
+const transfer = (payload: Record<string, unknown>, headers = moneyHeaders(token)) =>
+  t.app.inject({ method: 'POST', url: '/api/transferAdmin', headers, payload });
+
+describe('POST /api/transferAdmin', () => {
+  it('pays a failed payout: credit and Success in one transaction, with the ledger entry linked and audited', async () => {
+    const { userId, payoutId } = await failedPayout(12345);
+    const res = await transfer({ userId, amount: 123.45, typeIncome: 'dailyPayout', payoutId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      success: true, message: 'Payment processed successfully',
+      data: { transactionId: expect.any(Number), userId, amount: 123.45, balance: 123.45, payoutId, status: 'Success' },
+    });
+    const [p] = await t.database.query<{ status: string; ledger_entry_id: string; paid_at: unknown }>(
+      'select status, ledger_entry_id::text, paid_at from daily_payouts where id = $1', [payoutId]);
+    expect(p.status).toBe('Success');
+    expect(Number(p.ledger_entry_id)).toBe(res.json().data.transactionId);
+    expect(p.paid_at).toBeTruthy();
+    const [l] = await t.database.query<{ kind: string }>('select kind from ledger_entries where id = $1', [p.ledger_entry_id]);
+    expect(l.kind).toBe('daily_payout');
+    const audits = await t.database.query(`select actor_id from audit_log where action = 'pay_payout' and entity_id = $1`, [String(payoutId)]);
+    expect(audits).toHaveLength(1);
+
+    const twice = await transfer({ userId, amount: 123.45, typeIncome: 'dailyPayout', payoutId });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toEqual({ success: false, message: `Payout ${payoutId} has already been paid` });
+    expect(await balanceOf(t.database, userId)).toBe(12345);
+  });
+
+  it('transfers without a payout: wallet recharge is an admin_transfer ledger row', async () => {
+    const userId = await newMember(t.database);
+    const res = await transfer({ userId, amount: 10, typeIncome: 'wallet recharge' });
+    expect(res.json().data).toMatchObject({ userId, balance: 10, payoutId: null, status: null });
+    const [l] = await t.database.query<{ kind: string }>('select kind from ledger_entries where id = $1', [res.json().data.transactionId]);
+    expect(l.kind).toBe('admin_transfer');
+  });
+
+  it('refuses a wrong member, a wrong amount, an unknown payout, and bad bodies; nothing is written', async () => {
+    const { userId, payoutId } = await failedPayout(5000);
+    const other = await newMember(t.database);
+    const wrongUser = await transfer({ userId: other, amount: 50, typeIncome: 'dailyPayout', payoutId });
+    expect(wrongUser.statusCode).toBe(400);
+    expect(wrongUser.json().message).toBe(`Payout ${payoutId} belongs to member ${userId}, not ${other}`);
+    const wrongAmount = await transfer({ userId, amount: 49.99, typeIncome: 'dailyPayout', payoutId });
+    expect(wrongAmount.json()).toEqual({ success: false, message: 'The amount must equal the payout amount of 50.00' });
+    expect((await transfer({ userId, amount: 50, typeIncome: 'dailyPayout', payoutId: 999999999 })).statusCode).toBe(404);
+    expect((await transfer({ userId, amount: 50, typeIncome: 'salary' })).json().message).toContain("typeIncome must be dailyPayout or 'wallet recharge'");
+    expect((await transfer({ userId, amount: 0, typeIncome: 'dailyPayout' })).statusCode).toBe(400);
+    expect((await transfer({ amount: 5, typeIncome: 'dailyPayout' })).statusCode).toBe(400);
+    expect((await transfer({ userId: 999999999, amount: 5, typeIncome: 'dailyPayout' })).statusCode).toBe(404);
+    const [p] = await t.database.query<{ status: string }>('select status from daily_payouts where id = $1', [payoutId]);
+    expect(p.status).toBe('Failure');
+    expect(await balanceOf(t.database, userId)).toBe(0);
+  });
+
+  it('answers 401 without a token and 403 without payouts_pay', async () => {
+    expect((await t.app.inject({ method: 'POST', url: '/api/transferAdmin', payload: {} })).statusCode).toBe(401);
+    const weak = await transfer({ userId: 1, amount: 1, typeIncome: 'dailyPayout' }, moneyHeaders(await tokenWithoutPermissions(t)));
+    expect(weak.statusCode).toBe(403);
+  });
+
+  it('20 parallel requests with one Idempotency-Key write one ledger row and all get the same answer', async () => {
+    const userId = await newMember(t.database);
+    const headers = moneyHeaders(token, 'parallel-transfer-key-1');
+    const results = await Promise.all(Array.from({ length: 20 }, () =>
+      transfer({ userId, amount: 7.5, typeIncome: 'wallet recharge' }, headers)));
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
+    expect(new Set(results.map((r) => r.json().data.transactionId)).size).toBe(1);
+    const [n] = await t.database.query<{ n: number }>('select count(*)::int as n from ledger_entries where user_id = $1', [userId]);
+    expect(n.n).toBe(1);
+    expect(await balanceOf(t.database, userId)).toBe(750);
+  });
+
+  it('paying one payout from two requests at once: one succeeds, one gets 409', async () => {
+    const { userId, payoutId } = await failedPayout(2500);
+    const [a, b] = await Promise.all([
+      transfer({ userId, amount: 25, typeIncome: 'dailyPayout', payoutId }),
+      transfer({ userId, amount: 25, typeIncome: 'dailyPayout', payoutId }),
+    ]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+    expect(await balanceOf(t.database, userId)).toBe(2500);
+  });
+});
+
+describe('GET /api/wallets/dailyPayout', () => {
+  const get = (query: string, headers = bearer(token)) =>
+    t.app.inject({ method: 'GET', url: `/api/wallets/dailyPayout${query}`, headers });
+
+  it('lists payouts with the spec fields, the four totals and the per-day chart', async () => {
+    const res = await get('?limit=5');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const [expected] = await t.database.query<{ n: number; paise: string; ok: number; bad: number }>(`
+      select count(*)::int as n, sum(amount_paise)::text as paise,
+             count(*) filter (where status = 'Success')::int as ok, count(*) filter (where status = 'Failure')::int as bad
+        from daily_payouts`);
+    expect(body.totals).toEqual({ count: expected.n, amount: Number(expected.paise) / 100, successful: expected.ok, failed: expected.bad });
+    expect(body.total).toBe(expected.n);
+    expect(body.data).toHaveLength(5);
+    expect(Object.keys(body.data[0]).sort()).toEqual(['amount', 'date', 'id', 'paidAt', 'status', 'userId', 'userName']);
+    expect(body.daily.reduce((s: number, d: { successful: number; failed: number }) => s + d.successful + d.failed, 0)).toBe(expected.n);
+  });
+
+  it('filters by date range, status and user name; the status filter narrows the rows, not the cards', async () => {
+    const { date } = await failedPayout(4200, 'Zebulon Filterman');
+    const [dd, mm, yyyy] = [date.slice(8, 10), date.slice(5, 7), date.slice(0, 4)];
+    const wire = `${dd}-${mm}-${yyyy}`;
+    const res = (await get(`?fromDate=${wire}&toDate=${wire}&status=Failure&userName=zebulon`)).json();
+    expect(res.total).toBe(1);
+    expect(res.data[0]).toMatchObject({ userName: 'Zebulon Filterman', amount: 42, date, status: 'Failure', paidAt: null });
+    expect(res.totals).toEqual({ count: 1, amount: 42, successful: 0, failed: 1 });
+    const success = (await get(`?fromDate=${wire}&toDate=${wire}&status=Success&userName=zebulon`)).json();
+    expect(success.total).toBe(0);
+    expect(success.totals.count).toBe(1);
+    const fromOnly = (await get(`?fromDate=${wire}&userName=zebulon`)).json();
+    expect(fromOnly.total).toBe(1);
+  });
+
+  it('validates dates and status and answers 401/403', async () => {
+    expect((await get('?fromDate=31-02-2026')).json().message).toContain('Date must be a real date in dd-mm-yyyy format');
+    expect((await get('?fromDate=2026-01-01')).statusCode).toBe(400);
+    const reversed = await get('?fromDate=10-01-2026&toDate=01-01-2026');
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().message).toContain('fromDate must not be after toDate');
+    expect((await get('?status=Pending')).json().message).toContain('status must be Success or Failure');
+    expect((await t.app.inject({ method: 'GET', url: '/api/wallets/dailyPayout' })).statusCode).toBe(401);
+    expect((await get('', bearer(await tokenWithoutPermissions(t)))).statusCode).toBe(403);
+  });
+
+  it('streams the whole filtered list as CSV', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/wallets/dailyPayout.csv?status=Failure', headers: bearer(token) });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="daily-payouts.csv"');
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('ID,User ID,User Name,Amount,Date,Status,Paid At');
+    const [n] = await t.database.query<{ n: number }>(`select count(*)::int as n from daily_payouts where status = 'Failure'`);
+    expect(lines).toHaveLength(n.n + 1);
+    expect(lines.slice(1).every((l) => l.includes(',Failure,'))).toBe(true);
+  });
+});

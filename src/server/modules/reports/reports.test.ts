@@ -1,0 +1,127 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { moneyInvariantViolations } from '../wallet/invariants.ts';
+import { tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
+
+let t: TestContext;
+let token: string;
+beforeAll(async () => {
+  t = await createTestApp({ members: 40 });
+  token = await t.login();
+});
+afterAll(() => t.close());
+afterEach(async () => {
+  expect(await moneyInvariantViolations(t.database)).toEqual([]);
+});
+
+/** dd-mm-yyyy of today in India time, shifted by `days`. */
+function wireDay(days: number): string {
+  const d = new Date(Date.now() + 5.5 * 3600_000 + days * 86400_000);
+  return `${String(d.getUTCDate()).padStart(2, '0')}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${d.getUTCFullYear()}`;
+}
+const WIDE = `fromDate=${wireDay(-120)}&toDate=${wireDay(0)}`;
+const get = (url: string, headers = bearer(token)) => t.app.inject({ method: 'GET', url, headers });
+
+describe('GET /api/wallets/adminRevenue', () => {
+  it('pages the membership fees, shown positive, with total and count over the whole range', async () => {
+    const res = await get(`/api/wallets/adminRevenue?${WIDE}&limit=3`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const [expected] = await t.database.query<{ n: number; paise: string }>(
+      `select count(*)::int as n, (-sum(amount_paise))::text as paise from ledger_entries where kind = 'membership_fee'`);
+    expect(expected.n).toBeGreaterThan(3);
+    expect(body).toMatchObject({ success: true, count: expected.n, totalAmount: Number(expected.paise) / 100, page: 1, limit: 3 });
+    expect(body.data).toHaveLength(3);
+    expect(body.data[0]).toEqual({ id: expect.any(Number), dateTime: expect.any(String), amount: expect.any(Number), userName: expect.any(String), userId: expect.any(Number) });
+    expect(body.data.every((r: { amount: number }) => r.amount > 0)).toBe(true);
+    expect(body.data[0].dateTime >= body.data[1].dateTime).toBe(true);
+    expect(body.daily.reduce((s: number, d: { amount: number }) => s + d.amount, 0)).toBeCloseTo(body.totalAmount, 2);
+  });
+
+  it('filters by user name (totals follow the filter) and gives an empty range zeroes', async () => {
+    const [one] = await t.database.query<{ full_name: string }>(
+      `select u.full_name from ledger_entries l join users u using (user_id) where l.kind = 'membership_fee' limit 1`);
+    const body = (await get(`/api/wallets/adminRevenue?${WIDE}&userName=${encodeURIComponent(one.full_name)}`)).json();
+    expect(body.count).toBeGreaterThan(0);
+    expect(body.data.every((r: { userName: string }) => r.userName === one.full_name)).toBe(true);
+    const empty = (await get('/api/wallets/adminRevenue?fromDate=01-01-2001&toDate=31-01-2001')).json();
+    expect(empty).toMatchObject({ data: [], count: 0, totalAmount: 0, daily: [] });
+  });
+
+  it('answers 400 for missing, malformed or reversed dates; 401; 403', async () => {
+    expect((await get('/api/wallets/adminRevenue')).json().message).toContain('fromDate is required (dd-mm-yyyy)');
+    expect((await get('/api/wallets/adminRevenue?fromDate=01-01-2026')).json().message).toContain('toDate is required (dd-mm-yyyy)');
+    expect((await get('/api/wallets/adminRevenue?fromDate=2026-01-01&toDate=31-01-2026')).statusCode).toBe(400);
+    expect((await get('/api/wallets/adminRevenue?fromDate=30-02-2026&toDate=31-03-2026')).json().message).toContain('real date');
+    expect((await get('/api/wallets/adminRevenue?fromDate=31-01-2026&toDate=01-01-2026')).json().message).toContain('fromDate must not be after toDate');
+    expect((await t.app.inject({ method: 'GET', url: `/api/wallets/adminRevenue?${WIDE}` })).statusCode).toBe(401);
+    expect((await get(`/api/wallets/adminRevenue?${WIDE}`, bearer(await tokenWithoutPermissions(t)))).statusCode).toBe(403);
+  });
+
+  it('streams the whole range as CSV', async () => {
+    const res = await get(`/api/wallets/adminRevenue.csv?${WIDE}`);
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('ID,Date & Time,Amount,User Name,User ID');
+    const [n] = await t.database.query<{ n: number }>(`select count(*)::int as n from ledger_entries where kind = 'membership_fee'`);
+    expect(lines).toHaveLength(n.n + 1);
+    expect((await get('/api/wallets/adminRevenue.csv')).statusCode).toBe(400);
+  });
+});
+
+describe('GET /api/royalties/royaltyStats', () => {
+  it('gives the batches with receivers, users grouped with rank and level, and totals', async () => {
+    const res = await get(`/api/royalties/royaltyStats?${WIDE}&limit=5`);
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    const [expected] = await t.database.query<{ paise: string; n: number; users: number }>(`
+      select sum(amount_paise)::text as paise, count(*)::int as n, count(distinct user_id)::int as users
+        from ledger_entries where kind = 'royalty'`);
+    expect(body).toMatchObject({ success: true, totalAmount: Number(expected.paise) / 100, transactions: expected.n, totalUsers: expected.users });
+    expect(body.users.length).toBe(Math.min(5, expected.users));
+    expect(body.users[0]).toEqual({
+      userId: expect.any(Number), userName: expect.any(String), rankName: expect.any(String),
+      level: expect.any(Number), amount: expect.any(Number), transactions: expect.any(Number),
+    });
+    const batch = body.data.find((b: { receivers: unknown[] }) => b.receivers.length > 0);
+    expect(batch).toMatchObject({ kind: 'royalty', source: 'Royalty Income', status: 'Paid', runDate: expect.stringMatching(/^\d{4}-\d\d-\d\d$/) });
+    expect(batch.receivers[0]).toEqual({
+      userId: expect.any(Number), userName: expect.any(String), amount: expect.any(Number),
+      rankName: expect.any(String), dateTime: expect.any(String), level: expect.any(Number),
+    });
+    const pageUsers = new Set(body.users.map((u: { userId: number }) => u.userId));
+    for (const b of body.data) for (const r of b.receivers) expect(pageUsers.has(r.userId)).toBe(true);
+  });
+
+  it('validates its range and streams a CSV of every receiver', async () => {
+    expect((await get('/api/royalties/royaltyStats?fromDate=01-13-2026&toDate=01-01-2027')).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: `/api/royalties/royaltyStats?${WIDE}` })).statusCode).toBe(401);
+    const csv = await get(`/api/royalties/royaltyStats.csv?${WIDE}`);
+    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Batch ID,Source,Run Date,User ID,User Name,Rank,Level,Amount,Date & Time');
+    const [n] = await t.database.query<{ n: number }>(`select count(*)::int as n from ledger_entries where kind = 'royalty'`);
+    expect(lines).toHaveLength(n.n + 1);
+  });
+});
+
+describe('GET /api/rewards/rewardsDaily', () => {
+  it.each(['dailyPayout', 'monthlyReward', 'royaltyIncome', 'referral_bonus_10_users'])('reports reward type %s only', async (type) => {
+    const body = (await get(`/api/rewards/rewardsDaily?${WIDE}&transactionType=${type}`)).json();
+    const [expected] = await t.database.query<{ paise: string; n: number }>(`
+      select coalesce(sum(l.amount_paise), 0)::text as paise, count(*)::int as n
+        from ledger_entries l join income_batches b using (batch_id) where b.kind = 'reward' and b.reward_type = $1`, [type]);
+    expect(body.transactions).toBe(expected.n);
+    expect(body.totalAmount).toBe(Number(expected.paise) / 100);
+    expect(body.data.every((b: { rewardType: string }) => b.rewardType === type)).toBe(true);
+  });
+
+  it('defaults to dailyPayout, refuses an unknown type, answers 403 without reports_view', async () => {
+    const byDefault = (await get(`/api/rewards/rewardsDaily?${WIDE}`)).json();
+    expect(byDefault.data.every((b: { rewardType: string; source: string }) => b.rewardType === 'dailyPayout' && b.source === 'Daily Payout')).toBe(true);
+    expect((await get(`/api/rewards/rewardsDaily?${WIDE}&transactionType=cashback`)).json().message).toContain('transactionType must be one of');
+    expect((await get(`/api/rewards/rewardsDaily?${WIDE}`, bearer(await tokenWithoutPermissions(t)))).statusCode).toBe(403);
+    const csv = await get(`/api/rewards/rewardsDaily.csv?${WIDE}&transactionType=monthlyReward`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="rewards-monthlyReward.csv"');
+  });
+});

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Database, Db } from '../db/client.ts';
+import { AppError } from './errors.ts';
+
+/** What a money handler answers; stored with its key so a retry gets the very same answer. */
+export interface MoneyResult {
+  status: number;
+  body: unknown;
+}
+
+interface StoredKey {
+  request_hash: string;
+  status_code: number | null;
+  response: unknown;
+}
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+const KEY_PATTERN = /^[\x21-\x7e]{8,255}$/;
+
+/** JSON with sorted keys, so the same body always hashes the same whatever its key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function requestHash(request: FastifyRequest): string {
+  return createHash('sha256').update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex');
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
+/**
+ * Runs a money movement exactly once per Idempotency-Key (decisions.md). The key row is
+ * inserted first, inside the same transaction as the movement: a concurrent duplicate blocks
+ * on the key's primary key until the first commits, then finds the stored answer and replays
+ * it; if the first rolls back, the key goes with it. A refusal (4xx) is remembered too, so a
+ * retry answers the same; a key reused for another request is refused with 422.
+ * Without the header the movement simply runs in one transaction.
+ */
+export async function idempotent(
+  database: Database,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: (tx: Db) => Promise<MoneyResult>,
+): Promise<FastifyReply> {
+  const header = request.headers[IDEMPOTENCY_HEADER];
+  if (header === undefined) {
+    const result = await database.db.transaction(work);
+    return reply.code(result.status).send(result.body);
+  }
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!KEY_PATTERN.test(key)) {
+    throw new AppError(400, 'Idempotency-Key must be 8 to 255 visible ASCII characters');
+  }
+  const actorId = request.auth!.userId;
+  const hash = requestHash(request);
+  const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+
+  let outcome: { replay: StoredKey } | { result: MoneyResult };
+  try {
+    outcome = await database.db.transaction(async (tx) => {
+      const claimed = rowsOf(await tx.execute(sql`
+        insert into idempotency_keys (actor_id, key, route, request_hash)
+        values (${actorId}, ${key}, ${route}, ${hash})
+        on conflict do nothing returning actor_id`));
+      if (claimed.length === 0) {
+        const [prior] = rowsOf<StoredKey>(await tx.execute(sql`
+          select request_hash, status_code, response from idempotency_keys
+           where actor_id = ${actorId} and key = ${key}`));
+        return { replay: prior };
+      }
+      const result = await work(tx);
+      await tx.execute(sql`
+        update idempotency_keys set status_code = ${result.status}, response = ${JSON.stringify(result.body)}::jsonb
+         where actor_id = ${actorId} and key = ${key}`);
+      return { result };
+    });
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode < 500) {
+      const body = { success: false, message: err.message, ...err.extra };
+      await database.query(
+        `insert into idempotency_keys (actor_id, key, route, request_hash, status_code, response)
+         values ($1, $2, $3, $4, $5, $6::jsonb) on conflict do nothing`,
+        [actorId, key, route, hash, err.statusCode, JSON.stringify(body)],
+      );
+    }
+    throw err;
+  }
+
+  if ('result' in outcome) return reply.code(outcome.result.status).send(outcome.result.body);
+  const prior = outcome.replay;
+  if (prior.request_hash !== hash) {
+    throw new AppError(422, 'This Idempotency-Key was already used for a different request; send a new key for a new request');
+  }
+  if (prior.status_code === null) {
+    throw new AppError(409, 'A request with this Idempotency-Key is still being processed; retry shortly');
+  }
+  reply.header('idempotent-replayed', 'true');
+  return reply.code(prior.status_code).send(prior.response);
+}

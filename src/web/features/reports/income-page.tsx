@@ -1,0 +1,80 @@
+import { useState, type ReactNode } from 'react';
+import { Alert, Badge, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconUsers } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { IncomeResponse, IncomeUser } from '../../../contract/reports';
+import { DataTable, type Column } from '../../components/data-table';
+import { formatCount, formatINR } from '../../lib/format';
+import { CsvButton } from './csv-button';
+import { ReportFilters } from './report-filters';
+import { dateRangeText, PAGE_SIZE, reportErrorMessage, type ReportKind, type ReportSearch } from './reports.api';
+import { SummaryCard } from './summary-card';
+
+interface IncomePageProps {
+  title: string;
+  kind: Exclude<ReportKind, 'revenue'>;
+  totalLabel: string;
+  amountHeader: string;
+  search: ReportSearch;
+  onSearch: (search: ReportSearch) => void;
+  page: number;
+  onPage: (page: number) => void;
+  result: UseQueryResult<IncomeResponse>;
+  csv: { path: string; filename: string };
+  /** Extra filter controls (the Reward Type select). */
+  filters?: ReactNode;
+}
+
+/** Royalty and reward income: the same filters, three cards and a table grouped per user. */
+export function IncomePage({ title, kind, totalLabel, amountHeader, search, onSearch, page, onPage, result, csv, filters }: IncomePageProps) {
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const data = result.data;
+  const columns: Column<IncomeUser>[] = [
+    { header: '#', cell: (_r, i) => (page - 1) * PAGE_SIZE + i + 1, width: 60 },
+    { header: 'User Name', cell: (r) => r.userName },
+    {
+      header: 'Rank',
+      cell: (r) => (
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm">{r.rankName ?? 'No Rank'}</Text>
+          <Badge variant="light" color="indigo" size="sm" tt="none">{`Level ${r.level}`}</Badge>
+        </Group>
+      ),
+    },
+    { header: amountHeader, cell: (r) => formatINR(r.amount) },
+    { header: 'Transactions', cell: (r) => formatCount(r.transactions) },
+  ];
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        <CsvButton path={csv.path} filename={csv.filename} onError={setDownloadError} />
+      </Group>
+      <ReportFilters initial={search} onSearch={onSearch}>
+        {filters}
+      </ReportFilters>
+      {(result.isError || downloadError) && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+          {result.isError ? reportErrorMessage(result.error, kind) : downloadError}
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+        <SummaryCard label={totalLabel} value={data ? formatINR(data.totalAmount) : null} icon={IconCoinRupee} color="teal" />
+        <SummaryCard label="Total Users" value={data ? formatCount(data.totalUsers) : null} icon={IconUsers} color="grape" />
+        <SummaryCard label="Date Range" value={dateRangeText(search)} icon={IconCalendar} color="indigo" />
+      </SimpleGrid>
+      <DataTable
+        caption={`${title} per user`}
+        columns={columns}
+        rows={data?.users}
+        rowKey={(r) => r.userId}
+        loading={result.isPending || (result.isFetching && result.isPlaceholderData)}
+        empty={<Text c="dimmed">{`No ${kind} income found for this date range`}</Text>}
+        paging={data ? { page, limit: PAGE_SIZE, total: data.totalUsers, onPage } : undefined}
+      />
+    </Stack>
+  );
+}

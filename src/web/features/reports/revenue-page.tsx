@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { Alert, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { AreaChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
+import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconReceipt } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { RevenueEntry } from '../../../contract/reports';
+import { DataTable, type Column } from '../../components/data-table';
+import { currentMonthRange, formatCount, formatDate, formatDateTime, formatINR } from '../../lib/format';
+import { CsvButton } from './csv-button';
+import { ReportFilters } from './report-filters';
+import { dateRangeText, localDay, PAGE_SIZE, reportErrorMessage, reportParams, revenueQuery, type ReportSearch } from './reports.api';
+import { SummaryCard } from './summary-card';
+
+const COLUMNS: Column<RevenueEntry>[] = [
+  { header: 'Date & Time', cell: (r) => formatDateTime(r.dateTime) },
+  { header: 'Amount', cell: (r) => formatINR(r.amount) },
+  { header: 'User Name', cell: (r) => r.userName },
+];
+
+export default function RevenuePage() {
+  const [search, setSearch] = useState<ReportSearch>(() => ({ ...currentMonthRange(), userName: '' }));
+  const [page, setPage] = useState(1);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const revenue = useQuery(revenueQuery(search, page));
+  const data = revenue.data;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Total Revenue
+        </Title>
+        <CsvButton path={`/wallets/adminRevenue.csv?${reportParams(search)}`} filename="revenue.csv" onError={setDownloadError} />
+      </Group>
+      <ReportFilters
+        initial={search}
+        onSearch={(next) => {
+          setSearch(next);
+          setPage(1);
+        }}
+      />
+      {(revenue.isError || downloadError) && (
+        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+          {revenue.isError ? reportErrorMessage(revenue.error, 'revenue') : downloadError}
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
+        <SummaryCard label="Total Amount" value={data ? formatINR(data.totalAmount) : null} icon={IconCoinRupee} color="teal" />
+        <SummaryCard label="Date Range" value={dateRangeText(search)} icon={IconCalendar} color="indigo" />
+        <SummaryCard label="Transactions" value={data ? formatCount(data.count) : null} icon={IconReceipt} color="grape" />
+      </SimpleGrid>
+      {data && data.daily.length > 0 && (
+        <Paper withBorder radius="md" p="md">
+          <Text fw={600} mb="sm">
+            Revenue per day
+          </Text>
+          <AreaChart
+            h={220}
+            data={data.daily.map((d) => ({ date: formatDate(localDay(d.date)), Revenue: d.amount }))}
+            dataKey="date"
+            series={[{ name: 'Revenue', color: 'teal.6' }]}
+            valueFormatter={formatINR}
+            curveType="monotone"
+            withDots={false}
+          />
+        </Paper>
+      )}
+      <DataTable
+        caption="Revenue transactions"
+        columns={COLUMNS}
+        rows={data?.data}
+        rowKey={(r) => r.id}
+        loading={revenue.isPending || (revenue.isFetching && revenue.isPlaceholderData)}
+        empty={<Text c="dimmed">No revenue found for this date range</Text>}
+        paging={data ? { page, limit: PAGE_SIZE, total: data.count, onPage: setPage } : undefined}
+      />
+    </Stack>
+  );
+}
