@@ -12,6 +12,11 @@ import pg from 'pg';
 /** One Drizzle type for both drivers: PGlite (embedded) and node-postgres (a server). */
 export type Db = PgDatabase<PgQueryResultHKT>;
 
+/** The rows of `db.execute(sql…)`: both drivers answer `{ rows }`, typed apart by Drizzle. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database, Db } from './client.ts';
+import { rowsOf, type Database, type Db } from './client.ts';
 
 /**
  * The deterministic demo-data generator: members in a referral tree up to 10 levels, bank
@@ -87,10 +87,10 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
   const step = (what: string) => progress(`${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
   await database.db.transaction(async (tx) => {
-    const result = (await tx.execute(sql`select coalesce(max(user_id), 100000) as base from users`)) as unknown as {
-      rows: { base: number | string }[];
-    };
-    const b = Number(result.rows[0].base);
+    const [{ base }] = rowsOf<{ base: number | string }>(
+      await tx.execute(sql`select coalesce(max(user_id), 100000) as base from users`),
+    );
+    const b = Number(base);
     const bulk = n >= BULK_MEMBERS;
     if (bulk) {
       await run(tx, `set local maintenance_work_mem = '512MB'`);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Database, Db } from '../db/client.ts';
+import { rowsOf, type Database, type Db } from '../db/client.ts';
 import { AppError } from './errors.ts';
 
 /** What a money handler answers; stored with its key so a retry gets the very same answer. */
@@ -32,10 +32,6 @@ function canonical(value: unknown): string {
 
 export function requestHash(request: FastifyRequest): string {
   return createHash('sha256').update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex');
-}
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
 }
 
 /**

@@ -66,3 +66,6 @@ export function currentMonthRange(today = new Date()): { from: string; to: strin
   const last = new Date(today.getFullYear(), today.getMonth() + 1, 0);
   return { from: isoDay(first), to: isoDay(last) };
 }
+
+/** A yyyy-mm-dd day as local midnight, so that formatting does not shift it across time zones. */
+export const localDay = (iso: string) => `${iso}T00:00:00`;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { auditPage, auditQuery } from '../../../contract/audit.ts';
 import { errorResponse } from '../../../contract/common.ts';
-import { CSV_BATCH, sendCsv } from '../wallet/csv.ts';
+import { CSV_BATCH, sendCsv } from '../../plugins/csv.ts';
 import { auditBatch, listAudit, type AuditRow } from './audit.repository.ts';
 
 const iso = (v: Date | string) => new Date(v).toISOString();

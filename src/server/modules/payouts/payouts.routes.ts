@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contract/common.ts';
 import { payoutsCsvQuery, payoutsQuery, payoutsResponse, transferBody, transferResponse } from '../../../contract/payouts.ts';
 import { idempotent } from '../../plugins/idempotency.ts';
-import { CSV_BATCH, sendCsv } from '../wallet/csv.ts';
+import { CSV_BATCH, sendCsv } from '../../plugins/csv.ts';
 import * as repo from './payouts.repository.ts';
 import { transferAdmin } from './payouts.service.ts';
 

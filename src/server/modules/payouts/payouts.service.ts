@@ -6,7 +6,8 @@ import type { Db } from '../../db/client.ts';
 import { audit } from '../../plugins/audit.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { MoneyResult } from '../../plugins/idempotency.ts';
-import { postEntry, rowsOf } from '../wallet/ledger.ts';
+import { rowsOf } from '../../db/client.ts';
+import { postEntry } from '../../db/ledger.ts';
 
 const fixed = (paise: number) => paiseToRupees(paise).toFixed(2);
 

@@ -4,7 +4,7 @@ import { errorResponse } from '../../../contract/common.ts';
 import {
   incomeResponse, reportCsvQuery, revenueQuery, revenueResponse, rewardsCsvQuery, rewardsQuery,
 } from '../../../contract/reports.ts';
-import { CSV_BATCH, sendCsv } from '../wallet/csv.ts';
+import { CSV_BATCH, sendCsv } from '../../plugins/csv.ts';
 import { batchesInRange, incomeCsvBatch, incomeReport, type IncomeFilters, type IncomeKeyset } from './income.repository.ts';
 import { revenueBatch, revenuePage, type RevenueKeyset } from './revenue.repository.ts';
 

@@ -25,13 +25,19 @@ type Icon = Awaited<ReturnType<typeof readIcon>>;
 async function readMultipart(request: FastifyRequest): Promise<{ fields: Record<string, string>; icon?: Icon }> {
   const fields: Record<string, string> = {};
   let icon: Icon | undefined;
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.fieldname !== 'serviceIcon') throw new AppError(400, `Unexpected file field ${part.fieldname}`);
-      icon = await readIcon(part);
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'serviceIcon') throw new AppError(400, `Unexpected file field ${part.fieldname}`);
+        icon = await readIcon(part);
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
     }
+  } catch (err) {
+    // A truncated or malformed body makes the parser throw a bare Error: the client's fault.
+    if (err instanceof AppError || (err as { statusCode?: number }).statusCode) throw err;
+    throw new AppError(400, 'The upload is not a complete multipart/form-data body');
   }
   return { fields, icon };
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { User, UserSort } from '../../../contract/users.ts';
-import type { Database, Db } from '../../db/client.ts';
+import { rowsOf, type Database, type Db } from '../../db/client.ts';
 import { users } from '../../db/schema/members.ts';
 
 export type NewUser = Omit<typeof users.$inferInsert, 'userId' | 'referralCode'>;
@@ -12,10 +12,9 @@ export function referralCodeFor(userId: number): string {
 
 /** Inserts a member or account with its id and referral code taken in one statement. */
 export async function insertUser(db: Db, values: NewUser): Promise<typeof users.$inferSelect> {
-  const result = (await db.execute(sql`select nextval(pg_get_serial_sequence('users', 'user_id')) as id`)) as unknown as {
-    rows: { id: number | string }[];
-  };
-  const id = result.rows[0].id;
+  const [{ id }] = rowsOf<{ id: number | string }>(
+    await db.execute(sql`select nextval(pg_get_serial_sequence('users', 'user_id')) as id`),
+  );
   const userId = Number(id);
   const [row] = await db.insert(users).values({ ...values, userId, referralCode: referralCodeFor(userId) }).returning();
   return row;

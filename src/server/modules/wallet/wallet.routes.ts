@@ -8,7 +8,7 @@ import {
 } from '../../../contract/wallet.ts';
 import { idempotent } from '../../plugins/idempotency.ts';
 import { AppError } from '../../plugins/errors.ts';
-import { CSV_BATCH, sendCsv } from './csv.ts';
+import { CSV_BATCH, sendCsv } from '../../plugins/csv.ts';
 import * as repo from './wallet.repository.ts';
 import * as service from './wallet.service.ts';
 

@@ -5,7 +5,8 @@ import type { Database, Db } from '../../db/client.ts';
 import { audit } from '../../plugins/audit.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { MoneyResult } from '../../plugins/idempotency.ts';
-import { postEntry, rowsOf } from './ledger.ts';
+import { rowsOf } from '../../db/client.ts';
+import { postEntry } from '../../db/ledger.ts';
 import { iso } from './wallet.repository.ts';
 
 const rupees = (paise: number | string) => paiseToRupees(paise);

@@ -6,7 +6,7 @@ import { isoToWireDate } from '../../../contract/common';
 import { DataTable, type Column } from '../../components/data-table';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount, formatDateTime } from '../../lib/format';
-import { CsvButton } from '../reports/csv-button';
+import { CsvButton } from '../../components/csv-button';
 import { auditQueryOptions, auditSearch } from './audit.api';
 import { AuditDetails } from './audit-details';
 

@@ -5,10 +5,10 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { IncomeResponse, IncomeUser } from '../../../contract/reports';
 import { DataTable, type Column } from '../../components/data-table';
 import { formatCount, formatINR } from '../../lib/format';
-import { CsvButton } from './csv-button';
+import { CsvButton } from '../../components/csv-button';
 import { ReportFilters } from './report-filters';
 import { dateRangeText, PAGE_SIZE, reportErrorMessage, type ReportKind, type ReportSearch } from './reports.api';
-import { SummaryCard } from './summary-card';
+import { SummaryCard } from '../../components/summary-card';
 
 interface IncomePageProps {
   title: string;

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { isoToWireDate } from '../../../contract/common';
 import type { IncomeResponse, RevenueResponse, RewardType } from '../../../contract/reports';
 import { ApiError, apiRequest } from '../../lib/api-client';
-import { formatDate } from '../../lib/format';
+import { formatDate, localDay } from '../../lib/format';
 
 export const PAGE_SIZE = 25;
 
@@ -21,8 +21,6 @@ export function reportParams(search: ReportSearch, extra: Record<string, string 
 }
 
 /** A yyyy-mm-dd day read as local midnight, so no time zone shifts it to the day before. */
-export const localDay = (iso: string) => `${iso}T00:00:00`;
-
 /** The Date Range card. */
 export function dateRangeText(search: ReportSearch): string {
   return `${formatDate(localDay(search.from))} - ${formatDate(localDay(search.to))}`;

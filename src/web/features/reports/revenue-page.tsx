@@ -6,11 +6,11 @@ import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconReceipt } from '@ta
 import { useQuery } from '@tanstack/react-query';
 import type { RevenueEntry } from '../../../contract/reports';
 import { DataTable, type Column } from '../../components/data-table';
-import { currentMonthRange, formatCount, formatDate, formatDateTime, formatINR } from '../../lib/format';
-import { CsvButton } from './csv-button';
+import { currentMonthRange, formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
+import { CsvButton } from '../../components/csv-button';
 import { ReportFilters } from './report-filters';
-import { dateRangeText, localDay, PAGE_SIZE, reportErrorMessage, reportParams, revenueQuery, type ReportSearch } from './reports.api';
-import { SummaryCard } from './summary-card';
+import { dateRangeText, PAGE_SIZE, reportErrorMessage, reportParams, revenueQuery, type ReportSearch } from './reports.api';
+import { SummaryCard } from '../../components/summary-card';
 
 const COLUMNS: Column<RevenueEntry>[] = [
   { header: 'Date & Time', cell: (r) => formatDateTime(r.dateTime) },

@@ -1,6 +1,8 @@
 import { ActionIcon, Button, Group, Text, Tooltip } from '@mantine/core';
-import { IconEdit, IconHierarchy, IconTrash } from '@tabler/icons-react';
+import { IconBinaryTree2, IconEdit, IconHierarchy, IconTrash } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import type { User } from '../../../contract/users';
+import { memberPath } from '../../app/paths';
 import type { Column } from '../../components/data-table';
 import { statusBadge } from './downline-modal';
 
@@ -44,6 +46,13 @@ export function userColumns(offset: number, a: RowActions): Column<User>[] {
       header: 'Actions',
       cell: (u) => (
         <Group gap={4} wrap="nowrap">
+          {!a.readOnly && (
+            <Tooltip label="Member page and genealogy">
+              <ActionIcon variant="subtle" component={Link} to={memberPath(u.userId)} aria-label={`Open ${u.fullName}`}>
+                <IconBinaryTree2 size={18} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          )}
           <Tooltip label="Network">
             <ActionIcon variant="subtle" aria-label={`Network of ${u.fullName}`} onClick={() => a.onNetwork(u)} disabled={a.readOnly}>
               <IconHierarchy size={18} aria-hidden />

@@ -7,7 +7,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { errorMessage } from '../../lib/api-client';
 import { formatAmount, formatDateTime } from '../../lib/format';
-import { CsvButton } from '../reports/csv-button';
+import { CsvButton } from '../../components/csv-button';
 import { TransactionModal } from './transaction-modal';
 import { PAGE_SIZE, walletTransactionsQuery } from './wallet.api';
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { errorMessage } from '../../lib/api-client';
-import { downloadCsv } from './download-csv';
+import { errorMessage } from '../lib/api-client';
+import { downloadCsv } from '../lib/download-csv';
 
 interface CsvButtonProps {
   /** API path with the current filters, e.g. /wallets/adminRevenue.csv?fromDate=… */

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { paiseToRupees } from '../../../contract/common.ts';
-import type { Db } from '../../db/client.ts';
-import type { LedgerKind } from '../../db/schema/money.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { paiseToRupees } from '../../contract/common.ts';
+import { rowsOf, type Db } from './client.ts';
+import type { LedgerKind } from './schema/money.ts';
+import { AppError } from '../plugins/errors.ts';
 
 export interface LedgerPosting {
   userId: number;
@@ -20,10 +20,6 @@ export interface PostedEntry {
   amountPaise: number;
   balancePaise: number;
   createdAt: string;
-}
-
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
 }
 
 const rupees = (paise: number) => paiseToRupees(paise).toFixed(2);

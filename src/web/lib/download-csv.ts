@@ -1,5 +1,5 @@
-import { ApiError } from '../../lib/api-client';
-import { clearSession, getToken } from '../../lib/session';
+import { ApiError } from './api-client';
+import { clearSession, getToken } from './session';
 
 /**
  * Downloads one of the server's streamed CSV exports with the bearer token. apiRequest reads
