@@ -47,12 +47,13 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
     await database?.drop();
   });
 
-  const call = async (base: string, method: string, url: string, token?: string, body?: unknown) => {
+  const call = async (base: string, method: string, url: string, token?: string, body?: unknown, key?: string) => {
     const res = await fetch(`${base}/api${url}`, {
       method,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(key ? { 'idempotency-key': key } : {}),
       },
       body: body ? JSON.stringify(body) : undefined,
     });
@@ -98,5 +99,76 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
     });
     const { rows } = await sql.query(`select key from login_failures where key like 'ip:%' order by id desc limit 1`);
     expect(rows[0].key).toBe('ip:127.0.0.1');
+  });
+
+  const adminToken = async () => (await login(a.url)).body.data.token as string;
+  const balance = async (userId: number) =>
+    Number((await sql.query('select balance_paise from users where user_id = $1', [userId])).rows[0].balance_paise);
+  const ledgerRows = async (userId: number) =>
+    Number((await sql.query('select count(*)::int as n from ledger_entries where user_id = $1', [userId])).rows[0].n);
+
+  it('pays once when one Idempotency-Key reaches both copies at the same moment', async () => {
+    const token = await adminToken();
+    const { rows } = await sql.query('select user_id from users where password_hash is null order by user_id limit 1');
+    const userId = Number(rows[0].user_id);
+    const [before, rowsBefore] = [await balance(userId), await ledgerRows(userId)];
+    const body = { userId, amount: 123.45, typeIncome: 'wallet recharge' };
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => call([a.url, b.url, lb.url][i % 3], 'POST', '/transferAdmin', token, body, 'scale-out-key-1')),
+    );
+    expect(answers.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(answers.map((r) => JSON.stringify(r.body))).size).toBe(1);
+    expect(await balance(userId)).toBe(before + 12345);
+    expect(await ledgerRows(userId)).toBe(rowsBefore + 1);
+  });
+
+  it('never takes a balance below zero with 50 withdrawals split across both copies', async () => {
+    const token = await adminToken();
+    const { rows } = await sql.query('select user_id from users where password_hash is null order by user_id desc limit 1');
+    const userId = Number(rows[0].user_id);
+    const start = await balance(userId);
+    const rowsBefore = await ledgerRows(userId);
+    const amount = Math.max(1, Math.floor(start / 100 / 20)); // about 20 of the 50 can be paid
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        call(i % 2 ? a.url : b.url, 'POST', '/wallets/userWalletRecharge', token, { userId, amount, transactionType: 'wallet_withdrawal' }),
+      ),
+    );
+    const accepted = answers.filter((r) => r.status === 200).length;
+    expect(accepted + answers.filter((r) => r.status === 400).length).toBe(50);
+    expect(accepted).toBe(Math.min(50, Math.floor(start / (amount * 100))));
+    const end = await balance(userId);
+    expect(end).toBe(start - accepted * amount * 100);
+    expect(end).toBeGreaterThanOrEqual(0);
+    expect(await ledgerRows(userId)).toBe(rowsBefore + accepted);
+    const { rows: sums } = await sql.query('select coalesce(sum(amount_paise), 0)::int8 as s from ledger_entries where user_id = $1', [userId]);
+    expect(Number(sums[0].s)).toBe(end);
+  });
+
+  it('a role-permission change made through one copy changes what the other allows on the next request', async () => {
+    const token = await adminToken();
+    const role = await call(a.url, 'POST', '/CreateRoles', token, { name: 'Scale Viewer', status: true });
+    expect(role.status).toBe(201);
+    const roleId = role.body.data.roleId as number;
+    const perms = await call(b.url, 'GET', '/permissions/getPermissions', token);
+    const dashboard = (perms.body.data as { permissionId: number; name: string }[]).find((p) => p.name === 'dashboard_view')!;
+    const users = (perms.body.data as { permissionId: number; name: string }[]).find((p) => p.name === 'users_view')!;
+    const reg = await call(lb.url, 'POST', '/register', undefined, {
+      name: 'scaleviewer', fullName: 'Scale Viewer', email: 'scale-viewer@test.local', phone: '9111111111', address: 'Pune', password: 'viewer-password',
+    });
+    expect(reg.status).toBe(201);
+    await sql.query('update users set role_id = $1 where email = $2', [roleId, 'scale-viewer@test.local']);
+    const viewer = (await login(b.url, 'scale-viewer@test.local', 'viewer-password')).body.data.token as string;
+    expect((await call(b.url, 'GET', '/users/getAllUser', viewer)).status).toBe(403);
+
+    const created = await call(a.url, 'POST', '/role-permissions/createPermissionForRole', token, {
+      roleId, permissionIds: [dashboard.permissionId], status: true,
+    });
+    expect(created.status).toBe(201);
+    expect((await call(b.url, 'GET', '/users/getAllUser', viewer)).status).toBe(200);
+
+    const changed = await call(b.url, 'PUT', `/role-permissions/updatePermissionForRole/${roleId}`, token, { permissionIds: [users.permissionId] });
+    expect(changed.status).toBe(200);
+    expect((await call(a.url, 'GET', '/users/getAllUser', viewer)).status).toBe(403);
   });
 });
