@@ -17,6 +17,8 @@ export interface LoadOptions {
   body?: string;
   /** Called for every request, e.g. to give each its own Idempotency-Key. */
   setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> };
+  /** A mix: these requests in turn on every connection (paths relative to `url`'s origin). */
+  mix?: { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; setupRequest?: LoadOptions['setupRequest'] }[];
   connections: number;
   seconds: number;
 }
@@ -28,7 +30,13 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
     connections: o.connections,
     duration: o.seconds,
     skipAggregateResult: true,
-    requests: [{ method: o.method ?? 'GET', headers: o.headers, body: o.body, ...(o.setupRequest ? { setupRequest: o.setupRequest as never } : {}) }],
+    requests: (o.mix ?? [{ method: o.method, headers: o.headers, setupRequest: o.setupRequest }]).map((r) => ({
+      method: r.method ?? 'GET',
+      ...('path' in r ? { path: r.path } : {}),
+      headers: { ...o.headers, ...r.headers },
+      body: o.body,
+      ...(r.setupRequest ? { setupRequest: r.setupRequest as never } : {}),
+    })),
   })) as unknown as {
     latencies: string;
     totalCompletedRequests: number;

@@ -6,10 +6,11 @@ import pg from 'pg';
 import { ensureAdmin, ensureReferenceData } from '../src/server/db/bootstrap.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 import { seedDemoData } from '../src/server/db/demo-data.ts';
-import { E2E_ADMIN, startServer } from '../e2e/support/server.ts';
+import { nginxPath, startNginx } from '../e2e/support/nginx.ts';
+import { E2E_ADMIN, freePort, startServer, type RunningServer } from '../e2e/support/server.ts';
 import { load } from './load.ts';
 import { writeReport, type Row } from './report.ts';
-import { newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
+import { mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
 
 // npm run bench [-- --smoke] [-- --members N] [-- --seconds S] [-- --keep]
 // PostgreSQL when BENCH_DATABASE_URL names a server (a fresh database is created on it), else PGlite.
@@ -62,7 +63,10 @@ async function seed(database: Database): Promise<{ seconds: number; size: string
   await ensureAdmin(database, E2E_ADMIN.email, E2E_ADMIN.password, () => E2E_ADMIN.password);
   await seedDemoData(database, { members, days: 365, onProgress: (m) => log(`seed: ${m}`) });
   const secondsTaken = (Date.now() - started) / 1000;
-  const [root] = await database.query<{ user_id: number }>('select user_id from users where level = 1 and password_hash is null order by user_id limit 1');
+  // The root whose own referrals are the most: at a million members its network is ~100,000.
+  const [root] = await database.query<{ user_id: number }>(
+    'select referred_by as user_id from users where level = 2 group by referred_by order by count(*) desc, referred_by limit 1',
+  );
   const [tree] = await database.query<{ n: number }>(
     `with recursive t as (select user_id from users where referred_by = $1 union all
        select u.user_id from users u join t on u.referred_by = t.user_id) select count(*)::int as n from t`,
@@ -101,6 +105,29 @@ async function timing(url: string, token: string): Promise<{ db: number; exec: n
   }
   const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   return { db: median(db), exec: median(exec) };
+}
+
+/** The read and write mixes on one copy, then through nginx on two copies of one database. */
+async function scaleOut(first: RunningServer, token: string, ceilingRps: number) {
+  const second = await startServer({
+    databaseUrl: bench.url,
+    env: { SEED_MEMBERS: '0', SERVER_TIMING: 'true', LOG_LEVEL: 'error', TRUST_PROXY: '1' },
+  });
+  const balancer = await startNginx(await freePort(), [first.port, second.port]);
+  try {
+    for (const [name, mix] of Object.entries(mixes(seeded.params))) {
+      for (const [where, url] of [['one copy', first.url], ['two copies via nginx', balancer.url]] as const) {
+        const options = { url, mix, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, connections };
+        await load({ ...options, seconds: warmup });
+        const result = await load({ ...options, seconds });
+        rows.push({ name: `${name} — ${where}`, ...result, ratio: result.rps / ceilingRps, p95Target: null });
+        log(`${name} — ${where}: ${result.rps.toFixed(0)} req/s, p95 ${result.p95} ms`);
+      }
+    }
+  } finally {
+    await balancer.stop();
+    await second.cleanUp();
+  }
 }
 
 const bench = await openBenchDatabase();
@@ -160,6 +187,12 @@ try {
     seconds: Math.min(seconds, 5),
   });
   rows.push({ name: 'logins (scrypt, 4 connections)', ...logins, ratio: logins.rps / ceiling.rps, p95Target: null });
+
+  if (bench.url && nginxPath && !argv.includes('--no-scale-out')) {
+    await scaleOut(server, token, ceiling.rps);
+  } else {
+    log('scale-out mixes skipped (they need BENCH_DATABASE_URL and nginx)');
+  }
 } finally {
   await server.stop();
   if (!argv.includes('--keep')) await bench.drop();

@@ -56,3 +56,34 @@ export function scenarios(p: BenchParams): Scenario[] {
 }
 
 export const newIdempotencyKey = () => randomUUID();
+
+type MixRequest = {
+  method?: 'GET' | 'POST';
+  path: string;
+  setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> };
+};
+
+/** Mixed traffic for the scale-out comparison (one copy against two behind nginx). */
+export function mixes(p: BenchParams): Record<string, MixRequest[]> {
+  const month = `fromDate=${p.fromDate}&toDate=${p.toDate}`;
+  let next = 0;
+  return {
+    'read mix (users, dashboard, revenue, wallet history)': [
+      { path: '/api/users/getAllusers?page=1&limit=25' },
+      { path: '/api/users/getAllUser' },
+      { path: `/api/wallets/adminRevenue?${month}` },
+      { path: '/api/users/walletHistory?transactionType=wallet_recharge&page=1&limit=25' },
+    ],
+    'write mix (wallet recharges)': [
+      {
+        method: 'POST',
+        path: '/api/wallets/userWalletRecharge',
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ userId: p.walletUserIds[next++ % p.walletUserIds.length], amount: 10.5, transactionType: 'wallet_recharge' }),
+          headers: { ...req.headers, 'idempotency-key': newIdempotencyKey() },
+        }),
+      },
+    ],
+  };
+}
