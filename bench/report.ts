@@ -23,6 +23,7 @@ export interface Report {
   connections: number;
   seconds: number;
   rows: Row[];
+  panel: { firstRowsMs: number; nextPageMs: number; levelFilterMs: number } | null;
 }
 
 const fmt = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
@@ -51,6 +52,11 @@ export function writeReport(report: Report): string {
         `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p95} | ${r.p99} | ${(r.ratio * 100).toFixed(0)} % | ${fmt(r.dbMs, 2)} | ` +
         `${r.dbMs ? fmt(r.p50 / r.dbMs) : '—'} | ${r.failures} | ${verdict(r)} |`,
     ),
+    '',
+    report.panel
+      ? `Users page in Chromium (target: first rows within 1 s): first rows ${report.panel.firstRowsMs} ms after navigation, ` +
+        `next page ${report.panel.nextPageMs} ms, level filter ${report.panel.levelFilterMs} ms.`
+      : 'Users page in Chromium: not measured (no Chromium).',
     '',
   ];
   fs.writeFileSync(`${base}.md`, lines.join('\n'));

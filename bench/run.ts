@@ -9,6 +9,7 @@ import { seedDemoData } from '../src/server/db/demo-data.ts';
 import { nginxPath, startNginx } from '../e2e/support/nginx.ts';
 import { E2E_ADMIN, freePort, startServer, type RunningServer } from '../e2e/support/server.ts';
 import { load } from './load.ts';
+import { measureUsersPage, type PanelTiming } from './panel.ts';
 import { writeReport, type Row } from './report.ts';
 import { mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
 
@@ -143,6 +144,7 @@ const server = await startServer({
   env: { SEED_MEMBERS: '0', SERVER_TIMING: 'true', EXPLAIN_QUERIES: 'true', LOG_LEVEL: 'error' },
 });
 const rows: Row[] = [];
+let panel: PanelTiming | null = null;
 try {
   const login = await fetch(`${server.url}/api/Adminlogin`, {
     method: 'POST',
@@ -188,6 +190,12 @@ try {
   });
   rows.push({ name: 'logins (scrypt, 4 connections)', ...logins, ratio: logins.rps / ceiling.rps, p95Target: null });
 
+  panel = await measureUsersPage(server.url).catch((err: Error) => {
+    log(`users page in Chromium could not be measured: ${err.message}`);
+    return null;
+  });
+  if (panel) log(`users page in Chromium: first rows ${panel.firstRowsMs} ms, next page ${panel.nextPageMs} ms, level filter ${panel.levelFilterMs} ms`);
+
   if (bench.url && nginxPath && !argv.includes('--no-scale-out')) {
     await scaleOut(server, token, ceiling.rps);
   } else {
@@ -208,6 +216,7 @@ const file = writeReport({
   connections,
   seconds,
   rows,
+  panel,
 });
 log(`wrote ${file}`);
 const failed = rows.filter((r) => r.failures > 0);
