@@ -69,6 +69,20 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.actorId, t.key] })],
 );
 
+/**
+ * Live members per level and rank (rank_key 0 = no rank), kept by triggers on users
+ * (drizzle/0003): the users list's level and rank filters count from here, not over the table.
+ */
+export const userSegments = pgTable(
+  'user_segments',
+  {
+    level: integer('level').notNull(),
+    rankKey: integer('rank_key').notNull(),
+    live: bigint('live', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.level, t.rankKey] })],
+);
+
 /** Counters kept by triggers so the dashboard never counts a million rows per request. */
 export const statCounters = pgTable('stat_counters', {
   name: text('name').primaryKey(),

@@ -102,9 +102,23 @@ export interface UserFilter {
 }
 
 /**
+ * Without a search, the total comes from the trigger-kept counters (drizzle/0001 and 0003): the
+ * whole table, or the level/rank cells that match — never a count over a million rows.
+ */
+function countBySegment(database: Database, f: UserFilter) {
+  if (f.level === undefined && f.rankId === undefined) {
+    return database.query<{ n: number | string }>(`select value as n from stat_counters where name = 'users_total'`);
+  }
+  return database.query<{ n: number | string }>(
+    `select coalesce(sum(live), 0) as n from user_segments
+      where ($1::int is null or level = $1) and ($2::int is null or rank_key = $2)`,
+    [f.level ?? null, f.rankId ?? null],
+  );
+}
+
+/**
  * One page of live members and the count of all matches. Each condition has its index: level and
- * rank (btree with user_id), name (trigram), email and phone (prefix), user id (primary key). The
- * unfiltered total comes from the trigger-kept counter instead of counting a million rows.
+ * rank (btree with user_id), name (trigram), email and phone (prefix), user id (primary key).
  */
 export async function listUsers(database: Database, f: UserFilter): Promise<{ users: User[]; total: number }> {
   const where = ['u.deleted_at is null'];
@@ -133,15 +147,14 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
     ? `with m as materialized (select u.user_id, u.created_at from users u where ${filter})
        select m.user_id from m order by ${order('m')} ${window}`
     : `select u.user_id from users u where ${filter} order by ${order('u')} ${window}`;
-  const unfiltered = where.length === 1;
   const [rows, [count]] = await Promise.all([
     database.query<UserRow>(
       `select ${USER_COLUMNS} from (${pageIds}) p join users u on u.user_id = p.user_id ${USER_JOINS} order by ${order('u')}`,
       params,
     ),
-    unfiltered
-      ? database.query<{ n: number | string }>(`select value as n from stat_counters where name = 'users_total'`)
-      : database.query<{ n: number | string }>(`select count(*) as n from users u where ${filter}`, countParams),
+    term
+      ? database.query<{ n: number | string }>(`select count(*) as n from users u where ${filter}`, countParams)
+      : countBySegment(database, f),
   ]);
   return { users: rows.map(toUser), total: Number(count?.n ?? 0) };
 }

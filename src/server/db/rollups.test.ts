@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../test/harness.ts';
+
+// The trigger-kept rollups (drizzle/0001–0003) must equal counting the tables, whatever writes do.
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp({ members: 200 });
+});
+afterAll(() => t.close());
+
+async function segmentsMatch() {
+  const [row] = await t.database.query<{ same: boolean }>(`
+    select coalesce((select json_agg(x order by level, rank_key) from
+             (select level, rank_key, live from user_segments where live <> 0) x)::text, '[]')
+         = coalesce((select json_agg(y order by level, rank_key) from
+             (select level, coalesce(rank_id, 0) as rank_key, count(*)::int8 as live from users
+               where deleted_at is null group by 1, 2) y)::text, '[]') as same`);
+  return row.same;
+}
+
+async function payoutsMatch() {
+  const [row] = await t.database.query<{ same: boolean }>(`
+    select coalesce((select json_agg(x order by day, status) from
+             (select day, status, payouts, total_paise from payouts_daily where payouts <> 0) x)::text, '[]')
+         = coalesce((select json_agg(y order by day, status) from
+             (select payout_date as day, status, count(*)::int8 as payouts, sum(amount_paise)::int8 as total_paise
+                from daily_payouts group by 1, 2) y)::text, '[]') as same`);
+  return row.same;
+}
+
+describe('rollups kept by triggers', () => {
+  it('user_segments follows inserts, rank and level changes, soft deletes and hard deletes', async () => {
+    expect(await segmentsMatch()).toBe(true);
+    await t.database.query(`update users set rank_id = 100002 where user_id in (select user_id from users order by user_id limit 30)`);
+    await t.database.query(`update users set rank_id = null where user_id in (select user_id from users order by user_id desc limit 20)`);
+    await t.database.query(`update users set level = level + 1 where user_id % 7 = 0`);
+    await t.database.query(`update users set deleted_at = now() where user_id % 11 = 0`);
+    await t.database.query(`update users set deleted_at = null where user_id % 22 = 0`);
+    await t.database.query(`update users set balance_paise = balance_paise where user_id % 3 = 0`);
+    await t.database.query(
+      `insert into users (full_name, email, phone, referral_code, level, rank_id) values
+         ('Segment One', 'seg1@test.local', '9000000101', 'SEG1', 4, 100003),
+         ('Segment Two', 'seg2@test.local', '9000000102', 'SEG2', 4, null)`,
+    );
+    await t.database.query(`delete from users where email like 'seg%@test.local'`);
+    expect(await segmentsMatch()).toBe(true);
+  });
+
+  it('payouts_daily follows new payouts and status changes', async () => {
+    expect(await payoutsMatch()).toBe(true);
+    await t.database.query(`update daily_payouts set status = 'Success' where id in (select id from daily_payouts where status = 'Failure' limit 10)`);
+    await t.database.query(`update daily_payouts set amount_paise = amount_paise + 100 where id % 5 = 0`);
+    expect(await payoutsMatch()).toBe(true);
+  });
+});
