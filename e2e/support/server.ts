@@ -17,6 +17,10 @@ export interface RunningServer {
   dataDir: string;
   databaseUrl: string | undefined;
   output: () => string;
+  /** The server process's id (to read its memory use from /proc). */
+  pid: number;
+  /** Sends a signal (SIGKILL for a crash) and waits for the process to exit. */
+  kill(signal: NodeJS.Signals): Promise<number | null>;
   /** SIGTERM, and waits for the process to exit (it closes its database first). */
   stop(): Promise<number | null>;
   /** Removes the data it ran on. */
@@ -130,6 +134,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     dataDir,
     databaseUrl,
     output: () => out,
+    pid: child.pid!,
+    async kill(signal) {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 /** The one error type handlers throw: a status and a message the client may read. */
@@ -15,6 +15,19 @@ export class AppError extends Error {
 const PG_UNIQUE_VIOLATION = '23505';
 const PG_FK_VIOLATION = '23503';
 const PG_CHECK_VIOLATION = '23514';
+// Class 22 "data exception": a value the database cannot take (integer out of range, a NUL
+// character in text, an impossible date), so the request, not the server, is at fault.
+const PG_DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
+
+/**
+ * Errors Fastify raises before a request reaches any route (a malformed percent-encoding, an
+ * over-long path parameter) bypass the error handler: give them the same JSON shape.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = typeof err.statusCode === 'number' && err.statusCode < 500 ? err.statusCode : 400;
+  const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'A path parameter is too long' : 'The address is not a valid URL';
+  reply.code(status).send({ success: false, message });
+}
 
 /** Turns every error into `{ success: false, message, errors? }` with the right status. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -39,14 +52,21 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(500).send({ success: false, message: 'Internal server error' });
     }
     // Constraint violations that slipped past the service's own checks are still the client's doing.
-    if (err.code === PG_UNIQUE_VIOLATION) {
+    // Drizzle wraps the driver's error (DrizzleQueryError) and keeps the SQLSTATE on its cause.
+    const sqlState = err.code ?? (err.cause as { code?: unknown } | undefined)?.code;
+    if (sqlState === PG_UNIQUE_VIOLATION) {
       return reply.code(409).send({ success: false, message: 'A record with these details already exists' });
     }
-    if (err.code === PG_FK_VIOLATION) {
+    if (sqlState === PG_FK_VIOLATION) {
       return reply.code(409).send({ success: false, message: 'This record is referenced by other records' });
     }
-    if (err.code === PG_CHECK_VIOLATION) {
+    if (sqlState === PG_CHECK_VIOLATION) {
       return reply.code(400).send({ success: false, message: 'The change would break a data rule' });
+    }
+    if (typeof sqlState === 'string' && PG_DATA_EXCEPTION.test(sqlState)) {
+      // Logged, because a value the server itself computed wrongly would end up here too.
+      request.log.warn({ err }, 'database refused a value');
+      return reply.code(400).send({ success: false, message: 'A value is out of range or not valid' });
     }
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {

@@ -7,6 +7,7 @@ import { openPglite, openPostgres, type Database } from '../db/client.ts';
 import { ensureAdmin, ensureReferenceData } from '../db/bootstrap.ts';
 import { seedDemoData } from '../db/demo-data.ts';
 import type { Mailer } from '../mailer.ts';
+import { scanResponses, secretWatch, type SecretWatch } from './secrets.ts';
 
 /**
  * A fresh, migrated database per call: PGlite by default, a throw-away database on the
@@ -66,13 +67,15 @@ export interface TestContext {
   app: FastifyInstance;
   database: Database;
   mail: SentMail[];
+  /** Every response body is scanned for password hashes and issued tokens; close() fails on a leak. */
+  secrets: SecretWatch;
   /** Signs in through the API and returns the bearer token. */
   login(email?: string, password?: string): Promise<string>;
   close(): Promise<void>;
 }
 
 export async function createTestApp(
-  options: { members?: number; config?: Partial<Config> } = {},
+  options: { members?: number; config?: Partial<Config>; logStream?: { write(line: string): void } } = {},
 ): Promise<TestContext> {
   let database: Database;
   let drop = async () => {};
@@ -83,18 +86,24 @@ export async function createTestApp(
   }
   if (options.members) await seedDemoData(database, { members: options.members });
   const mail: SentMail[] = [];
+  const secrets = secretWatch();
   const mailer: Mailer = {
     async sendPasswordReset(to, link) {
       mail.push({ to, link });
+      const token = new URL(link).searchParams.get('token');
+      if (token) secrets.tokens.add(token);
     },
   };
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', ...options.config };
-  const app = await buildApp({ config, database, mailer });
+  const logger = options.logStream ? { level: 'trace', stream: options.logStream } : undefined;
+  const app = await buildApp({ config, database, mailer, logger });
+  scanResponses(app, secrets);
   await app.ready();
   return {
     app,
     database,
     mail,
+    secrets,
     async login(email = ADMIN_EMAIL, password = ADMIN_PASSWORD) {
       const res = await app.inject({ method: 'POST', url: '/api/Adminlogin', payload: { email, password } });
       if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
@@ -104,6 +113,7 @@ export async function createTestApp(
       await app.close();
       await database.close();
       await drop();
+      if (secrets.leaks.length) throw new Error(`Responses leaked secrets:\n${secrets.leaks.join('\n')}`);
     },
   };
 }
