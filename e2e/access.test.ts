@@ -103,7 +103,7 @@ describe.skipIf(!chromiumPath)('access control and catalogue journey in Chromium
     await row.getByText('Inactive', { exact: true }).waitFor();
     await page.getByText('Role permission updated successfully').waitFor();
 
-    await row.getByRole('button', { name: 'Delete a permission of E2E Operators' }).click();
+    await row.getByRole('button', { name: 'Delete Permission of E2E Operators' }).click();
     const prompt = page.getByRole('dialog', { name: 'Delete Permission' });
     await prompt.getByLabel('Permission ID').fill('999999');
     await prompt.getByRole('button', { name: 'Continue' }).click();

@@ -41,6 +41,10 @@ export const PATHS = {
   audit: '/audit',
 } as const;
 
+/** A member's own page: profile, upline chain and genealogy (permission users_view). */
+export const MEMBER_PATH = '/users/:userId';
+export const memberPath = (userId: number) => `/users/${userId}`;
+
 export type MainPath = Exclude<
   (typeof PATHS)[keyof typeof PATHS],
   '/signin' | '/signup' | '/register' | '/forgot-password' | '/reset-password'

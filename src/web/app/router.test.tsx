@@ -32,7 +32,7 @@ describe('routes and guards', () => {
     ).toBeTruthy();
     expect(screen.getByText('Asha Admin')).toBeTruthy();
     expect(screen.getByText('Administrator')).toBeTruthy();
-    expect(screen.getByRole('textbox', { name: 'Search members' }).getAttribute('placeholder')).toBe('Search members...');
+    expect(screen.getByRole('combobox', { name: 'Search members' }).getAttribute('placeholder')).toBe('Search members...');
   });
 
   it('shows a permitted page, and redirects unknown paths to /', async () => {

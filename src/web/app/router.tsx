@@ -4,7 +4,7 @@ import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorFallback } from '../components/error-fallback';
 import { PageLoader } from '../components/page-loader';
 import { RequireAuth, RequirePermission } from './guards';
-import { PATHS, ROUTE_PERMISSIONS, type MainPath } from './paths';
+import { MEMBER_PATH, PATHS, ROUTE_PERMISSIONS, type MainPath } from './paths';
 
 // The shell is its own chunk: the sign-in route does not load it (size budget, vite-budget.ts).
 const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
@@ -15,7 +15,7 @@ const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-pag
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
 const AuditPage = lazy(() => import('../features/audit/audit-page'));
-const ComingSoonPage = lazy(() => import('../components/coming-soon-page'));
+const MemberPage = lazy(() => import('../features/network/member-page'));
 const RevenuePage = lazy(() => import('../features/reports/revenue-page'));
 const RoyaltyIncomePage = lazy(() => import('../features/reports/royalty-income-page'));
 const RewardIncomePage = lazy(() => import('../features/reports/reward-income-page'));
@@ -75,6 +75,14 @@ export const routes: RouteObject[] = [
             children: [
               { path: PATHS.dashboard, element: guarded(PATHS.dashboard, <DashboardPage />) },
               { path: PATHS.users, element: guarded(PATHS.users, <UsersPage />) },
+              {
+                path: MEMBER_PATH,
+                element: (
+                  <RequirePermission permission={ROUTE_PERMISSIONS[PATHS.users]}>
+                    <MemberPage />
+                  </RequirePermission>
+                ),
+              },
               { path: PATHS.permissions, element: guarded(PATHS.permissions, <PermissionsPage />) },
               { path: PATHS.roles, element: guarded(PATHS.roles, <RolesPage />) },
               { path: PATHS.rolePermissions, element: guarded(PATHS.rolePermissions, <RolePermissionsPage />) },

@@ -11,5 +11,7 @@ export const theme = createTheme({
   components: {
     Paper: { defaultProps: { shadow: 'xs' } },
     Card: { defaultProps: { shadow: 'xs', withBorder: true, radius: 'md' } },
+    // Mantine's modal close button has no accessible name of its own (axe button-name).
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });

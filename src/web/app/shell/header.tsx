@@ -1,9 +1,10 @@
-import { ActionIcon, Avatar, Burger, Button, Group, Stack, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout, IconSearch, IconShieldCheck } from '@tabler/icons-react';
+import { ActionIcon, Avatar, Burger, Button, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout, IconShieldCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { useAuth } from '../../features/auth/auth-context';
 import { useLogout } from '../../features/auth/auth.api';
+import { MemberSearch } from '../../features/network/member-search';
 import { initials } from '../../lib/format';
 import { clearSession } from '../../lib/session';
 import { PATHS } from '../paths';
@@ -53,14 +54,7 @@ export function Header({ mobileOpened, onToggleMobile, collapsed, onToggleCollap
         </Group>
       </Group>
 
-      <TextInput
-        aria-label="Search members"
-        placeholder="Search members..."
-        leftSection={<IconSearch size={16} aria-hidden />}
-        radius="xl"
-        w={{ base: 160, sm: 260, lg: 340 }}
-        visibleFrom="xs"
-      />
+      <MemberSearch />
 
       <Group gap="lg" wrap="nowrap">
         <HeaderClock />

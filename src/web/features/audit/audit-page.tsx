@@ -51,7 +51,7 @@ export default function AuditPage() {
     {
       header: 'Details',
       cell: (e) => (
-        <Button size="xs" variant="subtle" onClick={() => setSelected(e)} aria-label={`Details of ${e.action} ${e.entity} ${e.entityId ?? ''}`}>
+        <Button size="xs" variant="subtle" onClick={() => setSelected(e)} aria-label={`View Details of ${e.action} ${e.entity} ${e.entityId ?? ''}`}>
           View
         </Button>
       ),

@@ -94,7 +94,7 @@ export default function RegisterPage() {
           </Button>
           <Text size="sm" c="dimmed" ta="center">
             Already have an account?{' '}
-            <Anchor component={Link} to="/signin" size="sm">
+            <Anchor component={Link} to="/signin" size="sm" underline="always">
               Sign in
             </Anchor>
           </Text>

@@ -48,7 +48,7 @@ export default function ResetPasswordPage() {
           {(errors.token || !token) && (
             <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
               This reset link is invalid or incomplete. Ask for a new one from the{' '}
-              <Anchor component={Link} to="/forgot-password" inherit>
+              <Anchor component={Link} to="/forgot-password" inherit underline="always">
                 forgot password
               </Anchor>{' '}
               screen.

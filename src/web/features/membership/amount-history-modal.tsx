@@ -47,7 +47,7 @@ function History({ userId }: { userId: number }) {
         </Text>
       </Paper>
       <Text fw={600}>{`Payment History (${entries.length} transactions)`}</Text>
-      <ScrollArea.Autosize mah={360}>
+      <ScrollArea.Autosize mah={360} viewportProps={{ tabIndex: 0, 'aria-label': 'Payment history' }}>
         <Stack gap="xs">
           {entries.map((e) => {
             const type = entryType(e);

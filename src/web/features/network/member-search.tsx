@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { memberPath } from '../../app/paths';
 import { errorMessage } from '../../lib/api-client';
+import classes from './member-search.module.css';
 import { memberSearchQuery, SEARCH_MIN_LENGTH } from './network.api';
 
 const DEBOUNCE_MS = 250;
@@ -67,14 +68,14 @@ export function MemberSearch() {
       <Combobox.Dropdown hidden={value.trim().length < SEARCH_MIN_LENGTH} miw={340}>
         <Combobox.Options aria-label="Members found">
           {results.map((u) => (
-            <Combobox.Option key={u.userId} value={String(u.userId)} aria-label={`${u.fullName} (ID: ${u.userId})`}>
+            <Combobox.Option key={u.userId} value={String(u.userId)} className={classes.option}>
               <Group justify="space-between" gap="sm" wrap="nowrap">
                 <Text size="sm" fw={500} truncate>
                   {u.fullName}
                 </Text>
-                <Text size="xs" c="dimmed">{`ID ${u.userId}`}</Text>
+                <Text size="xs" c="dimmed" className={classes.meta}>{`ID ${u.userId}`}</Text>
               </Group>
-              <Text size="xs" c="dimmed" truncate>{`${u.email} · ${u.phone}`}</Text>
+              <Text size="xs" c="dimmed" truncate className={classes.meta}>{`${u.email} · ${u.phone}`}</Text>
             </Combobox.Option>
           ))}
         </Combobox.Options>

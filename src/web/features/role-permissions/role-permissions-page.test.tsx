@@ -64,7 +64,7 @@ describe('RolePermissionsPage', () => {
       return jsonResponse(200, { success: true, data: ROWS });
     });
     renderPage(<RolePermissionsPage />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete a permission of Role 3' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Permission of Role 3' }));
     const prompt = await screen.findByRole('dialog', { name: 'Delete Permission' });
     fireEvent.change(within(prompt).getByLabelText('Permission ID'), { target: { value: '8' } });
     fireEvent.click(within(prompt).getByRole('button', { name: 'Continue' }));
@@ -84,10 +84,10 @@ describe('RolePermissionsPage', () => {
     signIn(['roles_view', 'roles_manage']);
     mockFetch(() => jsonResponse(200, { success: true, data: ROWS }));
     renderPage(<RolePermissionsPage />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete a permission of Single' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete Permission of Single' }));
     expect(await screen.findByText('Are you sure you want to delete permission 5 from role 4?')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Delete a permission of Empty' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete Permission of Empty' }));
     expect(await screen.findByText('No permission ID found to delete')).toBeTruthy();
   });
 

@@ -153,7 +153,7 @@ export default function RolePermissionsPage() {
             color="orange"
             onClick={() => askDeletePermission(r)}
             disabled={r.pending}
-            aria-label={`Delete a permission of ${r.roleName}`}
+            aria-label={`Delete Permission of ${r.roleName}`}
           >
             Delete Permission
           </Button>

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Group, Text, Tooltip } from '@mantine/core';
-import { IconBinaryTree2, IconEdit, IconHierarchy, IconTrash } from '@tabler/icons-react';
+import { IconEdit, IconHierarchy, IconTrash, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { User } from '../../../contract/users';
 import { memberPath } from '../../app/paths';
@@ -49,7 +49,7 @@ export function userColumns(offset: number, a: RowActions): Column<User>[] {
           {!a.readOnly && (
             <Tooltip label="Member page and genealogy">
               <ActionIcon variant="subtle" component={Link} to={memberPath(u.userId)} aria-label={`Open ${u.fullName}`}>
-                <IconBinaryTree2 size={18} aria-hidden />
+                <IconUserCircle size={18} aria-hidden />
               </ActionIcon>
             </Tooltip>
           )}

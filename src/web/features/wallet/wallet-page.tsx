@@ -28,7 +28,7 @@ const COLUMNS: Column<WalletTransaction>[] = [
     cell: (t) => {
       const recharge = t.transactionType === 'wallet_recharge';
       return (
-        <Text size="sm" fw={600} c={recharge ? 'teal.7' : 'red.7'}>
+        <Text size="sm" fw={600} c={recharge ? 'teal' : 'red'}>
           {`${recharge ? '+' : '-'}${formatAmount(t.amount)}`}
         </Text>
       );

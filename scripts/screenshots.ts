@@ -1,0 +1,94 @@
+/**
+ * npm run screenshots: starts the real server on a fresh database with demo data, signs in with
+ * Chromium and saves a PNG of every screen to docs/screenshots/ (the README shows them).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { chromiumPath, launchBrowser } from '../e2e/support/browser.ts';
+import { startServer } from '../e2e/support/server.ts';
+import {
+  MAIN_SCREENS, memberWithNetwork, openScreen, PUBLIC_SCREENS, settled, signIn, TEST_SCREENS,
+} from '../e2e/support/screens.ts';
+
+const OUT = path.resolve(import.meta.dirname, '../docs/screenshots');
+/** The test duplicates that are screens of their own; the others repeat a main screen without the layout. */
+const DISTINCT_TEST_SCREENS = new Set(['/test/api', '/test/membership', '/test/membership-test']);
+
+async function shoot(page: Page, name: string) {
+  await page.mouse.move(0, 899);
+  await page.waitForTimeout(400); // chart and modal transitions
+  await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+  console.log(`  docs/screenshots/${name}.png`);
+}
+
+/** A change for the audit log to show: a rank is created, then renamed. */
+async function renameRank(baseUrl: string, token: string) {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${baseUrl}/api/ranks/createRank`, { method: 'POST', headers, body: JSON.stringify({ name: 'Emerald', status: true }) });
+  const { data } = (await created.json()) as { data: { rankId: number } };
+  await fetch(`${baseUrl}/api/ranks/updateRank/${data.rankId}`, { method: 'PUT', headers, body: JSON.stringify({ name: 'Emerald Elite', status: true }) });
+}
+
+async function main() {
+  if (!chromiumPath) throw new Error('No Chromium found: install Debian\'s "chromium" package or set CHROMIUM_PATH');
+  fs.mkdirSync(OUT, { recursive: true });
+  const server = await startServer({ env: { SEED_MEMBERS: '300' } });
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    const page = await context.newPage();
+
+    // /register is the same screen as /signup.
+    for (const screen of PUBLIC_SCREENS.filter((s) => s.path !== '/register')) {
+      await openScreen(page, server.url, screen);
+      await shoot(page, screen.shot);
+    }
+
+    await signIn(page, server.url);
+    for (const screen of MAIN_SCREENS) {
+      await openScreen(page, server.url, screen);
+      await shoot(page, screen.shot);
+    }
+    for (const screen of TEST_SCREENS.filter((s) => DISTINCT_TEST_SCREENS.has(s.path))) {
+      await openScreen(page, server.url, screen);
+      if (screen.path === '/test/api') await page.getByText('Connected', { exact: true }).waitFor();
+      await shoot(page, screen.shot);
+    }
+
+    // Dialogs worth seeing: adding a member, and one change of the audit log with its before and after.
+    const token = (await page.evaluate(() => localStorage.getItem('authToken')))!;
+    await renameRank(server.url, token);
+    await openScreen(page, server.url, MAIN_SCREENS[1]);
+    await page.getByRole('button', { name: 'Add User' }).click();
+    await page.getByRole('dialog', { name: 'Add User' }).waitFor();
+    await shoot(page, 'users-add');
+    await openScreen(page, server.url, { path: '/audit', heading: 'Audit Log' });
+    await page.getByRole('button', { name: /^View Details of / }).first().click();
+    await page.getByRole('dialog', { name: 'Change details' }).waitFor();
+    await shoot(page, 'audit-details');
+
+    // A member's page with two levels of their genealogy open, then the header search.
+    const member = await memberWithNetwork(server.url, token);
+    await openScreen(page, server.url, { path: `/users/${member.referredBy}`, heading: /./ });
+    const expand = page.getByRole('button', { name: /^Expand / });
+    await expand.first().click();
+    await settled(page);
+    await expand.first().click();
+    await settled(page);
+    await shoot(page, 'member');
+    await page.getByRole('combobox', { name: 'Search members' }).fill('ana');
+    await page.getByRole('listbox', { name: 'Members found' }).getByRole('option').first().waitFor();
+    await page.keyboard.press('ArrowDown');
+    await shoot(page, 'search');
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await openScreen(page, server.url, MAIN_SCREENS[0]);
+    await shoot(page, 'dashboard-dark');
+  } finally {
+    await browser.close();
+    await server.cleanUp();
+  }
+}
+
+await main();
