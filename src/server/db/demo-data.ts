@@ -111,7 +111,8 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       const prevSize = sizes[k - 2] ?? 0;
       const prevStart = start - prevSize;
       const referrer = k === 1 ? 'null' : `${b} + ${prevStart} + (abs(hashint8extended(i, 7)) % ${prevSize})`;
-      const created = `now() - make_interval(secs => 86400 * ${days} * (1 - ${0.075 * (k - 1)} - 0.07 * ${rnd('i', 8)}))`;
+      // Each level joins in its own tenth of the period, the deepest up to today.
+      const created = `now() - make_interval(secs => 86400 * ${days} * (1 - ${0.1 * (k - 1)} - 0.1 * ${rnd('i', 8)}))`;
       await run(tx, `
         insert into users (user_id, username, full_name, email, phone, address, dob, state, referral_code,
                            referred_by, level, rank_id, status, created_at, updated_at)

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderRoutes, signIn } from '../test-utils';
 import { routes } from './router';
 
-const LAYOUT_WAIT = { timeout: 3000 };
+const LAYOUT_WAIT = { timeout: 5000 };
 
 function serveAs(user: ReturnType<typeof signIn>) {
   return mockFetch((path) =>
@@ -41,7 +41,7 @@ describe('routes and guards', () => {
     expect(await screen.findByRole('heading', { name: 'Audit Log' }, LAYOUT_WAIT)).toBeTruthy();
     await act(() => router.navigate('/no/such/page'));
     expect(router.state.location.pathname).toBe('/');
-    expect(await screen.findByRole('region', { name: 'Total Users' })).toBeTruthy();
+    expect(await screen.findByRole('region', { name: 'Total Users' }, LAYOUT_WAIT)).toBeTruthy();
   });
 
   it('serves the test duplicates without the layout shell', async () => {

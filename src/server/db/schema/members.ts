@@ -44,7 +44,8 @@ export const users = pgTable(
     uniqueIndex('users_phone_live_uq').on(t.phone).where(sql`${t.deletedAt} is null`),
     uniqueIndex('users_username_uq').on(t.username),
     uniqueIndex('users_referral_code_uq').on(t.referralCode),
-    index('users_referred_by_idx').on(t.referredBy),
+    // Direct referrals in id order (downline pages, the genealogy's children) without a sort.
+    index('users_referred_by_idx').on(t.referredBy, t.userId),
     index('users_level_idx').on(t.level, t.userId),
     index('users_rank_idx').on(t.rankId, t.userId),
     index('users_role_idx').on(t.roleId),

@@ -19,7 +19,7 @@ describe('AuditPage', () => {
     const table = await screen.findByRole('table', { name: 'Audit log' });
     expect(await within(table).findByText('Asha Admin')).toBeTruthy();
     expect(within(table).getByText('10.0.0.5')).toBeTruthy();
-    expect(screen.getByText('1 changes')).toBeTruthy();
+    expect(screen.getByText('1 change')).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('Actor'), { target: { value: 'asha@example.com' } });
     fireEvent.change(screen.getByLabelText('Action'), { target: { value: 'update' } });

@@ -100,7 +100,7 @@ export default function AuditPage() {
       {query.data && (
         <Text size="sm" c="dimmed">
           {formatCount(query.data.total)}
-          {query.data.totalCapped ? '+' : ''} changes
+          {query.data.totalCapped ? '+' : ''} {query.data.total === 1 ? 'change' : 'changes'}
         </Text>
       )}
       <DataTable
