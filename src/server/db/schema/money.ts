@@ -79,7 +79,8 @@ export const dailyPayouts = pgTable(
     check('daily_payouts_amount_positive', sql`${t.amountPaise} > 0`),
     check('daily_payouts_status', sql`${t.status} in ('Success', 'Failure')`),
     uniqueIndex('daily_payouts_user_day_uq').on(t.userId, t.payoutDate),
-    index('daily_payouts_date_status_idx').on(t.payoutDate, t.status),
+    // Pages newest first (date, then id) without a sort; the totals come from payouts_daily.
+    index('daily_payouts_date_id_idx').on(t.payoutDate, t.id),
   ],
 );
 
