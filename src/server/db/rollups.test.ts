@@ -18,6 +18,22 @@ async function segmentsMatch() {
   return row.same;
 }
 
+async function downlineMatch() {
+  const [row] = await t.database.query<{ same: boolean }>(`
+    with recursive up(ancestor, depth) as (
+      select referred_by, 1 from users where deleted_at is null and referred_by is not null
+      union all
+      select a.referred_by, up.depth + 1 from up join users a on a.user_id = up.ancestor
+       where a.referred_by is not null and up.depth < 10
+    )
+    select coalesce((select json_agg(x order by ancestor_id, depth) from
+             (select ancestor_id, depth, members from downline_counts where members <> 0) x)::text, '[]')
+         = coalesce((select json_agg(y order by ancestor_id, depth) from
+             (select ancestor as ancestor_id, depth::int2 as depth, count(*)::int8 as members from up group by 1, 2) y)::text, '[]')
+      as same`);
+  return row.same;
+}
+
 async function payoutsMatch() {
   const [row] = await t.database.query<{ same: boolean }>(`
     select coalesce((select json_agg(x order by day, status) from
@@ -44,6 +60,21 @@ describe('rollups kept by triggers', () => {
     );
     await t.database.query(`delete from users where email like 'seg%@test.local'`);
     expect(await segmentsMatch()).toBe(true);
+  });
+
+  it('downline_counts follows new members, soft deletes, restores and hard deletes', async () => {
+    expect(await downlineMatch()).toBe(true);
+    const [parent] = await t.database.query<{ user_id: number }>(`select user_id from users where level = 3 order by user_id limit 1`);
+    await t.database.query(
+      `insert into users (full_name, email, phone, referral_code, level, referred_by) values
+         ('Down One', 'down1@test.local', '9000000201', 'DOWN1', 4, $1),
+         ('Down Two', 'down2@test.local', '9000000202', 'DOWN2', 4, $1)`,
+      [parent.user_id],
+    );
+    await t.database.query(`update users set deleted_at = now() where user_id % 13 = 0`);
+    await t.database.query(`update users set deleted_at = null where user_id % 26 = 0`);
+    await t.database.query(`delete from users where email = 'down2@test.local'`);
+    expect(await downlineMatch()).toBe(true);
   });
 
   it('payouts_daily follows new payouts and status changes', async () => {

@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './members.ts';
 
 /** Server-side sessions: only the SHA-256 of the bearer token is stored. */
@@ -81,6 +81,20 @@ export const userSegments = pgTable(
     live: bigint('live', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.level, t.rankKey] })],
+);
+
+/**
+ * How many live members sit at each depth (1–10) below a member, kept by triggers on users
+ * (drizzle/0006): the downline tree's per-level counts without walking a network of 100,000.
+ */
+export const downlineCounts = pgTable(
+  'downline_counts',
+  {
+    ancestorId: bigint('ancestor_id', { mode: 'number' }).notNull(),
+    depth: smallint('depth').notNull(),
+    members: bigint('members', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.ancestorId, t.depth] })],
 );
 
 /** Counters kept by triggers so the dashboard never counts a million rows per request. */

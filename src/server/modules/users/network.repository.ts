@@ -84,11 +84,17 @@ export async function upline(database: Database, userId: number) {
   }));
 }
 
+/** How many members of a level the walk carries to the next one (see downlineTree). */
+const WALK_WIDTH = 1000;
+
 /**
- * The whole network under a member, level by level, in one statement: a recursive walk down
- * users.referred_by (index users_referred_by_idx) carrying only ids, depth and liveness, then the count of
- * each level and its first `limit` members. A deleted member is not counted, but their referrals
- * still are: they keep their referrer (decisions.md).
+ * The network under a member, level by level, to `depth`: each level's count of live members
+ * from the trigger-kept downline_counts (drizzle/0006), and its first `limit` live members. Those
+ * come from a walk that carries at most WALK_WIDTH members (lowest ids first) of each level to
+ * the next, through the (referred_by, user_id) index — so a network of 100,000 costs ten small
+ * queries, not a walk of all of it. Up to WALK_WIDTH members on a level the first page is exact
+ * (lowest ids); beyond, it is the first members found under the level above's first ones.
+ * Deleted members are not counted but are walked through: their referrals stay in the network.
  */
 export async function downlineTree(
   database: Database,
@@ -96,35 +102,28 @@ export async function downlineTree(
   depth: number,
   limit: number,
 ): Promise<DownlineTree['levels']> {
-  const rows = await database.query<MemberRow & { depth: number; level_count: number | string }>(
-    `with recursive tree(user_id, depth, live) as (
-        select user_id, 1, deleted_at is null from users where referred_by = $1
-        union all
-        select u.user_id, t.depth + 1, u.deleted_at is null
-          from tree t join users u on u.referred_by = t.user_id where t.depth < $2
-      ),
-      live as (select user_id, depth from tree where live),
-      counts as (select depth, count(*) as level_count from live group by depth),
-      firsts as (
-        select user_id, depth from (
-          select user_id, depth, row_number() over (partition by depth order by user_id) as rn from live
-        ) ranked where rn <= $3
-      )
-      select c.depth, c.level_count, u.user_id, u.full_name, u.level, u.state, u.status, u.created_at
-        from counts c
-        join firsts f on f.depth = c.depth
-        join users u on u.user_id = f.user_id
-       order by c.depth, u.user_id`,
-    [userId, depth, limit],
+  const counts = await database.query<{ depth: number; members: number | string }>(
+    'select depth, members from downline_counts where ancestor_id = $1 and depth <= $2 and members > 0 order by depth',
+    [userId, depth],
   );
-  const levels = new Map<number, DownlineTree['levels'][number]>();
-  for (const r of rows) {
-    let level = levels.get(r.depth);
-    if (!level) {
-      level = { depth: r.depth, count: Number(r.level_count), members: [] };
-      levels.set(r.depth, level);
+  const levels: DownlineTree['levels'] = [];
+  let frontier = [userId];
+  for (const { depth: d, members } of counts) {
+    while (levels.length + 1 < d && frontier.length > 0) {
+      frontier = await nextLevel(database, frontier).then((rows) => rows.map((r) => Number(r.user_id)));
+      levels.push({ depth: levels.length + 1, count: 0, members: [] });
     }
-    level.members.push(toDownlineMember(r));
+    const rows = await nextLevel(database, frontier);
+    frontier = rows.map((r) => Number(r.user_id));
+    levels.push({ depth: d, count: Number(members), members: rows.filter((r) => !r.deleted).slice(0, limit).map(toDownlineMember) });
   }
-  return [...levels.values()];
+  return levels.filter((l) => l.count > 0);
+}
+
+function nextLevel(database: Database, parents: number[]) {
+  return database.query<MemberRow & { deleted: boolean }>(
+    `select user_id, full_name, level, state, status, created_at, deleted_at is not null as deleted
+       from users where referred_by = any($1::int8[]) order by user_id limit ${WALK_WIDTH}`,
+    [parents],
+  );
 }
