@@ -85,7 +85,7 @@ export async function upline(database: Database, userId: number) {
 }
 
 /** How many members of a level the walk carries to the next one (see downlineTree). */
-const WALK_WIDTH = 1000;
+const WALK_WIDTH = 200;
 
 /**
  * The network under a member, level by level, to `depth`: each level's count of live members
