@@ -6,7 +6,7 @@ import { PERMISSION_MODULES } from '../../../contract/permissions';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type Column } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
-import { errorMessage } from '../../lib/api-client';
+import { useRecordActions } from '../../components/use-record-actions';
 import { PermissionForm } from './permission-form';
 import { permissionsQuery, SAMPLE_PERMISSIONS, useDeletePermission, type PermissionRow } from './permissions.api';
 
@@ -17,10 +17,9 @@ export default function PermissionsPage() {
   const remove = useDeletePermission();
   const [search, setSearch] = useState('');
   const [module, setModule] = useState(ALL);
-  const [form, setForm] = useState<{ editing: PermissionRow | null } | null>(null);
-  const [deleting, setDeleting] = useState<PermissionRow | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
+  const { form, setForm, deleting, setDeleting, actionError, setActionError, edit, askDelete, confirmDelete } =
+    useRecordActions<PermissionRow>('permission', remove, showSuccess);
 
   const sample = permissions.isError;
   const rows = permissions.data ?? (sample ? SAMPLE_PERMISSIONS : undefined);
@@ -32,33 +31,6 @@ export default function PermissionsPage() {
         (!term || p.name.toLowerCase().includes(term) || p.description.toLowerCase().includes(term)),
     );
   }, [rows, search, module]);
-
-  const edit = (row: PermissionRow) => {
-    if (row.id === null) {
-      setActionError('Unable to edit permission: No valid ID found');
-      return;
-    }
-    setActionError(null);
-    setForm({ editing: row });
-  };
-
-  const askDelete = (row: PermissionRow) => {
-    if (row.id === null) {
-      setActionError('Invalid permission ID');
-      return;
-    }
-    setActionError(null);
-    setDeleting(row);
-  };
-
-  const confirmDelete = () => {
-    if (!deleting?.id) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => showSuccess('Permission deleted successfully'),
-      onError: (err) => setActionError(errorMessage(err, 'Failed to delete permission')),
-      onSettled: () => setDeleting(null),
-    });
-  };
 
   const columns: Column<PermissionRow>[] = [
     { header: 'S.No', cell: (_, i) => i + 1, width: 70 },

@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type Column } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
-import { errorMessage } from '../../lib/api-client';
+import { useRecordActions } from '../../components/use-record-actions';
 import { RoleForm } from './role-form';
 import { rolesQuery, useDeleteRole, type RoleRow } from './roles.api';
 
@@ -13,42 +13,14 @@ export default function RolesPage() {
   const roles = useQuery(rolesQuery());
   const remove = useDeleteRole();
   const [search, setSearch] = useState('');
-  const [form, setForm] = useState<{ editing: RoleRow | null } | null>(null);
-  const [deleting, setDeleting] = useState<RoleRow | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
+  const { form, setForm, deleting, setDeleting, actionError, setActionError, edit, askDelete, confirmDelete } =
+    useRecordActions<RoleRow>('role', remove, showSuccess);
 
   const shown = useMemo(() => {
     const term = search.trim().toLowerCase();
     return roles.data?.filter((r) => !term || r.name.toLowerCase().includes(term));
   }, [roles.data, search]);
-
-  const edit = (row: RoleRow) => {
-    if (row.id === null) {
-      setActionError('Unable to edit role: No valid ID found');
-      return;
-    }
-    setActionError(null);
-    setForm({ editing: row });
-  };
-
-  const askDelete = (row: RoleRow) => {
-    if (row.id === null) {
-      setActionError('Invalid role ID');
-      return;
-    }
-    setActionError(null);
-    setDeleting(row);
-  };
-
-  const confirmDelete = () => {
-    if (!deleting?.id) return;
-    remove.mutate(deleting.id, {
-      onSuccess: () => showSuccess('Role deleted successfully'),
-      onError: (err) => setActionError(errorMessage(err, 'Failed to delete role')),
-      onSettled: () => setDeleting(null),
-    });
-  };
 
   const columns: Column<RoleRow>[] = [
     { header: 'S.No', cell: (_, i) => i + 1, width: 70 },
