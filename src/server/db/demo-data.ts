@@ -166,11 +166,12 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
              u.created_at + interval '3 days'
         ${members} and ${rnd('u.user_id', 25)} < 0.2 and now() - u.created_at > interval '3 days'
       union all
-      -- Mobile recharges and bill payments topped up about every other month.
-      select u.user_id, 'wallet_recharge', (100 + floor(${rnd('u.user_id * 100 + m', 26)} * 900))::int8 * 100, 'Wallet recharge',
-             u.created_at + make_interval(days => 30 * m)
-        ${members.replace('from users u', 'from users u cross join generate_series(1, 12) as m')}
-         and ${rnd('u.user_id * 100 + m', 27)} < 0.5 and u.created_at + make_interval(days => 30 * m) < now()`);
+      -- Mobile recharges and bill payments: a top-up on about every other third day since joining
+      -- (about ten ledger rows per member over a year of a growing network).
+      select u.user_id, 'wallet_recharge', (100 + floor(${rnd('u.user_id * 1000 + m', 26)} * 900))::int8 * 100, 'Wallet recharge',
+             u.created_at + make_interval(days => 3 * m)
+        ${members.replace('from users u', `from users u cross join lateral generate_series(1, floor(extract(epoch from now() - u.created_at) / ${3 * 86400})::int) as m`)}
+         and ${rnd('u.user_id * 1000 + m', 27)} < 0.45`);
     await run(tx, `
       create temp table seed_memberships on commit drop as
       select u.user_id, (case when ${rnd('u.user_id', 30)} < 0.5 then 499 else 999 end)::int8 * 100 as amount_paise,

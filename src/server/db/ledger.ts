@@ -25,37 +25,45 @@ export interface PostedEntry {
 const rupees = (paise: number) => paiseToRupees(paise).toFixed(2);
 
 /**
- * The one way money moves: locks the member's row, refuses a debit the balance can't cover
- * (nothing is written), inserts the immutable ledger row and moves the cached balance, all in
- * the caller's transaction. The CHECK users_balance_not_negative is the last line of defence.
+ * The one way money moves, in one statement of the caller's transaction: the UPDATE locks the
+ * member's row and moves the cached balance only if it stays at or above zero (re-checked on the
+ * newest row version when a concurrent posting got there first), and the immutable ledger row is
+ * inserted only if it did. When nothing moved, a second look says why: no such member, or a
+ * debit the balance can't cover (nothing is written). The CHECK users_balance_not_negative is the
+ * last line of defence.
  */
 export async function postEntry(tx: Db, posting: LedgerPosting): Promise<PostedEntry> {
   if (!Number.isSafeInteger(posting.amountPaise) || posting.amountPaise === 0) {
     throw new AppError(400, 'Amount must be a non-zero whole number of paise');
   }
-  const [member] = rowsOf<{ balance_paise: number | string; deleted: boolean }>(await tx.execute(sql`
-    select balance_paise, deleted_at is not null as deleted from users where user_id = ${posting.userId} for update`));
-  if (!member || member.deleted) throw new AppError(404, `Member ${posting.userId} not found`);
-  const balance = Number(member.balance_paise);
-  if (balance + posting.amountPaise < 0) {
+  const [posted] = rowsOf<{ id: number | string; created_at: Date | string; balance_paise: number | string }>(await tx.execute(sql`
+    with moved as (
+      update users set balance_paise = balance_paise + ${posting.amountPaise}
+       where user_id = ${posting.userId} and deleted_at is null and balance_paise + ${posting.amountPaise} >= 0
+      returning user_id, balance_paise
+    ), entry as (
+      insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id)
+      select user_id, ${posting.kind}::text, ${posting.amountPaise}::int8, ${posting.batchId ?? null}::int,
+             ${posting.description ?? null}::text, ${posting.actorId ?? null}::int8
+        from moved
+      returning id, created_at
+    )
+    select entry.id, entry.created_at, moved.balance_paise from moved, entry`));
+  if (!posted) {
+    const [member] = rowsOf<{ balance_paise: number | string }>(await tx.execute(sql`
+      select balance_paise from users where user_id = ${posting.userId} and deleted_at is null`));
+    if (!member) throw new AppError(404, `Member ${posting.userId} not found`);
+    const balance = Number(member.balance_paise);
     throw new AppError(
       400,
       `Insufficient wallet balance: the member has ${rupees(balance)} and ${rupees(-posting.amountPaise)} was requested`,
     );
   }
-  const [entry] = rowsOf<{ id: number | string; created_at: Date | string }>(await tx.execute(sql`
-    insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id)
-    values (${posting.userId}, ${posting.kind}, ${posting.amountPaise}, ${posting.batchId ?? null},
-            ${posting.description ?? null}, ${posting.actorId ?? null})
-    returning id, created_at`));
-  const [after] = rowsOf<{ balance_paise: number | string }>(await tx.execute(sql`
-    update users set balance_paise = balance_paise + ${posting.amountPaise}
-     where user_id = ${posting.userId} returning balance_paise`));
   return {
-    entryId: Number(entry.id),
+    entryId: Number(posted.id),
     userId: posting.userId,
     amountPaise: posting.amountPaise,
-    balancePaise: Number(after.balance_paise),
-    createdAt: new Date(entry.created_at).toISOString(),
+    balancePaise: Number(posted.balance_paise),
+    createdAt: new Date(posted.created_at).toISOString(),
   };
 }

@@ -44,6 +44,25 @@ async function payoutsMatch() {
   return row.same;
 }
 
+async function incomeMonthsMatch() {
+  const [row] = await t.database.query<{ users: boolean; totals: boolean; rows: number }>(`
+    with raw as (
+      select b.kind, coalesce(b.reward_type, '') as reward_key, date_trunc('month', b.run_date)::date as month,
+             l.user_id, sum(l.amount_paise)::int8 as total_paise, count(*)::int8 as entries
+        from ledger_entries l join income_batches b on b.batch_id = l.batch_id group by 1, 2, 3, 4
+    )
+    select coalesce((select json_agg(x order by kind, reward_key, month, user_id) from
+             (select kind, reward_key, month, user_id, total_paise, entries from income_month_users) x)::text, '[]')
+         = coalesce((select json_agg(y order by kind, reward_key, month, user_id) from raw y)::text, '[]') as users,
+           coalesce((select json_agg(x order by kind, reward_key, month) from
+             (select kind, reward_key, month, total_paise, entries, users from income_month_totals) x)::text, '[]')
+         = coalesce((select json_agg(y order by kind, reward_key, month) from
+             (select kind, reward_key, month, sum(total_paise)::int8 as total_paise, sum(entries)::int8 as entries,
+                     count(*)::int8 as users from raw group by 1, 2, 3) y)::text, '[]') as totals,
+           (select count(*)::int from income_month_users) as rows`);
+  return row;
+}
+
 describe('rollups kept by triggers', () => {
   it('user_segments follows inserts, rank and level changes, soft deletes and hard deletes', async () => {
     expect(await segmentsMatch()).toBe(true);
@@ -82,5 +101,36 @@ describe('rollups kept by triggers', () => {
     await t.database.query(`update daily_payouts set status = 'Success' where id in (select id from daily_payouts where status = 'Failure' limit 10)`);
     await t.database.query(`update daily_payouts set amount_paise = amount_paise + 100 where id % 5 = 0`);
     expect(await payoutsMatch()).toBe(true);
+  });
+
+  it('income_month_users and income_month_totals follow new royalty and reward credits, and ignore wallet traffic', async () => {
+    const before = await incomeMonthsMatch();
+    expect(before).toMatchObject({ users: true, totals: true });
+    expect(before.rows).toBeGreaterThan(0);
+    const [batch] = await t.database.query<{ batch_id: number }>(
+      `insert into income_batches (kind, reward_type, run_date) values ('reward', 'monthlyReward', current_date - 40) returning batch_id`,
+    );
+    const receivers = await t.database.query<{ user_id: number }>(`select user_id from users order by user_id limit 12`);
+    // One statement with two credits for one receiver, then a second statement for receivers old and new.
+    await t.database.query(
+      `insert into ledger_entries (user_id, kind, amount_paise, batch_id)
+       select user_id, 'reward', 1000 + user_id % 7, $1::int from users where user_id = any($2::int8[])
+       union all select $3::int8, 'reward', 555, $1::int`,
+      [batch.batch_id, receivers.slice(0, 6).map((r) => r.user_id), receivers[0].user_id],
+    );
+    await t.database.query(
+      `insert into ledger_entries (user_id, kind, amount_paise, batch_id)
+       select user_id, 'reward', 2000, $1 from users where user_id = any($2::int8[])`,
+      [batch.batch_id, receivers.slice(3).map((r) => r.user_id)],
+    );
+    await t.database.query(`insert into ledger_entries (user_id, kind, amount_paise) values ($1, 'wallet_recharge', 700)`, [receivers[0].user_id]);
+    expect(await incomeMonthsMatch()).toMatchObject({ users: true, totals: true });
+    const [month] = await t.database.query<{ users: number }>(
+      `select users::int from income_month_totals where kind = 'reward' and reward_key = 'monthlyReward'
+          and month = date_trunc('month', current_date - 40)::date`,
+    );
+    expect(month.users).toBeGreaterThanOrEqual(12);
+    await expect(t.database.query(`update income_batches set run_date = run_date - 1 where batch_id = $1`, [batch.batch_id]))
+      .rejects.toThrow(/fixed/);
   });
 });

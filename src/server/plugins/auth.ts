@@ -43,15 +43,16 @@ export function hashToken(token: string): string {
 }
 
 // One round trip per request: the session, its account, and the permission names of the
-// account's active role. No cache, so a role change applies to the very next request on
-// every server copy.
+// account's active role — for the role Admin every permission there is, including ones created
+// later. No cache, so a role change applies to the very next request on every server copy.
 const SESSION_SQL = `
   select u.user_id, u.username, u.full_name, u.email, coalesce(r.name, 'User') as role,
-         coalesce(r.status, false) as role_active,
-         coalesce((select array_agg(p.name order by p.name)
-                     from role_permissions rp
-                     join permissions p on p.permission_id = any(rp.permission_ids)
-                    where rp.role_id = u.role_id and rp.status), '{}') as permissions
+         case when r.name = '${ADMIN_ROLE}' then (select array_agg(p.name) from permissions p)
+              when r.status then (select array_agg(p.name)
+                                    from role_permissions rp
+                                    join permissions p on p.permission_id = any(rp.permission_ids)
+                                   where rp.role_id = u.role_id and rp.status)
+         end as permissions
     from sessions s
     join users u on u.user_id = s.user_id
     left join roles r on r.role_id = u.role_id
@@ -63,21 +64,14 @@ interface SessionRow {
   full_name: string;
   email: string;
   role: string;
-  role_active: boolean;
-  permissions: string[];
+  permissions: string[] | null;
 }
 
 export async function loadSession(app: FastifyInstance, token: string): Promise<AuthContext | null> {
   const tokenHash = hashToken(token);
   const [row] = await app.database.query<SessionRow>(SESSION_SQL, [tokenHash]);
   if (!row) return null;
-  let permissions: string[] = [];
-  if (row.role === ADMIN_ROLE) {
-    const custom = await app.database.query<{ name: string }>('select name from permissions');
-    permissions = [...new Set([...PERMISSION_NAMES, ...custom.map((p) => p.name)])].sort();
-  } else if (row.role_active) {
-    permissions = row.permissions;
-  }
+  const names = row.role === ADMIN_ROLE ? [...PERMISSION_NAMES, ...(row.permissions ?? [])] : (row.permissions ?? []);
   return {
     userId: Number(row.user_id),
     tokenHash,
@@ -85,7 +79,7 @@ export async function loadSession(app: FastifyInstance, token: string): Promise<
     fullName: row.full_name,
     email: row.email,
     role: row.role,
-    permissions: new Set(permissions),
+    permissions: new Set(names.sort()),
   };
 }
 

@@ -118,3 +118,39 @@ export const withdrawalRequests = pgTable(
     index('withdrawal_requests_status_idx').on(t.status, t.createdAt),
   ],
 );
+
+/**
+ * Royalty and reward income per calendar month (of the batch run date), kind, reward type ('' for
+ * royalty) and receiver, kept by a trigger on ledger_entries in the same transaction as the
+ * credits (drizzle/0007). A month's page of receivers is read in order from the
+ * (…, total_paise desc, user_id) index instead of grouping a month of ledger rows per request.
+ */
+export const incomeMonthUsers = pgTable(
+  'income_month_users',
+  {
+    kind: text('kind').notNull(),
+    rewardKey: text('reward_key').notNull(),
+    month: date('month').notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    totalPaise: bigint('total_paise', { mode: 'number' }).notNull().default(0),
+    entries: bigint('entries', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.kind, t.rewardKey, t.month, t.userId] }),
+    index('income_month_users_top_idx').on(t.kind, t.rewardKey, t.month, t.totalPaise.desc(), t.userId),
+  ],
+);
+
+/** The month's totals of income_month_users: amount, credits and distinct receivers. */
+export const incomeMonthTotals = pgTable(
+  'income_month_totals',
+  {
+    kind: text('kind').notNull(),
+    rewardKey: text('reward_key').notNull(),
+    month: date('month').notNull(),
+    totalPaise: bigint('total_paise', { mode: 'number' }).notNull().default(0),
+    entries: bigint('entries', { mode: 'number' }).notNull().default(0),
+    users: bigint('users', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.rewardKey, t.month] })],
+);

@@ -35,39 +35,96 @@ function sourceOf(b: BatchRow): string {
 }
 
 /**
+ * The whole calendar months a range covers exactly (first day of a month to last day of a month),
+ * as their first days; null when either end falls inside a month.
+ */
+export function wholeMonths(fromDate: string, toDate: string): string[] | null {
+  const [fy, fm, fd] = fromDate.split('-').map(Number);
+  const [ty, tm, td] = toDate.split('-').map(Number);
+  const lastDay = new Date(Date.UTC(ty, tm, 0)).getUTCDate();
+  if (fd !== 1 || td !== lastDay) return null;
+  const months: string[] = [];
+  for (let y = fy, m = fm; y < ty || (y === ty && m <= tm); m === 12 ? ((y += 1), (m = 1)) : (m += 1)) {
+    months.push(`${y}-${String(m).padStart(2, '0')}-01`);
+  }
+  return months;
+}
+
+interface UserTotalRow { user_id: number; paise: string; n: string }
+interface Totals { paise: string; n: string; users: string }
+
+/**
+ * Totals and one page of receivers (largest income first). A range of whole months without a name
+ * filter (the screens' default: the current month) reads the income_month_* rollups (drizzle/0007);
+ * any other range groups the batches' ledger credits, read through ledger_batch_idx.
+ */
+async function receiverTotals(database: Database, f: IncomeFilters, ids: number[], page: number, limit: number) {
+  const months = f.userName ? null : wholeMonths(f.fromDate, f.toDate);
+  const offset = (page - 1) * limit;
+  if (months) {
+    const key = f.kind === 'royalty' ? '' : f.rewardType;
+    if (key !== undefined) {
+      const one = months.length === 1;
+      const [[totals], users] = await Promise.all([
+        database.query<Totals>(one
+          ? `select coalesce(sum(total_paise), 0)::text as paise, coalesce(sum(entries), 0)::text as n, coalesce(sum(users), 0)::text as users
+               from income_month_totals where kind = $1 and reward_key = $2 and month = any($3::date[])`
+          : `select coalesce(sum(total_paise), 0)::text as paise, coalesce(sum(entries), 0)::text as n, count(distinct user_id)::text as users
+               from income_month_users where kind = $1 and reward_key = $2 and month = any($3::date[])`,
+        [f.kind, key, months]),
+        database.query<UserTotalRow>(one
+          ? `select user_id, total_paise::text as paise, entries::text as n from income_month_users
+              where kind = $1 and reward_key = $2 and month = $3::date
+              order by total_paise desc, user_id limit $4 offset $5`
+          : `select user_id, sum(total_paise)::text as paise, sum(entries)::text as n from income_month_users
+              where kind = $1 and reward_key = $2 and month = any($3::date[])
+              group by user_id order by sum(total_paise) desc, user_id limit $4 offset $5`,
+        [f.kind, key, one ? months[0] : months, limit, offset]),
+      ]);
+      return { totals, users };
+    }
+  }
+  const name = f.userName ? containsPattern(f.userName) : null;
+  const join = name ? 'join users u on u.user_id = l.user_id' : '';
+  const [[totals], users] = await Promise.all([
+    database.query<Totals>(`
+      select coalesce(sum(l.amount_paise), 0)::text as paise, count(*)::text as n, count(distinct l.user_id)::text as users
+        from ledger_entries l ${join}
+       where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(2)}` : ''}`, name ? [ids, name] : [ids]),
+    database.query<UserTotalRow>(`
+      select l.user_id, sum(l.amount_paise)::text as paise, count(*)::text as n
+        from ledger_entries l ${join}
+       where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(4)}` : ''}
+       group by l.user_id order by sum(l.amount_paise) desc, l.user_id
+       limit $2 offset $3`, name ? [ids, limit, offset, name] : [ids, limit, offset]),
+  ]);
+  return { totals, users };
+}
+
+/**
  * The report: totals over every receiver of the range's batches, one page of users grouped by
  * user (largest income first), and the batches with their receivers among that page's users.
- * The receivers are the batches' ledger credits, read through ledger_batch_idx.
  */
 export async function incomeReport(database: Database, f: IncomeFilters, page: number, limit: number) {
   const batches = await batchesInRange(database, f);
   const ids = batches.map((b) => Number(b.batch_id));
   if (ids.length === 0) return { data: [], users: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
-  const name = f.userName ? containsPattern(f.userName) : null;
-  const join = name ? 'join users u on u.user_id = l.user_id' : '';
-  const [totals] = await database.query<{ paise: string; n: string; users: string }>(`
-    select coalesce(sum(l.amount_paise), 0)::text as paise, count(*)::text as n, count(distinct l.user_id)::text as users
-      from ledger_entries l ${join}
-     where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(2)}` : ''}`, name ? [ids, name] : [ids]);
-
-  const userParams: unknown[] = [ids, limit, (page - 1) * limit];
-  if (name) userParams.push(name);
-  const users = await database.query<{ user_id: number; user_name: string; rank_name: string | null; paise: string; n: string }>(`
-    select l.user_id, coalesce(u.username, u.full_name) as user_name, r.name as rank_name,
-           sum(l.amount_paise)::text as paise, count(*)::text as n
-      from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
-     where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(4)}` : ''}
-     group by l.user_id, u.username, u.full_name, r.name
-     order by sum(l.amount_paise) desc, l.user_id
-     limit $2 offset $3`, userParams);
-
-  const receivers = users.length === 0 ? [] : await database.query<{
-    batch_id: number; user_id: number; user_name: string; rank_name: string | null; amount_paise: number; created_at: Date | string;
-  }>(`
-    select l.batch_id, l.user_id, coalesce(u.username, u.full_name) as user_name, r.name as rank_name, l.amount_paise, l.created_at
-      from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
-     where l.batch_id = any($1::int[]) and l.user_id = any($2::int8[])
-     order by l.created_at, l.id`, [ids, users.map((u) => Number(u.user_id))]);
+  const { totals, users: totalsByUser } = await receiverTotals(database, f, ids, page, limit);
+  const pageIds = totalsByUser.map((u) => Number(u.user_id));
+  const [people, receivers] = pageIds.length === 0 ? [[], []] : await Promise.all([
+    database.query<{ user_id: number; user_name: string; rank_name: string | null }>(`
+      select u.user_id, coalesce(u.username, u.full_name) as user_name, r.name as rank_name
+        from users u left join ranks r on r.rank_id = u.rank_id where u.user_id = any($1::int8[])`, [pageIds]),
+    database.query<{
+      batch_id: number; user_id: number; user_name: string; rank_name: string | null; amount_paise: number; created_at: Date | string;
+    }>(`
+      select l.batch_id, l.user_id, coalesce(u.username, u.full_name) as user_name, r.name as rank_name, l.amount_paise, l.created_at
+        from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
+       where l.user_id = any($2::int8[]) and l.batch_id = any($1::int[])
+       order by l.created_at, l.id`, [ids, pageIds]),
+  ]);
+  const person = new Map(people.map((p) => [Number(p.user_id), p]));
+  const users = totalsByUser.map((u) => ({ ...u, user_name: person.get(Number(u.user_id))?.user_name ?? '', rank_name: person.get(Number(u.user_id))?.rank_name ?? null }));
 
   return {
     data: batches.map((b) => ({

@@ -104,6 +104,50 @@ describe('GET /api/royalties/royaltyStats', () => {
   });
 });
 
+/** The calendar months (first day, last day) of the last four months, in India time. */
+function lastMonths(): { from: string; to: string; fromWire: string; toWire: string }[] {
+  const now = new Date(Date.now() + 5.5 * 3600_000);
+  return [0, 1, 2, 3].map((back) => {
+    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+    const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0));
+    const iso = (d: Date) => d.toISOString().slice(0, 10);
+    const wire = (d: Date) => iso(d).split('-').reverse().join('-');
+    return { from: iso(first), to: iso(last), fromWire: wire(first), toWire: wire(last) };
+  });
+}
+
+describe('whole months come from the income rollups, other ranges from the ledger: the same answers', () => {
+  it.each([
+    ['royalty', '/api/royalties/royaltyStats', null],
+    ['reward', '/api/rewards/rewardsDaily', 'dailyPayout'],
+    ['reward', '/api/rewards/rewardsDaily', 'monthlyReward'],
+  ] as const)('%s %s %s', async (kind, path, type) => {
+    const months = lastMonths();
+    // Each of the last four months, three months at once, and a month less its last day.
+    const ranges = [...months, { ...months[0], from: months[2].from, fromWire: months[2].fromWire },
+      { ...months[1], to: `${months[1].to.slice(0, 8)}${String(Number(months[1].to.slice(8)) - 1).padStart(2, '0')}`,
+        toWire: `${String(Number(months[1].toWire.slice(0, 2)) - 1).padStart(2, '0')}${months[1].toWire.slice(2)}` }];
+    let checked = 0;
+    for (const range of ranges) {
+      const expected = await t.database.query<{ user_id: number; paise: string; n: number }>(`
+        select l.user_id, sum(l.amount_paise)::text as paise, count(*)::int as n
+          from ledger_entries l join income_batches b on b.batch_id = l.batch_id
+         where b.kind = $1 and ($2::text is null or b.reward_type = $2) and b.run_date between $3::date and $4::date
+         group by l.user_id order by sum(l.amount_paise) desc, l.user_id`, [kind, type, range.from, range.to]);
+      const url = `${path}?fromDate=${range.fromWire}&toDate=${range.toWire}&limit=7&page=2${type ? `&transactionType=${type}` : ''}`;
+      const body = (await get(url)).json();
+      const paise = expected.reduce((a, r) => a + Number(r.paise), 0);
+      expect(body, url).toMatchObject({
+        success: true, totalUsers: expected.length, transactions: expected.reduce((a, r) => a + r.n, 0), totalAmount: paise / 100,
+      });
+      expect(body.users.map((u: { userId: number; amount: number; transactions: number }) => [u.userId, u.amount, u.transactions]), url)
+        .toEqual(expected.slice(7, 14).map((r) => [Number(r.user_id), Number(r.paise) / 100, r.n]));
+      if (expected.length > 0) checked += 1;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
+
 describe('GET /api/rewards/rewardsDaily', () => {
   it.each(['dailyPayout', 'monthlyReward', 'royaltyIncome', 'referral_bonus_10_users'])('reports reward type %s only', async (type) => {
     const body = (await get(`/api/rewards/rewardsDaily?${WIDE}&transactionType=${type}`)).json();
