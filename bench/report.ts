@@ -15,6 +15,8 @@ export interface Row extends LoadResult {
 
 export interface Report {
   smoke: boolean;
+  /** A tuning run (an earlier database, or some scenarios only): results-dev.*, not committed. */
+  dev: boolean;
   database: string;
   members: number;
   ledgerRows: number;
@@ -36,7 +38,7 @@ function verdict(r: Row): string {
 
 /** bench/results.md and results.json (smoke runs: results-smoke.*, not committed). */
 export function writeReport(report: Report): string {
-  const base = path.join(import.meta.dirname, report.smoke ? 'results-smoke' : 'results');
+  const base = path.join(import.meta.dirname, report.smoke ? 'results-smoke' : report.dev ? 'results-dev' : 'results');
   const lines = [
     `# Benchmark results${report.smoke ? ' (smoke)' : ''}`,
     '',

@@ -14,12 +14,19 @@ import { writeReport, type Row } from './report.ts';
 import { mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
 
 // npm run bench [-- --smoke] [-- --members N] [-- --seconds S] [-- --keep]
+//                [-- --database NAME] [-- --only TEXT]
 // PostgreSQL when BENCH_DATABASE_URL names a server (a fresh database is created on it), else PGlite.
+// While tuning: `--database NAME` runs against a database of that server seeded earlier (by
+// `--keep`, or `npm run seed`) instead of seeding a new one, and `--only TEXT` runs just the
+// scenarios whose name contains TEXT; such runs write bench/results-dev.* instead of results.*.
 const argv = process.argv.slice(2);
-const flag = (name: string, fallback: number) => {
+const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : fallback;
+  return i >= 0 ? argv[i + 1] : undefined;
 };
+const flag = (name: string, fallback: number) => Number(option(name) ?? fallback);
+const reuse = option('database');
+const only = option('only');
 const smoke = argv.includes('--smoke');
 const serverUrl = process.env.BENCH_DATABASE_URL;
 const members = flag('members', smoke ? 10_000 : serverUrl ? 1_000_000 : 100_000);
@@ -38,11 +45,13 @@ function previousMonth(): { fromDate: string; toDate: string } {
 
 async function openBenchDatabase(): Promise<{ database: Database; url?: string; dir?: string; drop: () => Promise<void> }> {
   if (serverUrl) {
-    const name = `bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
+    const name = reuse ?? `bench_${Date.now()}`;
+    if (!reuse) {
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+    }
     const u = new URL(serverUrl);
     u.pathname = `/${name}`;
     const drop = async () => {
@@ -51,8 +60,9 @@ async function openBenchDatabase(): Promise<{ database: Database; url?: string; 
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     };
-    return { database: await openPostgres(u.toString()), url: u.toString(), drop };
+    return { database: await openPostgres(u.toString()), url: u.toString(), drop: reuse ? async () => {} : drop };
   }
+  if (reuse) throw new Error('--database needs BENCH_DATABASE_URL (a PostgreSQL server)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-bench-'));
   return { database: await openPglite(dir), dir, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
@@ -62,7 +72,7 @@ async function seed(database: Database): Promise<{ seconds: number; size: string
   await database.migrate();
   await ensureReferenceData(database);
   await ensureAdmin(database, E2E_ADMIN.email, E2E_ADMIN.password, () => E2E_ADMIN.password);
-  await seedDemoData(database, { members, days: 365, onProgress: (m) => log(`seed: ${m}`) });
+  if (!reuse) await seedDemoData(database, { members, days: 365, onProgress: (m) => log(`seed: ${m}`) });
   const secondsTaken = (Date.now() - started) / 1000;
   // The root whose own referrals are the most: at a million members its network is ~100,000.
   const [root] = await database.query<{ user_id: number }>(
@@ -159,7 +169,7 @@ try {
   rows.push({ name: 'ceiling: GET /api (no database)', ...ceiling, ratio: 1, p95Target: null });
   log(`ceiling ${ceiling.rps.toFixed(0)} req/s`);
 
-  for (const s of scenarios(seeded.params)) {
+  for (const s of scenarios(seeded.params).filter((x) => !only || x.name.includes(only))) {
     const options = {
       url: `${server.url}${s.path}`,
       method: s.method ?? 'GET',
@@ -180,23 +190,25 @@ try {
     log(`${s.name}: ${result.rps.toFixed(0)} req/s, p95 ${result.p95} ms${result.failures ? `, ${result.failures} FAILED` : ''}`);
   }
 
-  const logins = await load({
-    url: `${server.url}/api/Adminlogin`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(E2E_ADMIN),
-    connections: 4,
-    seconds: Math.min(seconds, 5),
-  });
-  rows.push({ name: 'logins (scrypt, 4 connections)', ...logins, ratio: logins.rps / ceiling.rps, p95Target: null });
+  if (!only) {
+    const logins = await load({
+      url: `${server.url}/api/Adminlogin`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(E2E_ADMIN),
+      connections: 4,
+      seconds: Math.min(seconds, 5),
+    });
+    rows.push({ name: 'logins (scrypt, 4 connections)', ...logins, ratio: logins.rps / ceiling.rps, p95Target: null });
+  }
 
-  panel = await measureUsersPage(server.url).catch((err: Error) => {
+  if (!only) panel = await measureUsersPage(server.url).catch((err: Error) => {
     log(`users page in Chromium could not be measured: ${err.message}`);
     return null;
   });
   if (panel) log(`users page in Chromium: first rows ${panel.firstRowsMs} ms, next page ${panel.nextPageMs} ms, level filter ${panel.levelFilterMs} ms`);
 
-  if (bench.url && nginxPath && !argv.includes('--no-scale-out')) {
+  if (bench.url && nginxPath && !only && !argv.includes('--no-scale-out')) {
     await scaleOut(server, token, ceiling.rps);
   } else {
     log('scale-out mixes skipped (they need BENCH_DATABASE_URL and nginx)');
@@ -208,6 +220,7 @@ try {
 
 const file = writeReport({
   smoke,
+  dev: Boolean(reuse || only),
   database: serverUrl ? 'PostgreSQL' : 'PGlite',
   members,
   ledgerRows: seeded.ledgerRows,

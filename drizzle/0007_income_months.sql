@@ -18,7 +18,9 @@ CREATE TABLE "income_month_users" (
 	CONSTRAINT "income_month_users_kind_reward_key_month_user_id_pk" PRIMARY KEY("kind","reward_key","month","user_id")
 );
 --> statement-breakpoint
+DROP INDEX "ledger_batch_idx";--> statement-breakpoint
 CREATE INDEX "income_month_users_top_idx" ON "income_month_users" USING btree ("kind","reward_key","month","total_paise" DESC NULLS LAST,"user_id");--> statement-breakpoint
+CREATE INDEX "ledger_batch_user_idx" ON "ledger_entries" USING btree ("batch_id","user_id") WHERE "ledger_entries"."batch_id" is not null;--> statement-breakpoint
 -- Royalty and reward credits (ledger rows with a batch) add up per month of the batch's run date,
 -- kind, reward type and receiver, and per month in all; `xmax = 0` tells a receiver's first credit
 -- of the month (a row inserted, not updated), which is what counts them once in `users`.
@@ -70,3 +72,7 @@ SELECT b.kind, coalesce(b.reward_type, ''), date_trunc('month', b.run_date)::dat
 --> statement-breakpoint
 INSERT INTO income_month_totals (kind, reward_key, month, total_paise, entries, users)
 SELECT kind, reward_key, month, sum(total_paise), sum(entries), count(*) FROM income_month_users GROUP BY 1, 2, 3;
+--> statement-breakpoint
+ANALYZE income_month_users;
+--> statement-breakpoint
+ANALYZE income_month_totals;

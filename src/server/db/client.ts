@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -46,6 +47,23 @@ pg.types.setTypeParser(20, (v) => Number(v));
 // `date` columns stay 'yyyy-mm-dd' strings, never shifted by the process time zone.
 pg.types.setTypeParser(1082, (v) => v);
 
+/**
+ * Plain queries run as named prepared statements: each connection parses and plans a statement
+ * once instead of on every request (the session lookup alone is a four-table plan). Our texts are
+ * fixed SQL with $n parameters, so there are a few hundred at most; past MAX_PREPARED distinct
+ * texts (a bug that builds values into SQL) new ones simply run unprepared.
+ */
+const MAX_PREPARED = 1000;
+const statementNames = new Map<string, string>();
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_PREPARED) {
+    name = `q${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => {
@@ -56,7 +74,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     db,
     kind: 'postgres',
     async query(text, params) {
-      return (await pool.query(text, params as unknown[])).rows;
+      const name = statementName(text);
+      return (await (name ? pool.query({ name, text, values: params as unknown[] }) : pool.query(text, params as unknown[]))).rows;
     },
     async exec(text) {
       await pool.query(text);

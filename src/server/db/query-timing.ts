@@ -36,8 +36,10 @@ function wrap(original: AnyQuery, textOf: (args: unknown[]) => string | undefine
     if (!timing || typeof args[args.length - 1] === 'function') return original.apply(this, args);
     const text = textOf(args);
     if (timing.explain && text && isRead(text)) {
-      const [, ...rest] = args;
-      const explained = await original.apply(this, [`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, ...rest.slice(0, 1)]);
+      const [first, ...rest] = args;
+      // A prepared (named) query hands its values in its config object, else they follow the text.
+      const values = typeof first === 'object' && first !== null ? (first as { values?: unknown[] }).values : rest[0];
+      const explained = await original.apply(this, [`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values]);
       timing.execMs += executionTime(explained.rows);
     }
     const started = performance.now();

@@ -56,7 +56,7 @@ interface Totals { paise: string; n: string; users: string }
 /**
  * Totals and one page of receivers (largest income first). A range of whole months without a name
  * filter (the screens' default: the current month) reads the income_month_* rollups (drizzle/0007);
- * any other range groups the batches' ledger credits, read through ledger_batch_idx.
+ * any other range groups the batches' ledger credits, read through ledger_batch_user_idx.
  */
 async function receiverTotals(database: Database, f: IncomeFilters, ids: number[], page: number, limit: number) {
   const months = f.userName ? null : wholeMonths(f.fromDate, f.toDate);
@@ -75,7 +75,7 @@ async function receiverTotals(database: Database, f: IncomeFilters, ids: number[
         database.query<UserTotalRow>(one
           ? `select user_id, total_paise::text as paise, entries::text as n from income_month_users
               where kind = $1 and reward_key = $2 and month = $3::date
-              order by total_paise desc, user_id limit $4 offset $5`
+              order by total_paise desc nulls last, user_id limit $4 offset $5`
           : `select user_id, sum(total_paise)::text as paise, sum(entries)::text as n from income_month_users
               where kind = $1 and reward_key = $2 and month = any($3::date[])
               group by user_id order by sum(total_paise) desc, user_id limit $4 offset $5`,
