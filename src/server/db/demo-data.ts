@@ -100,9 +100,18 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
           from pg_index i
          where i.indrelid in (${BULK_TABLES.map((t) => `'${t}'::regclass`).join(', ')})
            and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`);
+      // Foreign keys too: a check per inserted row is ten million lookups; adding the constraint
+      // back validates all rows in one join.
+      await run(tx, `
+        create temp table seed_fks on commit drop as
+        select conrelid::regclass::text as tbl, conname::text as name, pg_get_constraintdef(oid) as def
+          from pg_constraint
+         where contype = 'f' and conrelid in (${BULK_TABLES.map((t) => `'${t}'::regclass`).join(', ')})`);
       await run(tx, `do $$ declare r record; begin
-        for r in select name from seed_indexes loop execute 'drop index ' || r.name; end loop; end $$`);
-      step('bulk load: secondary indexes dropped, rebuilt at the end');
+        for r in select name from seed_indexes loop execute 'drop index ' || r.name; end loop;
+        for r in select tbl, name from seed_fks loop execute format('alter table %s drop constraint %I', r.tbl, r.name); end loop;
+      end $$`);
+      step('bulk load: secondary indexes and foreign keys dropped, restored at the end');
     }
     const sizes = levelSizes(n);
     let start = 1;
@@ -185,14 +194,15 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     // Daily payouts for members with a membership, over the last 30 days.
     await run(tx, `
       create temp table seed_payouts on commit drop as
-      select m.user_id, d::date as payout_date, (50 + floor(${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 41)} * 450))::int8 * 100 as amount_paise,
-             case when ${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 42)} < 0.85 then 'Success' else 'Failure' end as status,
-             (d::date + time '18:00') at time zone ${IST} as at
-        from seed_memberships m
-        cross join generate_series((now() at time zone ${IST})::date - ${Math.min(30, days)}, (now() at time zone ${IST})::date - 1, interval '1 day') as d
-       where ${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 40)} < 0.3 and (d::date + time '18:00') at time zone ${IST} > m.created_at;
-      alter table seed_payouts add column ledger_id int8;
-      update seed_payouts set ledger_id = nextval(pg_get_serial_sequence('ledger_entries', 'id')) where status = 'Success';
+      select p.*, case when status = 'Success' then nextval(pg_get_serial_sequence('ledger_entries', 'id')) end as ledger_id
+        from (
+          select m.user_id, d::date as payout_date, (50 + floor(${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 41)} * 450))::int8 * 100 as amount_paise,
+                 case when ${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 42)} < 0.85 then 'Success' else 'Failure' end as status,
+                 (d::date + time '18:00') at time zone ${IST} as at
+            from seed_memberships m
+            cross join generate_series((now() at time zone ${IST})::date - ${Math.min(30, days)}, (now() at time zone ${IST})::date - 1, interval '1 day') as d
+           where ${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 40)} < 0.3 and (d::date + time '18:00') at time zone ${IST} > m.created_at
+        ) p;
       insert into ledger_entries (id, user_id, kind, amount_paise, description, created_at)
       select ledger_id, user_id, 'daily_payout', amount_paise, 'Daily payout', at from seed_payouts where ledger_id is not null;
       insert into daily_payouts (user_id, payout_date, amount_paise, status, ledger_entry_id, paid_at, created_at)
@@ -232,8 +242,12 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     step('wallet balances');
     if (bulk) {
       await run(tx, `do $$ declare r record; begin
-        for r in select def from seed_indexes loop execute r.def; end loop; end $$`);
-      step('secondary indexes rebuilt');
+        for r in select def from seed_indexes loop execute r.def; end loop;
+        for r in select tbl, name, def from seed_fks loop
+          execute format('alter table %s add constraint %I %s', r.tbl, r.name, r.def);
+        end loop;
+      end $$`);
+      step('secondary indexes rebuilt, foreign keys checked');
     }
   });
   await database.exec('analyze');

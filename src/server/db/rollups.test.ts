@@ -19,19 +19,25 @@ async function segmentsMatch() {
 }
 
 async function downlineMatch() {
-  const [row] = await t.database.query<{ same: boolean }>(`
-    with recursive up(ancestor, depth) as (
-      select referred_by, 1 from users where deleted_at is null and referred_by is not null
+  const [row] = await t.database.query<{ counts: boolean; firsts: boolean }>(`
+    with recursive up(member, live, ancestor, depth) as (
+      select user_id, deleted_at is null, referred_by, 1 from users where referred_by is not null
       union all
-      select a.referred_by, up.depth + 1 from up join users a on a.user_id = up.ancestor
+      select up.member, up.live, a.referred_by, up.depth + 1 from up join users a on a.user_id = up.ancestor
        where a.referred_by is not null and up.depth < 10
     )
     select coalesce((select json_agg(x order by ancestor_id, depth) from
              (select ancestor_id, depth, members from downline_counts where members <> 0) x)::text, '[]')
          = coalesce((select json_agg(y order by ancestor_id, depth) from
-             (select ancestor as ancestor_id, depth::int2 as depth, count(*)::int8 as members from up group by 1, 2) y)::text, '[]')
-      as same`);
-  return row.same;
+             (select ancestor as ancestor_id, depth::int2 as depth, count(*)::int8 as members from up where live group by 1, 2) y)::text, '[]')
+      as counts,
+           coalesce((select json_agg(x order by ancestor_id, depth) from
+             (select ancestor_id, depth, first_members from downline_counts where members <> 0) x)::text, '[]')
+         = coalesce((select json_agg(y order by ancestor_id, depth) from
+             (select ancestor as ancestor_id, depth::int2 as depth, (array_agg(member order by member))[1:100] as first_members
+                from up group by 1, 2 having count(*) filter (where live) > 0) y)::text, '[]')
+      as firsts`);
+  return row;
 }
 
 async function payoutsMatch() {
@@ -82,7 +88,7 @@ describe('rollups kept by triggers', () => {
   });
 
   it('downline_counts follows new members, soft deletes, restores and hard deletes', async () => {
-    expect(await downlineMatch()).toBe(true);
+    expect(await downlineMatch()).toEqual({ counts: true, firsts: true });
     const [parent] = await t.database.query<{ user_id: number }>(`select user_id from users where level = 3 order by user_id limit 1`);
     await t.database.query(
       `insert into users (full_name, email, phone, referral_code, level, referred_by) values
@@ -93,7 +99,7 @@ describe('rollups kept by triggers', () => {
     await t.database.query(`update users set deleted_at = now() where user_id % 13 = 0`);
     await t.database.query(`update users set deleted_at = null where user_id % 26 = 0`);
     await t.database.query(`delete from users where email = 'down2@test.local'`);
-    expect(await downlineMatch()).toBe(true);
+    expect(await downlineMatch()).toEqual({ counts: true, firsts: true });
   });
 
   it('payouts_daily follows new payouts and status changes', async () => {

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './members.ts';
 
@@ -86,6 +87,9 @@ export const userSegments = pgTable(
 /**
  * How many live members sit at each depth (1–10) below a member, kept by triggers on users
  * (drizzle/0006): the downline tree's per-level counts without walking a network of 100,000.
+ * `first_members` holds the lowest ids at that depth (up to 100, deleted ones included; drizzle/0008),
+ * so the tree's first page of each level is read, not walked. Ids only grow, so once full it
+ * rarely changes.
  */
 export const downlineCounts = pgTable(
   'downline_counts',
@@ -93,6 +97,7 @@ export const downlineCounts = pgTable(
     ancestorId: bigint('ancestor_id', { mode: 'number' }).notNull(),
     depth: smallint('depth').notNull(),
     members: bigint('members', { mode: 'number' }).notNull().default(0),
+    firstMembers: bigint('first_members', { mode: 'number' }).array().notNull().default(sql`'{}'::int8[]`),
   },
   (t) => [primaryKey({ columns: [t.ancestorId, t.depth] })],
 );

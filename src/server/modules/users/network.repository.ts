@@ -84,17 +84,11 @@ export async function upline(database: Database, userId: number) {
   }));
 }
 
-/** How many members of a level the walk carries to the next one (see downlineTree). */
-const WALK_WIDTH = 200;
-
 /**
- * The network under a member, level by level, to `depth`: each level's count of live members
- * from the trigger-kept downline_counts (drizzle/0006), and its first `limit` live members. Those
- * come from a walk that carries at most WALK_WIDTH members (lowest ids first) of each level to
- * the next, through the (referred_by, user_id) index — so a network of 100,000 costs ten small
- * queries, not a walk of all of it. Up to WALK_WIDTH members on a level the first page is exact
- * (lowest ids); beyond, it is the first members found under the level above's first ones.
- * Deleted members are not counted but are walked through: their referrals stay in the network.
+ * The network under a member, level by level, to `depth`: each level's count of live members and
+ * its first `limit` live members (lowest ids), both from the trigger-kept downline_counts
+ * (drizzle/0006, 0008) — one index read and `limit` rows a level, whatever the network's size.
+ * Deleted members are not counted or shown, but their referrals stay in the network.
  */
 export async function downlineTree(
   database: Database,
@@ -102,28 +96,66 @@ export async function downlineTree(
   depth: number,
   limit: number,
 ): Promise<DownlineTree['levels']> {
-  const counts = await database.query<{ depth: number; members: number | string }>(
-    'select depth, members from downline_counts where ancestor_id = $1 and depth <= $2 and members > 0 order by depth',
-    [userId, depth],
+  const rows = await database.query<Partial<MemberRow> & { depth: number; members: number | string; listed: number }>(
+    `select d.depth, d.members, cardinality(d.first_members) as listed,
+            m.user_id, m.full_name, m.level, m.state, m.status, m.created_at
+       from downline_counts d
+       left join lateral (
+         select u.user_id, u.full_name, u.level, u.state, u.status, u.created_at
+           from users u where u.user_id = any(d.first_members) and u.deleted_at is null
+          order by u.user_id limit $3
+       ) m on true
+      where d.ancestor_id = $1 and d.depth <= $2 and d.members > 0
+      order by d.depth, m.user_id`,
+    [userId, depth, limit],
   );
   const levels: DownlineTree['levels'] = [];
-  let frontier = [userId];
-  for (const { depth: d, members } of counts) {
-    while (levels.length + 1 < d && frontier.length > 0) {
-      frontier = await nextLevel(database, frontier).then((rows) => rows.map((r) => Number(r.user_id)));
-      levels.push({ depth: levels.length + 1, count: 0, members: [] });
+  for (const r of rows) {
+    let level = levels.at(-1);
+    if (level?.depth !== r.depth) {
+      level = { depth: r.depth, count: Number(r.members), members: [] };
+      levels.push(level);
     }
-    const rows = await nextLevel(database, frontier);
-    frontier = rows.map((r) => Number(r.user_id));
-    levels.push({ depth: d, count: Number(members), members: rows.filter((r) => !r.deleted).slice(0, limit).map(toDownlineMember) });
+    if (r.user_id != null) level.members.push(toDownlineMember(r as MemberRow));
   }
-  return levels.filter((l) => l.count > 0);
+  // So many of a level's first 100 were deleted that the page came up short: walk for it instead.
+  const short = levels.some((l) => l.members.length < Math.min(limit, l.count));
+  return short ? walkedTree(database, userId, depth, limit, levels) : levels;
 }
 
-function nextLevel(database: Database, parents: number[]) {
-  return database.query<MemberRow & { deleted: boolean }>(
-    `select user_id, full_name, level, state, status, created_at, deleted_at is not null as deleted
-       from users where referred_by = any($1::int8[]) order by user_id limit ${WALK_WIDTH}`,
-    [parents],
+/** How many members of a level the fallback walk carries to the next one. */
+const WALK_WIDTH = 200;
+
+/**
+ * The fallback: a walk, in one statement, that carries at most WALK_WIDTH members (lowest ids
+ * first) of each level to the next through the (referred_by, user_id) index, then shows the
+ * first `limit` live ones of each level. Up to WALK_WIDTH members on a level it is exact; beyond,
+ * it is the first members found under the level above's first ones.
+ */
+async function walkedTree(
+  database: Database,
+  userId: number,
+  depth: number,
+  limit: number,
+  counted: DownlineTree['levels'],
+): Promise<DownlineTree['levels']> {
+  const members = await database.query<MemberRow & { depth: number }>(
+    `with recursive walk(depth, ids) as (
+       select 0, array[$1::int8]
+       union all
+       select w.depth + 1,
+              array(select u.user_id from users u where u.referred_by = any(w.ids) order by u.user_id limit ${WALK_WIDTH})
+         from walk w where w.depth < $2 and cardinality(w.ids) > 0
+     )
+     select w.depth, m.user_id, m.full_name, m.level, m.state, m.status, m.created_at
+       from walk w cross join lateral (
+         select u.user_id, u.full_name, u.level, u.state, u.status, u.created_at
+           from users u where u.user_id = any(w.ids) and u.deleted_at is null
+          order by u.user_id limit $3
+       ) m
+      where w.depth > 0
+      order by w.depth, m.user_id`,
+    [userId, depth, limit],
   );
+  return counted.map((l) => ({ ...l, members: members.filter((m) => m.depth === l.depth).map(toDownlineMember) }));
 }

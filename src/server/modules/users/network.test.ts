@@ -121,6 +121,31 @@ describe('GET /api/users/downline-tree', () => {
     expect((await get(`/api/users/downline-tree?userId=${ids.root}`, noPermission)).statusCode).toBe(403);
   });
 
+  it('shows the lowest live ids of a large level, also when most of its first hundred are deleted', async () => {
+    // 130 referrals of a11 and one grandchild under the highest; then the lowest 95 are deleted.
+    await t.database.query(
+      `insert into users (full_name, email, phone, referral_code, referred_by, level)
+       select 'Wide ' || i, 'wide' || i || '@test.local', '95000' || lpad(i::text, 5, '0'), 'WIDE' || i, $1, 5
+         from generate_series(1, 130) as i`,
+      [ids.a11],
+    );
+    const wide = (await t.database.query<{ user_id: number }>(`select user_id from users where email like 'wide%' order by user_id`))
+      .map((r) => Number(r.user_id));
+    await t.database.query(
+      `insert into users (full_name, email, phone, referral_code, referred_by, level) values ('Wide child', 'widechild@test.local', '9400000001', 'WIDEC', $1, 6)`,
+      [wide[129]],
+    );
+    const first = (await get(`/api/users/downline-tree?userId=${ids.a11}&limit=5`)).json();
+    expect(first.levels.map((l: { count: number }) => l.count)).toEqual([130, 1]);
+    expect(first.levels[0].members.map((m: { userId: number }) => m.userId)).toEqual(wide.slice(0, 5));
+    await t.database.query(`update users set deleted_at = now() where user_id = any($1::int8[])`, [wide.slice(0, 95)]);
+    const after = (await get(`/api/users/downline-tree?userId=${ids.a11}&limit=10`)).json();
+    expect(after.levels.map((l: { count: number }) => l.count)).toEqual([35, 1]);
+    expect(after.levels[0].members.map((m: { userId: number }) => m.userId)).toEqual(wide.slice(95, 105));
+    expect(after.levels[1].members.map((m: { fullName: string }) => m.fullName)).toEqual(['Wide child']);
+    await t.database.query(`delete from users where email like 'wide%'`);
+  });
+
   it('walks a seeded ten-level network and agrees with the stored levels', async () => {
     const seeded = await createTestApp({ members: 300 });
     try {
