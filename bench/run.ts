@@ -141,6 +141,12 @@ async function scaleOut(first: RunningServer, token: string, ceilingRps: number)
   }
 }
 
+// The users page is measured in Chromium against the built panel: build it if this checkout has not.
+if (!fs.existsSync(path.join(import.meta.dirname, '../dist/web/index.html'))) {
+  log('building the panel (dist/web) for the Chromium measurement');
+  execFileSync('npx', ['vite', 'build'], { stdio: 'inherit', cwd: path.join(import.meta.dirname, '..') });
+}
+
 const bench = await openBenchDatabase();
 log(`${members.toLocaleString('en-IN')} members on ${bench.database.kind}${smoke ? ' (smoke)' : ''}`);
 const seeded = await seed(bench.database);

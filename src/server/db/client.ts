@@ -25,6 +25,8 @@ export interface Database {
   dump?: () => Promise<Blob | File>;
   /** Plain SQL with $1 parameters, for hot paths and set-based work. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** Plain SQL queries in one transaction (committed when `work` resolves, rolled back if it throws). */
+  transaction<T>(work: (query: Database['query']) => Promise<T>): Promise<T>;
   /** Several statements in one round trip, no parameters (migrations, bulk loads). */
   exec(text: string): Promise<void>;
   /** Applies the committed migrations. Run it inside `exclusive` when several servers may start at once. */
@@ -77,6 +79,20 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       const name = statementName(text);
       return (await (name ? pool.query({ name, text, values: params as unknown[] }) : pool.query(text, params as unknown[]))).rows;
     },
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work(async (text, params) => (await client.query(text, params as unknown[])).rows);
+        await client.query('commit');
+        return result;
+      } catch (err) {
+        await client.query('rollback').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
     async exec(text) {
       await pool.query(text);
     },
@@ -126,6 +142,8 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     async query(text, params) {
       return (await client.query(text, params as unknown[])).rows as never[];
     },
+    transaction: (work) =>
+      client.transaction((tx) => work(async (text, params) => (await tx.query(text, params as unknown[])).rows as never[])),
     async exec(text) {
       await client.exec(text);
     },

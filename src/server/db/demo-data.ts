@@ -92,6 +92,8 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     );
     const b = Number(base);
     const bulk = n >= BULK_MEMBERS;
+    // Kept search counts would be followed row by row through the load: recounted when next asked instead.
+    await run(tx, `delete from search_counts`);
     if (bulk) {
       await run(tx, `set local maintenance_work_mem = '512MB'`);
       await run(tx, `
@@ -107,10 +109,11 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
         select conrelid::regclass::text as tbl, conname::text as name, pg_get_constraintdef(oid) as def
           from pg_constraint
          where contype = 'f' and conrelid in (${BULK_TABLES.map((t) => `'${t}'::regclass`).join(', ')})`);
+      // (`run` splits statements at a semicolon that ends a line: each block stays on one line.)
       await run(tx, `do $$ declare r record; begin
-        for r in select name from seed_indexes loop execute 'drop index ' || r.name; end loop;
-        for r in select tbl, name from seed_fks loop execute format('alter table %s drop constraint %I', r.tbl, r.name); end loop;
-      end $$`);
+        for r in select name from seed_indexes loop execute 'drop index ' || r.name; end loop; end $$`);
+      await run(tx, `do $$ declare r record; begin
+        for r in select tbl, name from seed_fks loop execute format('alter table %s drop constraint %I', r.tbl, r.name); end loop; end $$`);
       step('bulk load: secondary indexes and foreign keys dropped, restored at the end');
     }
     const sizes = levelSizes(n);
@@ -242,11 +245,9 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     step('wallet balances');
     if (bulk) {
       await run(tx, `do $$ declare r record; begin
-        for r in select def from seed_indexes loop execute r.def; end loop;
-        for r in select tbl, name, def from seed_fks loop
-          execute format('alter table %s add constraint %I %s', r.tbl, r.name, r.def);
-        end loop;
-      end $$`);
+        for r in select def from seed_indexes loop execute r.def; end loop; end $$`);
+      await run(tx, `do $$ declare r record; begin
+        for r in select tbl, name, def from seed_fks loop execute format('alter table %s add constraint %I %s', r.tbl, r.name, r.def); end loop; end $$`);
       step('secondary indexes rebuilt, foreign keys checked');
     }
   });

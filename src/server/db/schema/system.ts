@@ -107,3 +107,20 @@ export const statCounters = pgTable('stat_counters', {
   name: text('name').primaryKey(),
   value: bigint('value', { mode: 'number' }).notNull().default(0),
 });
+
+/**
+ * The count of live members matching a frequent search (a term of 1,000 matches or more, with its
+ * level and rank filters; 0 = any), kept exact by triggers on users (drizzle/0009) and recounted
+ * after ten minutes: "Total Users: N" for "sharma" without counting 30,000 rows per request.
+ */
+export const searchCounts = pgTable(
+  'search_counts',
+  {
+    term: text('term').notNull(),
+    levelKey: integer('level_key').notNull(),
+    rankKey: integer('rank_key').notNull(),
+    matches: bigint('matches', { mode: 'number' }).notNull(),
+    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.term, t.levelKey, t.rankKey] })],
+);

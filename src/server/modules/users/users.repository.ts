@@ -116,6 +116,45 @@ function countBySegment(database: Database, f: UserFilter) {
   );
 }
 
+/** From this many matches on, a search's count is kept in search_counts (drizzle/0009). */
+export const SEARCH_COUNT_MIN = 1000;
+const SEARCH_COUNT_FRESH = `counted_at > now() - interval '10 minutes'`;
+const SEARCH_COUNT_KEY = 'term = $1 and level_key = $2 and rank_key = $3';
+
+/** A frequent search's kept count, while fresh; null for any other search. */
+async function keptSearchCount(database: Database, key: unknown[]): Promise<number | null> {
+  const [row] = await database.query<{ matches: number | string }>(
+    `select matches from search_counts where ${SEARCH_COUNT_KEY} and ${SEARCH_COUNT_FRESH}`,
+    key,
+  );
+  return row ? Number(row.matches) : null;
+}
+
+/**
+ * Counts a frequent search and keeps the count. The lock waits for every transaction that has
+ * written members meanwhile (their triggers update search_counts) and holds off new ones until the
+ * count is stored, so the triggers then keep it exact. Counts older than ten minutes are recounted
+ * (and unused ones dropped), which also bounds any drift.
+ */
+async function keepSearchCount(database: Database, key: unknown[], countSql: string, countParams: unknown[]): Promise<number> {
+  return database.transaction(async (query) => {
+    await query('lock table search_counts in share row exclusive mode');
+    const [kept] = await query<{ matches: number | string }>(
+      `select matches from search_counts where ${SEARCH_COUNT_KEY} and ${SEARCH_COUNT_FRESH}`,
+      key,
+    );
+    if (kept) return Number(kept.matches);
+    const [{ n }] = await query<{ n: number | string }>(countSql, countParams);
+    await query(`delete from search_counts where not (${SEARCH_COUNT_FRESH})`);
+    await query(
+      `insert into search_counts (term, level_key, rank_key, matches) values ($1, $2, $3, $4)
+       on conflict (term, level_key, rank_key) do update set matches = excluded.matches, counted_at = now()`,
+      [...key, n],
+    );
+    return Number(n);
+  });
+}
+
 /**
  * One page of live members and the count of all matches. Each condition has its index: level and
  * rank (btree with user_id), name (trigram), email and phone (prefix), user id (primary key).
@@ -131,32 +170,41 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
   if (f.level !== undefined) where.push(`u.level = ${arg(f.level)}`);
   const term = f.search?.toLowerCase();
   if (term) {
+    // member_search_match (drizzle/0009) must say the same: the kept counts follow it.
     const any = [`lower(u.full_name) like ${arg(`%${likeEscape(term)}%`)}`, `u.email like ${arg(`${likeEscape(term)}%`)}`];
     if (/^\+?\d+$/.test(term)) any.push(`u.phone like ${arg(`${likeEscape(term)}%`)}`);
     if (/^\d{1,15}$/.test(term)) any.push(`u.user_id = ${arg(Number(term))}`);
     where.push(`(${any.join(' or ')})`);
   }
   const filter = where.join(' and ');
+  const countSql = `select count(*) as n from users u where ${filter}`;
   const countParams = [...params];
+  const searchKey = [term, f.level ?? 0, f.rankId ?? 0];
+  const kept = term ? await keptSearchCount(database, searchKey) : null;
   const order = (alias: string) => ORDER[f.sort].replaceAll('u.', `${alias}.`);
   const window = `limit ${arg(f.limit)} offset ${arg((f.page - 1) * f.limit)}`;
   // Page ids first, then the joins for just those 25 rows: a deep page skips ids, not joined rows.
-  // A search collects its (index-found) matches before sorting, so the planner never walks the
-  // whole primary key backwards hoping to meet a rare match.
-  const pageIds = term
+  // A rare search collects its (index-found) matches before sorting, so the planner never walks
+  // the whole primary key backwards hoping to meet a rare match; a frequent one (a kept count)
+  // walks it in order, as a match turns up every few rows.
+  const pageIds = term && kept === null
     ? `with m as materialized (select u.user_id, u.created_at from users u where ${filter})
        select m.user_id from m order by ${order('m')} ${window}`
     : `select u.user_id from users u where ${filter} order by ${order('u')} ${window}`;
-  const [rows, [count]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     database.query<UserRow>(
       `select ${USER_COLUMNS} from (${pageIds}) p join users u on u.user_id = p.user_id ${USER_JOINS} order by ${order('u')}`,
       params,
     ),
-    term
-      ? database.query<{ n: number | string }>(`select count(*) as n from users u where ${filter}`, countParams)
-      : countBySegment(database, f),
+    (async () => {
+      if (kept !== null) return kept;
+      if (!term) return countBySegment(database, f).then(([c]) => Number(c?.n ?? 0));
+      const [c] = await database.query<{ n: number | string }>(countSql, countParams);
+      const n = Number(c?.n ?? 0);
+      return n >= SEARCH_COUNT_MIN ? keepSearchCount(database, searchKey, countSql, countParams) : n;
+    })(),
   ]);
-  return { users: rows.map(toUser), total: Number(count?.n ?? 0) };
+  return { users: rows.map(toUser), total };
 }
 
 /** A live member, or null (a soft-deleted member is gone for every reader). */
