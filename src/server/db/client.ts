@@ -50,10 +50,11 @@ pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1082, (v) => v);
 
 /**
- * Plain queries run as named prepared statements: each connection parses and plans a statement
- * once instead of on every request (the session lookup alone is a four-table plan). Our texts are
- * fixed SQL with $n parameters, so there are a few hundred at most; past MAX_PREPARED distinct
- * texts (a bug that builds values into SQL) new ones simply run unprepared.
+ * Every statement with parameters runs as a named prepared statement — plain queries and
+ * Drizzle's alike (the money transactions): each connection parses and plans it once instead of
+ * on every request (the session lookup alone is a four-table plan). Our texts are fixed SQL with
+ * $n parameters, so there are a few hundred at most; past MAX_PREPARED distinct texts (a bug that
+ * builds values into SQL) new ones simply run unprepared.
  */
 const MAX_PREPARED = 1000;
 const statementNames = new Map<string, string>();
@@ -66,18 +67,40 @@ function statementName(text: string): string | undefined {
   return name;
 }
 
+type QueryArgs = [config: unknown, values?: unknown, callback?: unknown];
+
+/** Names a parameterised query (text + values, or a config object without a name). */
+function prepared([config, values, callback]: QueryArgs): QueryArgs {
+  if (typeof config === 'string' && Array.isArray(values) && values.length > 0) {
+    const name = statementName(config);
+    return name ? [{ name, text: config, values }, undefined, callback] : [config, values, callback];
+  }
+  if (config && typeof config === 'object') {
+    const c = config as { name?: string; text?: string; values?: unknown[] };
+    if (!c.name && typeof c.text === 'string' && (c.values?.length ?? 0) > 0) {
+      const name = statementName(c.text);
+      if (name) return [{ ...c, name }, values, callback];
+    }
+  }
+  return [config, values, callback];
+}
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => {
     /* an idle client lost its connection; the pool replaces it */
+  });
+  pool.on('connect', (client) => {
+    const own = client as unknown as { query: (...args: unknown[]) => unknown };
+    // The prototype's query is looked up per call: the timing plugin may wrap it later.
+    own.query = (...args: unknown[]) => (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(client, prepared(args as QueryArgs));
   });
   const db = drizzlePg(pool) as unknown as Db;
   return {
     db,
     kind: 'postgres',
     async query(text, params) {
-      const name = statementName(text);
-      return (await (name ? pool.query({ name, text, values: params as unknown[] }) : pool.query(text, params as unknown[]))).rows;
+      return (await pool.query(text, params as unknown[])).rows;
     },
     async transaction(work) {
       const client = await pool.connect();
