@@ -36,9 +36,44 @@ function verdict(r: Row): string {
   return `${ok ? 'met' : '**missed**'} (p95 ≤ ${r.p95Target} ms${r.minRps ? `, ≥ ${r.minRps} req/s` : ''})`;
 }
 
+/** Where a report goes: results.* (PostgreSQL), results-pglite.*; smoke and tuning runs elsewhere. */
+function baseName(report: Pick<Report, 'smoke' | 'dev' | 'database'>): string {
+  const name = report.smoke ? 'results-smoke' : report.dev ? 'results-dev' : 'results';
+  return path.join(import.meta.dirname, report.database === 'PGlite' ? `${name}-pglite` : name);
+}
+
+/**
+ * The embedded database against the server, scenario by scenario (issue 7: PGlite at 100,000
+ * members within 4× the PostgreSQL figures at 1,000,000), from the two full runs' JSON files.
+ */
+function comparison(): string[] {
+  const read = (file: string) => {
+    const full = path.join(import.meta.dirname, file);
+    return fs.existsSync(full) ? (JSON.parse(fs.readFileSync(full, 'utf8')) as Report & { date: string }) : null;
+  };
+  const server = read('results.json');
+  const embedded = read('results-pglite.json');
+  if (!server || !embedded) return [];
+  const byName = new Map(server.rows.map((r) => [r.name.replace(/\(root of [^)]*\)/, ''), r]));
+  const rows = embedded.rows.flatMap((e) => {
+    const s = byName.get(e.name.replace(/\(root of [^)]*\)/, ''));
+    if (!s || e.p95Target === null) return [];
+    const ratio = e.p95 / Math.max(s.p95, 1);
+    return [`| ${e.name} | ${e.p95} | ${s.p95} | ${ratio.toFixed(1)}× | ${e.rps.toFixed(0)} | ${s.rps.toFixed(0)} | ${ratio <= 4 ? 'met' : '**missed**'} (≤ 4×) |`];
+  });
+  return [
+    `## PGlite (${embedded.members.toLocaleString('en-IN')} members, ${embedded.date.slice(0, 10)}) against PostgreSQL (${server.members.toLocaleString('en-IN')} members, ${server.date.slice(0, 10)})`,
+    '',
+    '| scenario | PGlite p95 ms | PostgreSQL p95 ms | p95 ratio | PGlite req/s | PostgreSQL req/s | target |',
+    '|---|---:|---:|---:|---:|---:|---|',
+    ...rows,
+    '',
+  ];
+}
+
 /** bench/results.md and results.json (smoke runs: results-smoke.*, not committed). */
 export function writeReport(report: Report): string {
-  const base = path.join(import.meta.dirname, report.smoke ? 'results-smoke' : report.dev ? 'results-dev' : 'results');
+  const base = baseName(report);
   const lines = [
     `# Benchmark results${report.smoke ? ' (smoke)' : ''}`,
     '',
@@ -61,7 +96,7 @@ export function writeReport(report: Report): string {
       : 'Users page in Chromium: not measured (no Chromium).',
     '',
   ];
-  fs.writeFileSync(`${base}.md`, lines.join('\n'));
   fs.writeFileSync(`${base}.json`, `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`);
+  fs.writeFileSync(`${base}.md`, [...lines, ...(report.smoke || report.dev ? [] : comparison())].join('\n'));
   return `${base}.md`;
 }

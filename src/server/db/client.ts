@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, parse as pgliteResults, protocol, type Results } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { queryTiming } from './query-timing.ts';
 
 /** One Drizzle type for both drivers: PGlite (embedded) and node-postgres (a server). */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -158,12 +159,15 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     throw e;
   }
   const db = drizzlePglite(client) as unknown as Db;
+  const preparedQuery = pglitePreparedQueries(client);
   return {
     db,
     kind: 'pglite',
     dump: () => client.dumpDataDir('none'),
     async query(text, params) {
-      return (await client.query(text, params as unknown[])).rows as never[];
+      // SERVER_TIMING measures (and explains) through PGlite's own query(), which it wraps.
+      if (queryTiming.getStore() || !params?.length) return (await client.query(text, params as unknown[])).rows as never[];
+      return preparedQuery(text, params) as Promise<never[]>;
     },
     transaction: (work) =>
       client.transaction((tx) => work(async (text, params) => (await tx.query(text, params as unknown[])).rows as never[])),
@@ -179,6 +183,64 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
       releaseLock();
     },
   };
+}
+
+/**
+ * PGlite's query() parses and plans its statement every time (an unnamed statement, four protocol
+ * round trips into the WebAssembly). Like the named statements on a server, this prepares each
+ * parameterised text once per database (Parse + Describe) and then only binds and executes it,
+ * in one protocol message, under PGlite's own locks (so never inside another caller's transaction).
+ */
+function pglitePreparedQueries(client: PGlite) {
+  interface Statement {
+    name: string;
+    paramTypes: number[];
+    /** The columns, put in front of each execution's rows (an execution sends no RowDescription). */
+    rowDescription: unknown;
+  }
+  const statements = new Map<string, Statement>();
+  const { serialize } = protocol;
+  const concat = (...parts: Uint8Array[]) => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  const run = async (message: Uint8Array) => (await client.execProtocol(message, { syncToFs: false })).messages;
+
+  return (text: string, params: unknown[]) =>
+    client._runExclusiveTransaction(() =>
+      client._runExclusiveQuery(async () => {
+        let statement = statements.get(text);
+        if (!statement) {
+          const name = statementName(text);
+          if (!name) return (await client.query(text, params)).rows;
+          const described = await run(concat(serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()));
+          const parameters = described.find((m) => m.name === 'parameterDescription') as unknown as { dataTypeIDs: number[] } | undefined;
+          statement = {
+            name,
+            paramTypes: parameters?.dataTypeIDs ?? [],
+            rowDescription: described.find((m) => m.name === 'rowDescription') ?? null,
+          };
+          statements.set(text, statement);
+        }
+        const values = params.map((v, i) => {
+          if (v === null || v === undefined) return null;
+          const serializer = client.serializers[statement.paramTypes[i]];
+          return serializer ? serializer(v) : String(v);
+        });
+        const messages = await run(concat(serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()));
+        await client.syncToFs();
+        const [result] = pgliteResults.parseResults(
+          (statement.rowDescription ? [statement.rowDescription, ...messages] : messages) as never,
+          client.parsers,
+        ) as Results[];
+        return result?.rows ?? [];
+      }),
+    );
 }
 
 function takeDirLock(dataDir: string): () => void {
