@@ -33,8 +33,8 @@ export async function networkRoutes(fastify: FastifyInstance) {
     schema: { tags: ['users'], querystring: downlineTreeQuery, response: { 200: downlineTreeResponse, ...errors } },
   }, async (request) => {
     const { userId, depth, limit } = request.query;
-    const member = await requireUser(app, userId);
-    const levels = await downlineTree(app.database, userId, depth, limit);
+    // Both at once: an unknown member has no downline_counts rows, and the 404 wins anyway.
+    const [member, levels] = await Promise.all([requireUser(app, userId), downlineTree(app.database, userId, depth, limit)]);
     return {
       success: true as const,
       user: { userId, fullName: member.fullName, level: member.level, referralCode: member.referralCode, status: member.status },
