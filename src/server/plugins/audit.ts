@@ -20,9 +20,9 @@ function redact(value: unknown): unknown {
   return copy;
 }
 
-/** Records who changed what; call it inside the transaction that makes the change. */
-export async function audit(db: Db, request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values({
+/** The audit_log row of an entry (secrets stripped). */
+export function auditRow(request: FastifyRequest | null, entry: AuditEntry) {
+  return {
     actorId: entry.actorId ?? request?.auth?.userId ?? null,
     action: entry.action,
     entity: entry.entity,
@@ -30,5 +30,10 @@ export async function audit(db: Db, request: FastifyRequest | null, entry: Audit
     before: redact(entry.before),
     after: redact(entry.after),
     ip: request?.ip ?? null,
-  });
+  };
+}
+
+/** Records who changed what; call it inside the transaction that makes the change. */
+export async function audit(db: Db, request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values(auditRow(request, entry));
 }

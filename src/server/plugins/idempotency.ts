@@ -2,12 +2,18 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rowsOf, type Database, type Db } from '../db/client.ts';
+import { audit, auditRow, type AuditEntry } from './audit.ts';
 import { AppError } from './errors.ts';
 
-/** What a money handler answers; stored with its key so a retry gets the very same answer. */
+/**
+ * What a money handler answers, stored with its key so a retry gets the very same answer, and
+ * what it did for the audit log: the wrapper writes that row in the same transaction (with the
+ * key's answer, in one statement), so no money movement goes unaudited.
+ */
 export interface MoneyResult {
   status: number;
   body: unknown;
+  audit: AuditEntry;
 }
 
 interface StoredKey {
@@ -50,7 +56,11 @@ export async function idempotent(
 ): Promise<FastifyReply> {
   const header = request.headers[IDEMPOTENCY_HEADER];
   if (header === undefined) {
-    const result = await database.db.transaction(work);
+    const result = await database.db.transaction(async (tx) => {
+      const done = await work(tx);
+      await audit(tx, request, done.audit);
+      return done;
+    });
     return reply.code(result.status).send(result.body);
   }
   const key = Array.isArray(header) ? header[0] : header;
@@ -75,7 +85,13 @@ export async function idempotent(
         return { replay: prior };
       }
       const result = await work(tx);
+      const row = auditRow(request, result.audit);
       await tx.execute(sql`
+        with logged as (
+          insert into audit_log (actor_id, action, entity, entity_id, before, after, ip)
+          values (${row.actorId}::int8, ${row.action}, ${row.entity}, ${row.entityId}::text, ${JSON.stringify(row.before)}::jsonb,
+                  ${JSON.stringify(row.after)}::jsonb, ${row.ip}::text)
+        )
         update idempotency_keys set status_code = ${result.status}, response = ${JSON.stringify(result.body)}::jsonb
          where actor_id = ${actorId} and key = ${key}`);
       return { result };

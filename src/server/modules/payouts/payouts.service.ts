@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
 import type { TransferBody } from '../../../contract/payouts.ts';
 import type { Db } from '../../db/client.ts';
-import { audit } from '../../plugins/audit.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { MoneyResult } from '../../plugins/idempotency.ts';
 import { rowsOf } from '../../db/client.ts';
@@ -49,10 +48,10 @@ export async function transferAdmin(tx: Db, request: FastifyRequest, body: Trans
     await tx.execute(sql`update daily_payouts set ledger_entry_id = ${posted.entryId} where id = ${body.payoutId}`);
   }
   const after = { userId: body.userId, typeIncome: body.typeIncome, amountPaise: paise, ledgerEntryId: posted.entryId, balancePaise: posted.balancePaise };
-  await audit(tx, request, body.payoutId !== undefined
-    ? { action: 'pay_payout', entity: 'daily_payout', entityId: body.payoutId, before: { status: 'Failure' }, after: { ...after, status: 'Success' } }
-    : { action: 'admin_transfer', entity: 'ledger_entry', entityId: posted.entryId, after });
   return {
+    audit: body.payoutId !== undefined
+      ? { action: 'pay_payout', entity: 'daily_payout', entityId: body.payoutId, before: { status: 'Failure' }, after: { ...after, status: 'Success' } }
+      : { action: 'admin_transfer', entity: 'ledger_entry', entityId: posted.entryId, after },
     status: 200,
     body: {
       success: true,

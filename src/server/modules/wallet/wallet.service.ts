@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
 import type { Database, Db } from '../../db/client.ts';
-import { audit } from '../../plugins/audit.ts';
 import { AppError } from '../../plugins/errors.ts';
 import type { MoneyResult } from '../../plugins/idempotency.ts';
 import { rowsOf } from '../../db/client.ts';
@@ -26,18 +25,18 @@ export async function rechargeOrWithdraw(
     description: recharge ? 'Wallet recharge by administrator' : 'Wallet withdrawal by administrator',
     actorId: request.auth!.userId,
   });
-  await audit(tx, request, {
-    action: body.transactionType,
-    entity: 'ledger_entry',
-    entityId: posted.entryId,
-    after: { userId: body.userId, kind: body.transactionType, amountPaise: posted.amountPaise, balancePaise: posted.balancePaise },
-  });
   return {
     status: 200,
     body: {
       success: true,
       message: recharge ? 'Wallet recharged successfully' : 'Wallet withdrawal completed successfully',
       data: { transactionId: posted.entryId, userId: body.userId, amount: body.amount, balance: rupees(posted.balancePaise) },
+    },
+    audit: {
+      action: body.transactionType,
+      entity: 'ledger_entry',
+      entityId: posted.entryId,
+      after: { userId: body.userId, kind: body.transactionType, amountPaise: posted.amountPaise, balancePaise: posted.balancePaise },
     },
   };
 }
@@ -96,8 +95,11 @@ export async function requestWithdrawal(
     insert into withdrawal_requests (user_id, amount_paise, remarks) values (${body.userId}, ${paise}, ${body.remarks ?? null})
     returning id`));
   const data = (await withdrawalById(tx, Number(created.id)))!;
-  await audit(tx, request, { action: 'request_withdrawal', entity: 'withdrawal_request', entityId: data.id, after: data });
-  return { status: 201, body: { success: true, message: 'Withdrawal request created', data } };
+  return {
+    status: 201,
+    body: { success: true, message: 'Withdrawal request created', data },
+    audit: { action: 'request_withdrawal', entity: 'withdrawal_request', entityId: data.id, after: data },
+  };
 }
 
 /**
@@ -131,10 +133,10 @@ export async function decideWithdrawal(
     await tx.execute(sql`update withdrawal_requests set ledger_entry_id = ${posted.entryId} where id = ${id}`);
   }
   const data = (await withdrawalById(tx, id))!;
-  await audit(tx, request, { action: `withdrawal_${body.status}`, entity: 'withdrawal_request', entityId: id, before: { status: 'pending' }, after: data });
   return {
     status: 200,
     body: { success: true, message: body.status === 'approved' ? 'Withdrawal approved' : 'Withdrawal rejected', data },
+    audit: { action: `withdrawal_${body.status}`, entity: 'withdrawal_request', entityId: id, before: { status: 'pending' }, after: data },
   };
 }
 

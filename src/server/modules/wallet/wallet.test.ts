@@ -35,6 +35,18 @@ describe('POST /api/wallets/userWalletRecharge', () => {
     expect(audits.every((a) => Number(a.actor_id) > 0)).toBe(true);
   });
 
+  it('audits each accepted movement once — with or without an Idempotency-Key — and no refusal or replay', async () => {
+    const userId = await newMember(t.database);
+    const audits = async () => (await t.database.query<{ action: string; after: { amountPaise: number } }>(
+      `select action, after from audit_log where entity = 'ledger_entry' and after->>'userId' = $1 order by id`, [String(userId)]));
+    const keyed = moneyHeaders(token, 'audit-once-key-1');
+    expect((await recharge({ userId, amount: 40, transactionType: 'wallet_recharge' }, keyed)).statusCode).toBe(200);
+    expect((await recharge({ userId, amount: 40, transactionType: 'wallet_recharge' }, keyed)).headers['idempotent-replayed']).toBe('true');
+    expect((await recharge({ userId, amount: 15, transactionType: 'wallet_withdrawal' }, bearer(token))).statusCode).toBe(200);
+    expect((await recharge({ userId, amount: 500, transactionType: 'wallet_withdrawal' })).statusCode).toBe(400);
+    expect((await audits()).map((a) => [a.action, a.after.amountPaise])).toEqual([['wallet_recharge', 4000], ['wallet_withdrawal', -1500]]);
+  });
+
   it('refuses a withdrawal above the balance with a clear message and writes nothing', async () => {
     const userId = await newMember(t.database);
     await recharge({ userId, amount: 100, transactionType: 'wallet_recharge' });
