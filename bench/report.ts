@@ -26,6 +26,8 @@ export interface Report {
   seconds: number;
   rows: Row[];
   panel: { firstRowsMs: number; nextPageMs: number; levelFilterMs: number } | null;
+  /** Money invariant violations found after the run (null: not checked). */
+  invariants?: string[] | null;
 }
 
 const fmt = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? '—' : n.toFixed(digits));
@@ -93,7 +95,13 @@ export function writeReport(report: Report): string {
     report.panel
       ? `Users page in Chromium (target: first rows within 1 s): first rows ${report.panel.firstRowsMs} ms after navigation, ` +
         `next page ${report.panel.nextPageMs} ms, level filter ${report.panel.levelFilterMs} ms.`
-      : 'Users page in Chromium: not measured (no Chromium).',
+      : 'Users page in Chromium: not measured (no Chromium, or a tuning run).',
+    '',
+    report.invariants == null
+      ? 'Money invariants: not checked.'
+      : report.invariants.length === 0
+        ? 'Money invariants after the run (every balance equals its ledger sum, none negative, day totals match the ledger): **hold**.'
+        : `Money invariants after the run: **broken** — ${report.invariants.slice(0, 10).join('; ')}`,
     '',
   ];
   fs.writeFileSync(`${base}.json`, `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`);

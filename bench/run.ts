@@ -6,6 +6,7 @@ import pg from 'pg';
 import { ensureAdmin, ensureReferenceData } from '../src/server/db/bootstrap.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 import { seedDemoData } from '../src/server/db/demo-data.ts';
+import { moneyInvariantViolations } from '../src/server/modules/wallet/invariants.ts';
 import { nginxPath, startNginx } from '../e2e/support/nginx.ts';
 import { E2E_ADMIN, freePort, startServer, type RunningServer } from '../e2e/support/server.ts';
 import { load } from './load.ts';
@@ -160,6 +161,7 @@ const startBenchServer = (env: Record<string, string> = {}) =>
   startServer({ databaseUrl: bench.url, dataDir: bench.dir, env: { SEED_MEMBERS: '0', LOG_LEVEL: 'error', ...env } });
 let server = await startBenchServer();
 const rows: Row[] = [];
+let invariants: string[] | null = null;
 const reads: { row: Row; path: string }[] = [];
 let panel: PanelTiming | null = null;
 try {
@@ -223,6 +225,13 @@ try {
   }
 
   await server.stop();
+  // After all that money traffic: every balance still equals its ledger, none is negative, and
+  // the day totals match (the same check the tests make after every test).
+  const check = bench.url ? await openPostgres(bench.url) : await openPglite(bench.dir);
+  invariants = await moneyInvariantViolations(check);
+  await check.close();
+  log(invariants.length === 0 ? 'money invariants hold' : `MONEY INVARIANTS BROKEN: ${invariants.slice(0, 5).join('; ')}`);
+
   server = await startBenchServer({ SERVER_TIMING: 'true', EXPLAIN_QUERIES: 'true' });
   for (const { row, path: url } of reads) {
     const db = await timing(`${server.url}${url}`, token);
@@ -247,10 +256,15 @@ const file = writeReport({
   seconds,
   rows,
   panel,
+  invariants,
 });
 log(`wrote ${file}`);
 const failed = rows.filter((r) => r.failures > 0);
 if (failed.length) {
   console.error(`[bench] requests failed in: ${failed.map((r) => r.name).join(', ')}`);
+  process.exit(1);
+}
+if (invariants?.length) {
+  console.error('[bench] the money invariants do not hold after the run');
   process.exit(1);
 }
