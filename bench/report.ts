@@ -73,13 +73,12 @@ function comparison(): string[] {
   ];
 }
 
-/** bench/results.md and results.json (smoke runs: results-smoke.*, not committed). */
-export function writeReport(report: Report): string {
-  const base = baseName(report);
+/** The Markdown of a report; full runs end with the PGlite-against-PostgreSQL comparison. */
+function render(report: Report & { date: string }): string {
   const lines = [
     `# Benchmark results${report.smoke ? ' (smoke)' : ''}`,
     '',
-    `${new Date().toISOString().slice(0, 10)} — ${report.database}, ${report.members.toLocaleString('en-IN')} members, ` +
+    `${report.date.slice(0, 10)} — ${report.database}, ${report.members.toLocaleString('en-IN')} members, ` +
       `${report.ledgerRows.toLocaleString('en-IN')} ledger rows (${report.size}), seeded in ${report.seedSeconds.toFixed(0)} s. ` +
       `autocannon, ${report.connections} connections, ${report.seconds} s per scenario after a warm-up, server and load ` +
       'generator on one 2-core machine.',
@@ -104,7 +103,24 @@ export function writeReport(report: Report): string {
         : `Money invariants after the run: **broken** — ${report.invariants.slice(0, 10).join('; ')}`,
     '',
   ];
-  fs.writeFileSync(`${base}.json`, `${JSON.stringify({ date: new Date().toISOString(), ...report }, null, 2)}\n`);
-  fs.writeFileSync(`${base}.md`, [...lines, ...(report.smoke || report.dev ? [] : comparison())].join('\n'));
+  return [...lines, ...(report.smoke || report.dev ? [] : comparison())].join('\n');
+}
+
+/**
+ * bench/results.md and results.json (PostgreSQL), results-pglite.* (PGlite); smoke and tuning
+ * runs: results-smoke*, results-dev* (not committed). A full run also re-renders the other
+ * database's Markdown, so both end with the same comparison.
+ */
+export function writeReport(report: Report): string {
+  const base = baseName(report);
+  const dated = { date: new Date().toISOString(), ...report };
+  fs.writeFileSync(`${base}.json`, `${JSON.stringify(dated, null, 2)}\n`);
+  fs.writeFileSync(`${base}.md`, render(dated));
+  if (!report.smoke && !report.dev) {
+    const other = baseName({ ...report, database: report.database === 'PGlite' ? 'PostgreSQL' : 'PGlite' });
+    if (fs.existsSync(`${other}.json`)) {
+      fs.writeFileSync(`${other}.md`, render(JSON.parse(fs.readFileSync(`${other}.json`, 'utf8'))));
+    }
+  }
   return `${base}.md`;
 }

@@ -30,7 +30,7 @@ const toTransaction = (r: TransactionRow) => ({
  */
 export async function listWalletTransactions(database: Database, page: number, limit: number) {
   const offset = (page - 1) * limit;
-  const rows = await database.query<TransactionRow>(`
+  const [rows, [count]] = await Promise.all([database.query<TransactionRow>(`
     select l.id, l.user_id, coalesce(u.username, u.full_name) as user_name, u.full_name, l.amount_paise, l.created_at, l.kind
       from ((select id, user_id, amount_paise, created_at, kind from ledger_entries
               where kind = 'wallet_recharge' order by created_at desc, id desc limit $1)
@@ -39,11 +39,12 @@ export async function listWalletTransactions(database: Database, page: number, l
               where kind = 'wallet_withdrawal' order by created_at desc, id desc limit $1)) l
       join users u on u.user_id = l.user_id
      order by l.created_at desc, l.id desc
-     limit $2 offset $3`, [offset + limit, limit, offset]);
-  // The per-day totals kept by trigger count the rows: no count over the ledger.
-  const [count] = await database.query<{ n: string }>(
-    `select coalesce(sum(entries), 0)::text as n from ledger_daily where kind in ('wallet_recharge', 'wallet_withdrawal')`,
-  );
+     limit $2 offset $3`, [offset + limit, limit, offset]),
+    // The per-day totals kept by trigger count the rows: no count over the ledger.
+    database.query<{ n: string }>(
+      `select coalesce(sum(entries), 0)::text as n from ledger_daily where kind in ('wallet_recharge', 'wallet_withdrawal')`,
+    ),
+  ]);
   return { data: rows.map(toTransaction), total: Number(count.n) };
 }
 

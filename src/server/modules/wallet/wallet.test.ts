@@ -14,7 +14,7 @@ afterEach(async () => {
   expect(await moneyInvariantViolations(t.database)).toEqual([]);
 });
 
-const recharge = (payload: Record<string, unknown>, headers = moneyHeaders(token)) =>
+const recharge = (payload: Record<string, unknown>, headers: Record<string, string> = moneyHeaders(token)) =>
   t.app.inject({ method: 'POST', url: '/api/wallets/userWalletRecharge', headers, payload });
 
 describe('POST /api/wallets/userWalletRecharge', () => {
