@@ -63,6 +63,21 @@ export const ledgerDaily = pgTable(
   (t) => [primaryKey({ columns: [t.kind, t.day, t.shard] })],
 );
 
+/**
+ * All-time totals per ledger kind, in the same 8 shards and kept by the same trigger as
+ * ledger_daily (drizzle/0010): "how many wallet transactions" without summing a year of days.
+ */
+export const ledgerTotals = pgTable(
+  'ledger_totals',
+  {
+    kind: text('kind').notNull(),
+    shard: smallint('shard').notNull(),
+    totalPaise: bigint('total_paise', { mode: 'number' }).notNull().default(0),
+    entries: bigint('entries', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.shard] })],
+);
+
 /** One payout per member and day, Success or Failure (decisions.md). */
 export const dailyPayouts = pgTable(
   'daily_payouts',

@@ -40,9 +40,9 @@ export async function listWalletTransactions(database: Database, page: number, l
       join users u on u.user_id = l.user_id
      order by l.created_at desc, l.id desc
      limit $2 offset $3`, [offset + limit, limit, offset]),
-    // The per-day totals kept by trigger count the rows: no count over the ledger.
+    // The totals kept by trigger count the rows (16 of them): no count over the ledger.
     database.query<{ n: string }>(
-      `select coalesce(sum(entries), 0)::text as n from ledger_daily where kind in ('wallet_recharge', 'wallet_withdrawal')`,
+      `select coalesce(sum(entries), 0)::text as n from ledger_totals where kind in ('wallet_recharge', 'wallet_withdrawal')`,
     ),
   ]);
   return { data: rows.map(toTransaction), total: Number(count.n) };
@@ -119,10 +119,10 @@ export async function listBalances(database: Database, userName: string | undefi
   };
 }
 
-/** Platform-wide wallet figures from the per-day totals: the sum of all balances is the sum of the ledger. */
+/** Platform-wide wallet figures from the kept totals: the sum of all balances is the sum of the ledger. */
 export async function walletSummary(database: Database) {
   const rows = await database.query<{ kind: string; total: string; entries: string }>(
-    `select kind, sum(total_paise)::text as total, sum(entries)::text as entries from ledger_daily group by kind`);
+    `select kind, sum(total_paise)::text as total, sum(entries)::text as entries from ledger_totals group by kind`);
   const [pending] = await database.query<{ n: string }>(
     `select count(*)::text as n from withdrawal_requests where status = 'pending'`);
   const of = (kind: string) => rows.find((r) => r.kind === kind);
