@@ -8,6 +8,8 @@ export interface LoadResult {
   p99: number;
   requests: number;
   failures: number;
+  /** What the failures were: connection errors, timeouts, answers other than 2xx. */
+  failureKinds?: { errors: number; timeouts: number; non2xx: number };
 }
 
 export interface LoadOptions {
@@ -53,6 +55,7 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
     p99: histogram.getValueAtPercentile(99),
     requests: result.totalCompletedRequests,
     failures: result.errors + result.timeouts + result.non2xx,
+    failureKinds: { errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx },
   };
   histogram.destroy();
   return out;

@@ -141,6 +141,9 @@ async function scaleOut(first: RunningServer, token: string, ceilingRps: number)
         const result = await load({ ...options, seconds });
         rows.push({ name: `${name} — ${where}`, ...result, ratio: result.rps / ceilingRps, p95Target: null });
         log(`${name} — ${where}: ${result.rps.toFixed(0)} req/s, p95 ${result.p95} ms`);
+        if (result.failures > 0) {
+          log(`  ${result.failures} failed: ${JSON.stringify(result.failureKinds)}; nginx error log:\n${balancer.errorLog()}`);
+        }
       }
     }
   } finally {
@@ -204,7 +207,7 @@ try {
     const row: Row = { name: s.name, ...result, ratio: result.rps / ceiling.rps, p95Target: s.p95Target, minRps: s.minRps };
     rows.push(row);
     if (s.read) reads.push({ row, path: s.path });
-    log(`${s.name}: ${result.rps.toFixed(0)} req/s, p95 ${result.p95} ms${result.failures ? `, ${result.failures} FAILED` : ''}`);
+    log(`${s.name}: ${result.rps.toFixed(0)} req/s, p95 ${result.p95} ms${result.failures ? `, ${result.failures} FAILED ${JSON.stringify(result.failureKinds)}` : ''}`);
   }
 
   if (!only) {

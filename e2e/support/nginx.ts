@@ -52,6 +52,14 @@ http {
   }
   return {
     url,
+    /** The last lines of nginx's error log (why a request through it failed). */
+    errorLog: (lines = 20) => {
+      try {
+        return fs.readFileSync(path.join(dir, 'error.log'), 'utf8').trim().split('\n').slice(-lines).join('\n');
+      } catch {
+        return '';
+      }
+    },
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.on('exit', r));
