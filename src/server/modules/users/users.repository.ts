@@ -119,14 +119,12 @@ function countBySegment(database: Database, f: UserFilter) {
 /** From this many matches on, a search's count is kept in search_counts (drizzle/0009). */
 export const SEARCH_COUNT_MIN = 1000;
 const SEARCH_COUNT_FRESH = `counted_at > now() - interval '10 minutes'`;
-const SEARCH_COUNT_KEY = 'term = $1 and level_key = $2 and rank_key = $3';
+const KEPT_COUNT_SQL = `select matches from search_counts
+  where term = $1 and level_key = $2 and rank_key = $3 and ${SEARCH_COUNT_FRESH}`;
 
 /** A frequent search's kept count, while fresh; null for any other search. */
 async function keptSearchCount(database: Database, key: unknown[]): Promise<number | null> {
-  const [row] = await database.query<{ matches: number | string }>(
-    `select matches from search_counts where ${SEARCH_COUNT_KEY} and ${SEARCH_COUNT_FRESH}`,
-    key,
-  );
+  const [row] = await database.query<{ matches: number | string }>(KEPT_COUNT_SQL, key);
   return row ? Number(row.matches) : null;
 }
 
@@ -139,10 +137,7 @@ async function keptSearchCount(database: Database, key: unknown[]): Promise<numb
 async function keepSearchCount(database: Database, key: unknown[], countSql: string, countParams: unknown[]): Promise<number> {
   return database.transaction(async (query) => {
     await query('lock table search_counts in share row exclusive mode');
-    const [kept] = await query<{ matches: number | string }>(
-      `select matches from search_counts where ${SEARCH_COUNT_KEY} and ${SEARCH_COUNT_FRESH}`,
-      key,
-    );
+    const [kept] = await query<{ matches: number | string }>(KEPT_COUNT_SQL, key);
     if (kept) return Number(kept.matches);
     const [{ n }] = await query<{ n: number | string }>(countSql, countParams);
     await query(`delete from search_counts where not (${SEARCH_COUNT_FRESH})`);
