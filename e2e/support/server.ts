@@ -85,6 +85,8 @@ export interface StartOptions {
   noWait?: boolean;
   /** Open this existing PGlite directory (kept afterwards) instead of a fresh one. */
   dataDir?: string;
+  /** Extra flags for node, before the server's entry point (e.g. `--expose-gc`). */
+  nodeArgs?: string[];
 }
 
 /**
@@ -103,7 +105,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     databaseUrl = created.url;
     dropDatabase = created.drop;
   }
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/server/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     env: {
       ...process.env,
