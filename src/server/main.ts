@@ -39,10 +39,15 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 await app.listen({ port: config.port, host: config.host });
 const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
 log(`Ready on http://localhost:${config.port} (API under /api, docs at /api/docs) on ${where}`);
-if (admin.generatedPassword) {
+if (admin.created && admin.generatedPassword) {
   log(`Sign in as ${config.adminEmail} with password ${admin.generatedPassword} (shown once; set ADMIN_PASSWORD to choose it)`);
 } else if (admin.created) {
   log(`Sign in as ${config.adminEmail} with the password from ADMIN_PASSWORD`);
-} else {
+} else if (admin.existing === 'this') {
   log(`Sign in as ${config.adminEmail}`);
+} else {
+  log(
+    `No account has ADMIN_EMAIL ${config.adminEmail}; this database has ${admin.administrators} administrator(s) already, ` +
+      'so none was created: sign in with one of theirs (the bootstrap administrator is made on first start only)',
+  );
 }

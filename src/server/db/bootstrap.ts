@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, PERMISSIONS, USER_ROLE } from '../../contract/permissions.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { insertUser } from '../modules/users/users.repository.ts';
@@ -53,26 +53,54 @@ export async function ensureReferenceData(database: Database): Promise<void> {
   });
 }
 
+/** What start-up did about the bootstrap administrator (main.ts prints it). */
+export type AdminBootstrap =
+  | { created: true; generatedPassword?: string }
+  /** The account with that email exists; it is left as it is. */
+  | { created: false; existing: 'this' }
+  /** No account has that email, but the database has administrators already: none is created. */
+  | { created: false; existing: 'others'; administrators: number };
+
+/** The bootstrap administrator's phone, or the first free one after it (phone numbers are unique). */
+const ADMIN_PHONE_FIRST = 9_000_000_000;
+
 /**
- * The bootstrap administrator (role Admin). Returns the password when one was generated, so the
- * caller can print it once; an existing account is left as it is.
+ * The bootstrap administrator (role Admin), created only on a database that has no live
+ * administrator yet ("created on first start"): pointing a server at a database that other
+ * administrators run with a different ADMIN_EMAIL creates nobody. Returns the password when one
+ * was generated, so the caller can print it once; an existing account is left as it is.
  */
 export async function ensureAdmin(
   database: Database,
   email: string,
   password: string | undefined,
   generate: () => string,
-): Promise<{ created: boolean; generatedPassword?: string }> {
+): Promise<AdminBootstrap> {
   const { db } = database;
-  const [existing] = await db.select({ userId: users.userId }).from(users).where(eq(users.email, email)).limit(1);
-  if (existing) return { created: false };
+  const [existing] = await db
+    .select({ userId: users.userId })
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .limit(1);
+  if (existing) return { created: false, existing: 'this' };
   const [adminRole] = await db.select({ roleId: roles.roleId }).from(roles).where(eq(roles.name, ADMIN_ROLE));
+  const [{ administrators }] = await db
+    .select({ administrators: sql<number>`count(*)::int` })
+    .from(users)
+    .where(and(eq(users.roleId, adminRole.roleId), isNull(users.deletedAt)));
+  if (administrators > 0) return { created: false, existing: 'others', administrators };
+  const [{ phone, usernameTaken }] = await database.query<{ phone: string; usernameTaken: boolean }>(
+    `select (select p::text from generate_series($1::bigint, $1::bigint + 999) p
+              where not exists (select 1 from users where phone = p::text and deleted_at is null) order by p limit 1) as phone,
+            exists (select 1 from users where username = 'admin') as "usernameTaken"`,
+    [ADMIN_PHONE_FIRST],
+  );
   const chosen = password ?? generate();
   await insertUser(db, {
-    username: 'admin',
+    username: usernameTaken ? null : 'admin',
     fullName: 'System Administrator',
     email,
-    phone: '9000000000',
+    phone,
     passwordHash: await hashPassword(chosen),
     roleId: adminRole.roleId,
     level: 0,
