@@ -72,7 +72,10 @@ async function seed(database: Database): Promise<{ seconds: number; size: string
   const started = Date.now();
   await database.migrate();
   await ensureReferenceData(database);
-  await ensureAdmin(database, E2E_ADMIN.email, E2E_ADMIN.password, () => E2E_ADMIN.password);
+  const admin = await ensureAdmin(database, E2E_ADMIN.email, E2E_ADMIN.password, () => E2E_ADMIN.password);
+  if (!admin.created && admin.existing === 'others') {
+    throw new Error(`the bench signs in as ${E2E_ADMIN.email}, and this database's administrators are others: seed it with --keep or npm run seed`);
+  }
   if (!reuse) await seedDemoData(database, { members, days: 365, onProgress: (m) => log(`seed: ${m}`) });
   const secondsTaken = (Date.now() - started) / 1000;
   if (!reuse) {

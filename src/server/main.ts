@@ -3,6 +3,7 @@ import { loadConfig, randomPassword } from './config.ts';
 import { ensureAdmin, ensureReferenceData } from './db/bootstrap.ts';
 import { seedDemoData } from './db/demo-data.ts';
 import { openDatabase } from './db/open.ts';
+import { startHousekeeping } from './housekeeping.ts';
 
 const config = loadConfig();
 const log = (message: string) => console.log(`[backoffice] ${message}`);
@@ -22,6 +23,7 @@ const admin = await database.exclusive(async () => {
 
 const app = await buildApp({ config, database, logger: { level: config.logLevel } });
 
+let stopHousekeeping = async () => {};
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -30,6 +32,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   await app.close();
+  await stopHousekeeping();
   await database.close();
   process.exit(0);
 }
@@ -37,6 +40,7 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
+stopHousekeeping = startHousekeeping(database, config.loginWindowMinutes, log);
 const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
 log(`Ready on http://localhost:${config.port} (API under /api, docs at /api/docs) on ${where}`);
 if (admin.created && admin.generatedPassword) {

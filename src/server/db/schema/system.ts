@@ -16,13 +16,18 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
-export const passwordResets = pgTable('password_resets', {
-  tokenHash: text('token_hash').primaryKey(),
-  userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  usedAt: timestamp('used_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // Housekeeping removes expired links (src/server/housekeeping.ts).
+  (t) => [index('password_resets_expires_idx').on(t.expiresAt)],
+);
 
 /** Failed sign-ins, counted per key ('email:…' or 'ip:…') over a window; shared by every server copy. */
 export const loginFailures = pgTable(
@@ -32,7 +37,7 @@ export const loginFailures = pgTable(
     key: text('key').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('login_failures_key_idx').on(t.key, t.createdAt)],
+  (t) => [index('login_failures_key_idx').on(t.key, t.createdAt), index('login_failures_created_idx').on(t.createdAt)],
 );
 
 export const auditLog = pgTable(
@@ -67,7 +72,7 @@ export const idempotencyKeys = pgTable(
     response: jsonb('response'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.actorId, t.key] })],
+  (t) => [primaryKey({ columns: [t.actorId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
 /**

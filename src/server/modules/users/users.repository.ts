@@ -151,6 +151,27 @@ async function keepSearchCount(database: Database, key: unknown[], countSql: str
 }
 
 /**
+ * Searches this process has seen with a kept count (≥ SEARCH_COUNT_MIN matches), most recent
+ * last: only a hint for the page's plan, so that a frequent search reads its page and its kept
+ * count at once instead of one after the other. A stale hint costs speed, never correctness.
+ */
+const frequentSearches = {
+  keys: new Map<string, true>(),
+  has(key: unknown[]) {
+    return this.keys.has(JSON.stringify(key));
+  },
+  add(key: unknown[]) {
+    const k = JSON.stringify(key);
+    this.keys.delete(k);
+    this.keys.set(k, true);
+    if (this.keys.size > 1000) this.keys.delete(this.keys.keys().next().value!);
+  },
+  delete(key: unknown[]) {
+    this.keys.delete(JSON.stringify(key));
+  },
+};
+
+/**
  * One page of live members and the count of all matches. Each condition has its index: level and
  * rank (btree with user_id), name (trigram), email and phone (prefix), user id (primary key).
  */
@@ -175,14 +196,14 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
   const countSql = `select count(*) as n from users u where ${filter}`;
   const countParams = [...params];
   const searchKey = [term, f.level ?? 0, f.rankId ?? 0];
-  const kept = term ? await keptSearchCount(database, searchKey) : null;
   const order = (alias: string) => ORDER[f.sort].replaceAll('u.', `${alias}.`);
   const window = `limit ${arg(f.limit)} offset ${arg((f.page - 1) * f.limit)}`;
   // Page ids first, then the joins for just those 25 rows: a deep page skips ids, not joined rows.
-  // A rare search collects its (index-found) matches before sorting, so the planner never walks
-  // the whole primary key backwards hoping to meet a rare match; a frequent one (a kept count)
-  // walks it in order, as a match turns up every few rows.
-  const pageIds = term && kept === null
+  // A search not known to be frequent collects its (index-found) matches before sorting, so the
+  // planner never walks the whole primary key backwards hoping to meet a rare match; a frequent
+  // one walks it in order, as a match turns up every few rows. Both give the same rows.
+  const frequent = term !== undefined && frequentSearches.has(searchKey);
+  const pageIds = term && !frequent
     ? `with m as materialized (select u.user_id, u.created_at from users u where ${filter})
        select m.user_id from m order by ${order('m')} ${window}`
     : `select u.user_id from users u where ${filter} order by ${order('u')} ${window}`;
@@ -192,11 +213,20 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
       params,
     ),
     (async () => {
-      if (kept !== null) return kept;
       if (!term) return countBySegment(database, f).then(([c]) => Number(c?.n ?? 0));
+      const kept = await keptSearchCount(database, searchKey);
+      if (kept !== null) {
+        frequentSearches.add(searchKey);
+        return kept;
+      }
       const [c] = await database.query<{ n: number | string }>(countSql, countParams);
       const n = Number(c?.n ?? 0);
-      return n >= SEARCH_COUNT_MIN ? keepSearchCount(database, searchKey, countSql, countParams) : n;
+      if (n < SEARCH_COUNT_MIN) {
+        frequentSearches.delete(searchKey);
+        return n;
+      }
+      frequentSearches.add(searchKey);
+      return keepSearchCount(database, searchKey, countSql, countParams);
     })(),
   ]);
   return { users: rows.map(toUser), total };
