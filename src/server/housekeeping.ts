@@ -47,15 +47,19 @@ export function startHousekeeping(
   log: (message: string) => void,
   { firstAfterMs = 60_000, everyMinutes = 10 } = {},
 ): () => Promise<void> {
-  let running: Promise<void> = Promise.resolve();
+  let running: Promise<void> | null = null;
+  let interval: NodeJS.Timeout | undefined;
   const run = () => {
+    if (running) return; // the last sweep is still at work
     running = sweep(database, loginWindowMinutes).then(
       (removed) => {
         const total = Object.values(removed).reduce((a, b) => a + b, 0);
         if (total > 0) log(`housekeeping removed ${Object.entries(removed).map(([t, n]) => `${n} ${t}`).join(', ')}`);
       },
       (error: unknown) => log(`housekeeping failed (tried again in ${everyMinutes} minutes): ${String(error)}`),
-    );
+    ).finally(() => {
+      running = null;
+    });
   };
   const first = setTimeout(() => {
     run();
@@ -63,7 +67,6 @@ export function startHousekeeping(
     interval.unref();
   }, firstAfterMs);
   first.unref();
-  let interval: NodeJS.Timeout | undefined;
   return async () => {
     clearTimeout(first);
     if (interval) clearInterval(interval);

@@ -50,7 +50,8 @@ export const users = pgTable(
     index('users_rank_idx').on(t.rankId, t.userId),
     index('users_role_idx').on(t.roleId),
     index('users_created_at_idx').on(t.createdAt),
-    // Member search (name, email, phone, user id) at a million rows.
+    // Member search (name, email, phone, user id) at a million rows; drizzle/0012 adds
+    // users_search_cover_idx (user_id) INCLUDE (full_name, email, phone), which has no builder here.
     index('users_full_name_trgm_idx').using('gin', sql`lower(${t.fullName}) gin_trgm_ops`),
     index('users_email_prefix_idx').using('btree', sql`${t.email} text_pattern_ops`),
     index('users_phone_prefix_idx').using('btree', sql`${t.phone} text_pattern_ops`),
