@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -14,9 +15,16 @@ const onPostgres = process.env.TEST_DATABASE_URL
   ? [{ extends: true as const, test: { ...serverTests, name: 'server-postgres', env: { TEST_DB: 'postgres' } } }]
   : [];
 
+// Vitest's default (cores - 1) is a single worker on the 2-core CI machine. The API and panel
+// tests wait on databases and jsdom as much as they compute, so two workers take about a third
+// off their time; the browser journeys and load tests then run alone, one file at a time.
+const workers = Math.max(2, os.availableParallelism() - 1);
+
 export default defineConfig({
   plugins: [react()],
   test: {
+    maxWorkers: workers,
+    sequence: { groupOrder: 0 },
     projects: [
       { extends: true, test: { ...serverTests, name: 'server' } },
       ...onPostgres,
@@ -38,6 +46,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
