@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Group, Select } from '@mantine/core';
+import { Group, Loader, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { LEVELS } from '../../../contract/users';
@@ -26,6 +26,8 @@ export function UserFiltersBar({ filters, onChange }: { filters: UserFilters; on
   // The box shows the chosen option's label after a pick: that is not a search.
   const term = debounced === (picked?.label ?? 'All Users') ? '' : debounced.trim();
   const names = useQuery({ ...userNamesQuery(term), enabled: wanted });
+  // Until the answer for what was typed arrives, the list still shows the last one's names.
+  const searching = wanted && (names.isFetching || search !== debounced);
   const ranks = useQuery(rankOptionsQuery());
 
   const nameOptions: Option[] = [{ value: ALL, label: 'All Users' }];
@@ -48,8 +50,11 @@ export function UserFiltersBar({ filters, onChange }: { filters: UserFilters; on
         searchValue={search}
         onSearchChange={setSearch}
         onDropdownOpen={() => setWanted(true)}
+        // Typing replaces the shown choice ("All Users", or the picked member) instead of adding to it.
+        onFocus={(event) => event.currentTarget.select()}
         filter={({ options }) => options}
-        nothingFoundMessage="No users found"
+        nothingFoundMessage={searching ? 'Searching…' : 'No users found'}
+        rightSection={searching ? <Loader size={14} role="status" aria-label="Searching members" /> : undefined}
         onChange={(value, option) => {
           const chosen = pick(value);
           setPicked(chosen && option ? { value: option.value, label: option.label } : null);

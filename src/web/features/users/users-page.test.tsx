@@ -80,6 +80,33 @@ describe('UsersPage', () => {
     expect(fetchMock.mock.calls.some(([u]) => String(u).includes('level=3'))).toBe(true);
   });
 
+  it('name filter: typing replaces the shown choice; it shows it is searching until the server answers, then the matches', async () => {
+    signIn(['users_view']);
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    mockFetch(((path: string) => {
+      if (path.startsWith('/ranks/getAllRank')) return jsonResponse(200, RANKS);
+      if (path.startsWith('/users/getAllusers') && path.includes('search=sha')) {
+        return answered.then(() => jsonResponse(200, page([user(7, { fullName: 'Riya Sharma' })])));
+      }
+      if (path.startsWith('/users/getAllusers')) return jsonResponse(200, page([user(1)]));
+      return jsonResponse(404, { success: false, message: 'Not found' });
+    }) as never);
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    const input = selectInput('Filter by user name');
+    input.focus();
+    // Focus selects the shown "All Users", so that typing replaces it.
+    const box = input as HTMLInputElement;
+    expect([box.value, box.selectionStart, box.selectionEnd]).toEqual(['All Users', 0, 'All Users'.length]);
+    fireEvent.click(input);
+    fireEvent.change(input, { target: { value: 'sha' } });
+    expect(await screen.findByRole('status', { name: 'Searching members' })).toBeTruthy();
+    answer();
+    expect(await screen.findByRole('option', { name: 'Riya Sharma (ID: 7)', hidden: true })).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Searching members' })).toBeNull());
+  });
+
   it('lists only active ranks, by name, in the rank filter', async () => {
     signIn(['users_view']);
     serve(() => page([user(1)]));
