@@ -155,21 +155,12 @@ async function keepSearchCount(database: Database, key: unknown[], countSql: str
  * last: only a hint for the page's plan, so that a frequent search reads its page and its kept
  * count at once instead of one after the other. A stale hint costs speed, never correctness.
  */
-const frequentSearches = {
-  keys: new Map<string, true>(),
-  has(key: unknown[]) {
-    return this.keys.has(JSON.stringify(key));
-  },
-  add(key: unknown[]) {
-    const k = JSON.stringify(key);
-    this.keys.delete(k);
-    this.keys.set(k, true);
-    if (this.keys.size > 1000) this.keys.delete(this.keys.keys().next().value!);
-  },
-  delete(key: unknown[]) {
-    this.keys.delete(JSON.stringify(key));
-  },
-};
+const frequentSearches = new Map<string, true>();
+function rememberFrequent(key: string) {
+  frequentSearches.delete(key);
+  frequentSearches.set(key, true);
+  if (frequentSearches.size > 1000) frequentSearches.delete(frequentSearches.keys().next().value!);
+}
 
 /**
  * One page of live members and the count of all matches. Each condition has its index: level and
@@ -202,7 +193,8 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
   // A search not known to be frequent collects its (index-found) matches before sorting, so the
   // planner never walks the whole primary key backwards hoping to meet a rare match; a frequent
   // one walks it in order, as a match turns up every few rows. Both give the same rows.
-  const frequent = term !== undefined && frequentSearches.has(searchKey);
+  const hintKey = JSON.stringify(searchKey);
+  const frequent = term !== undefined && frequentSearches.has(hintKey);
   const pageIds = term && !frequent
     ? `with m as materialized (select u.user_id, u.created_at from users u where ${filter})
        select m.user_id from m order by ${order('m')} ${window}`
@@ -216,16 +208,16 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
       if (!term) return countBySegment(database, f).then(([c]) => Number(c?.n ?? 0));
       const kept = await keptSearchCount(database, searchKey);
       if (kept !== null) {
-        frequentSearches.add(searchKey);
+        rememberFrequent(hintKey);
         return kept;
       }
       const [c] = await database.query<{ n: number | string }>(countSql, countParams);
       const n = Number(c?.n ?? 0);
       if (n < SEARCH_COUNT_MIN) {
-        frequentSearches.delete(searchKey);
+        frequentSearches.delete(hintKey);
         return n;
       }
-      frequentSearches.add(searchKey);
+      rememberFrequent(hintKey);
       return keepSearchCount(database, searchKey, countSql, countParams);
     })(),
   ]);
