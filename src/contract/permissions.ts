@@ -19,6 +19,7 @@ export const PERMISSIONS = {
   payouts_pay: { module: 'Reports', description: 'Pay failed payouts and transfer income' },
   wallet_view: { module: 'Reports', description: 'See wallet transactions and balances' },
   wallet_manage: { module: 'Reports', description: 'Recharge wallets and handle withdrawals' },
+  money_approve: { module: 'Reports', description: 'Approve or reject money movements above the approval threshold (never one\u2019s own)' },
   audit_view: { module: 'Reports', description: 'See the audit log' },
   ranks_view: { module: 'Settings', description: 'See ranks' },
   ranks_manage: { module: 'Settings', description: 'Create, edit and delete ranks' },
@@ -28,6 +29,7 @@ export const PERMISSIONS = {
   permissions_manage: { module: 'Settings', description: 'Create, edit and delete permissions' },
   roles_view: { module: 'Settings', description: 'See roles and role permissions' },
   roles_manage: { module: 'Settings', description: 'Create, edit and delete roles and role permissions' },
+  staff_manage: { module: 'Settings', description: 'Invite staff, assign their roles, deactivate them and sign them out' },
 } as const satisfies Record<string, { module: PermissionModule; description: string }>;
 
 export type PermissionName = keyof typeof PERMISSIONS;
@@ -35,5 +37,8 @@ export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as PermissionName[];
 
 /** The bootstrap role that holds every permission and can't be deactivated. */
 export const ADMIN_ROLE = 'Admin';
-/** The role self-registered accounts get: no admin permission. */
+/**
+ * The members' role (members added by an operator hold it; they never sign in). It can hold no
+ * permission and is never given to staff; self-registered accounts get no role at all.
+ */
 export const USER_ROLE = 'User';

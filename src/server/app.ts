@@ -29,6 +29,8 @@ import { serviceIconRoutes } from './modules/services/service-icons.ts';
 import { walletRoutes } from './modules/wallet/wallet.routes.ts';
 import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
+import { staffRoutes } from './modules/staff/staff.routes.ts';
+import { approvalsRoutes } from './modules/approvals/approvals.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -124,6 +126,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(walletRoutes, { prefix: '/api' });
   await app.register(payoutsRoutes, { prefix: '/api' });
   await app.register(reportsRoutes, { prefix: '/api' });
+  await app.register(staffRoutes, { prefix: '/api' });
+  await app.register(approvalsRoutes, { prefix: '/api' });
 
   await registerWeb(app);
   return app;

@@ -25,9 +25,31 @@ export interface Config {
    * limit, audit): a number of proxy hops (1 = the balancer's own entry), or addresses/CIDRs.
    */
   trustProxy: boolean | number | string;
+  /** Failed sign-ins for one email from one address within the window before that pair gets 429. */
   loginMaxFailuresPerEmail: number;
+  /** Failed sign-ins from one address (any email) before that address gets 429. */
   loginMaxFailuresPerIp: number;
+  /** Failed sign-ins for one email from all addresses together: the ceiling against distributed guessing. */
+  loginMaxFailuresPerAccount: number;
   loginWindowMinutes: number;
+  /** Reset mails per email, and forgot-password calls per address, within the sign-in window. */
+  resetMaxPerEmail: number;
+  resetMaxPerIp: number;
+  /** Where the panel is reached from outside: reset and invite links are built from it, never from request headers. */
+  publicUrl: string;
+  /** False when PUBLIC_URL was not given (development falls back to http://localhost:PORT; production refuses to start). */
+  publicUrlSet: boolean;
+  /** smtp://user:pass@host:port or smtps://…; unset = the development log mailer. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** The Admin role must sign in with a second factor (default: in production). */
+  adminTwoFactor: boolean;
+  /** Money movements above this (paise) wait for a second operator (four eyes). */
+  approvalThresholdPaise: number;
+  /** Credits one operator may make per business day (paise), approvals included. */
+  dailyCreditLimitPaise: number;
+  /** PostgreSQL statement timeout for request work (ms); 0 = none. */
+  statementTimeoutMs: number;
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -42,6 +64,11 @@ function int(name: string, value: string | undefined, fallback: number): number 
   return n;
 }
 
+/** A whole number of rupees from the environment, as paise. */
+function rupeesSetting(name: string, value: string | undefined, fallbackRupees: number): number {
+  return int(name, value, fallbackRupees) * 100;
+}
+
 function trustProxy(value: string | undefined): boolean | number | string {
   if (!value || value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
@@ -49,13 +76,15 @@ function trustProxy(value: string | undefined): boolean | number | string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int('PORT', env.PORT, 8009);
+  const production = env.NODE_ENV === 'production';
   return {
-    port: int('PORT', env.PORT, 8009),
+    port,
     host: env.HOST || '0.0.0.0',
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     allowEmbeddedDb: bool(env.ALLOW_EMBEDDED_DB, false),
-    production: env.NODE_ENV === 'production',
+    production,
     adminEmail: (env.ADMIN_EMAIL || 'admin@backoffice.local').toLowerCase(),
     adminPassword: env.ADMIN_PASSWORD || undefined,
     allowRegistration: bool(env.ALLOW_REGISTRATION, true),
@@ -68,7 +97,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
     loginMaxFailuresPerEmail: int('LOGIN_MAX_FAILURES_PER_EMAIL', env.LOGIN_MAX_FAILURES_PER_EMAIL, 5),
     loginMaxFailuresPerIp: int('LOGIN_MAX_FAILURES_PER_IP', env.LOGIN_MAX_FAILURES_PER_IP, 30),
+    loginMaxFailuresPerAccount: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 100),
     loginWindowMinutes: int('LOGIN_WINDOW_MINUTES', env.LOGIN_WINDOW_MINUTES, 15),
+    resetMaxPerEmail: int('RESET_MAX_PER_EMAIL', env.RESET_MAX_PER_EMAIL, 3),
+    resetMaxPerIp: int('RESET_MAX_PER_IP', env.RESET_MAX_PER_IP, 20),
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrlSet: Boolean(env.PUBLIC_URL),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Backoffice <no-reply@backoffice.local>',
+    adminTwoFactor: bool(env.ADMIN_TWO_FACTOR, production),
+    approvalThresholdPaise: rupeesSetting('APPROVAL_THRESHOLD', env.APPROVAL_THRESHOLD, 10_000),
+    dailyCreditLimitPaise: rupeesSetting('DAILY_CREDIT_LIMIT', env.DAILY_CREDIT_LIMIT, 1_000_000),
+    statementTimeoutMs: int('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 15_000),
   };
 }
 

@@ -29,17 +29,19 @@ const SERVICES = [
 
 /**
  * The data every installation needs, written once on an empty database: the permission
- * catalogue, roles Admin and User with their permission sets, the ranks and services.
+ * catalogue, roles Admin and User with their permission sets, the ranks and services. A built-in
+ * permission added by a later version is added to an existing database on its next start.
  */
 export async function ensureReferenceData(database: Database): Promise<void> {
   const { db } = database;
   await db.transaction(async (tx) => {
-    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(roles);
-    if (Number(n) > 0) return;
-    const perms = await tx
+    await tx
       .insert(permissions)
       .values(Object.entries(PERMISSIONS).map(([name, p]) => ({ name, module: p.module, description: p.description })))
-      .returning({ permissionId: permissions.permissionId });
+      .onConflictDoNothing({ target: permissions.name });
+    const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(roles);
+    if (Number(n) > 0) return;
+    const perms = await tx.select({ permissionId: permissions.permissionId }).from(permissions);
     const [admin, user] = await tx
       .insert(roles)
       .values([{ name: ADMIN_ROLE, status: true }, { name: USER_ROLE, status: true }])
@@ -102,6 +104,7 @@ export async function ensureAdmin(
     email,
     phone,
     passwordHash: await hashPassword(chosen),
+    canSignIn: true,
     roleId: adminRole.roleId,
     level: 0,
     companyName: 'Backoffice',

@@ -23,7 +23,7 @@ export async function accountWithPermissions(database: Database, permissionNames
     [role.role_id, `matrix-${stamp}`, permissionNames],
   );
   const user = await insertUser(database.db, {
-    fullName: `Matrix ${stamp}`, email: `matrix${stamp}@test.local`, phone: `6${stamp.slice(-9)}`, level: 1, roleId: role.role_id,
+    fullName: `Matrix ${stamp}`, email: `matrix${stamp}@test.local`, phone: `6${stamp.slice(-9)}`, level: 1, roleId: role.role_id, canSignIn: true,
   });
   return sessionFor(database, user.userId);
 }

@@ -61,6 +61,7 @@ async function freshPostgres(): Promise<{ database: Database; drop: () => Promis
 export interface SentMail {
   to: string;
   link: string;
+  kind: 'reset' | 'invite';
 }
 
 export interface TestContext {
@@ -87,11 +88,17 @@ export async function createTestApp(
   if (options.members) await seedDemoData(database, { members: options.members });
   const mail: SentMail[] = [];
   const secrets = secretWatch();
+  const capture = (kind: SentMail['kind'], to: string, link: string) => {
+    mail.push({ to, link, kind });
+    const token = new URL(link).searchParams.get('token');
+    if (token) secrets.tokens.add(token);
+  };
   const mailer: Mailer = {
     async sendPasswordReset(to, link) {
-      mail.push({ to, link });
-      const token = new URL(link).searchParams.get('token');
-      if (token) secrets.tokens.add(token);
+      capture('reset', to, link);
+    },
+    async sendInvite(to, _name, link) {
+      capture('invite', to, link);
     },
   };
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', ...options.config };

@@ -12,8 +12,10 @@ import {
   IconReceipt,
   IconShieldLock,
   IconUsers,
+  IconUserShield,
   IconUserStar,
   IconWallet,
+  IconChecklist,
   type Icon,
 } from '@tabler/icons-react';
 import type { PermissionName } from '../../contract/permissions';
@@ -24,6 +26,8 @@ export const PATHS = {
   register: '/register',
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
+  acceptInvite: '/accept-invite',
+  twoFactorSetup: '/two-factor-setup',
   dashboard: '/',
   users: '/users',
   services: '/services',
@@ -39,7 +43,12 @@ export const PATHS = {
   roles: '/roles',
   rolePermissions: '/role-permissions',
   audit: '/audit',
+  staff: '/staff',
+  approvals: '/approvals',
 } as const;
+
+/** The signed-in account's own security page (two-factor, active sessions): any account, no permission. */
+export const ACCOUNT_PATH = '/account';
 
 /** A member's own page: profile, upline chain and genealogy (permission users_view). */
 export const MEMBER_PATH = '/users/:userId';
@@ -47,7 +56,7 @@ export const memberPath = (userId: number) => `/users/${userId}`;
 
 export type MainPath = Exclude<
   (typeof PATHS)[keyof typeof PATHS],
-  '/signin' | '/signup' | '/register' | '/forgot-password' | '/reset-password'
+  '/signin' | '/signup' | '/register' | '/forgot-password' | '/reset-password' | '/accept-invite' | '/two-factor-setup'
 >;
 
 export interface NavItem {
@@ -68,12 +77,14 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Reward Income', path: PATHS.rewardIncome, permission: 'reports_view', icon: IconGift, group: 'main' },
   { label: 'Daily Payout', path: PATHS.dailyPayout, permission: 'payouts_view', icon: IconCoinRupee, group: 'main' },
   { label: 'User Wallet', path: PATHS.wallet, permission: 'wallet_view', icon: IconWallet, group: 'main' },
+  { label: 'Approvals', path: PATHS.approvals, permission: 'money_approve', icon: IconChecklist, group: 'main' },
   { label: 'Rank', path: PATHS.rank, permission: 'ranks_view', icon: IconMedal, group: 'main' },
   { label: 'Bank', path: PATHS.bank, permission: 'banks_view', icon: IconBuildingBank, group: 'main' },
   { label: 'Membership', path: PATHS.membership, permission: 'membership_view', icon: IconUserStar, group: 'main' },
   { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', icon: IconKey, group: 'access' },
   { label: 'Roles', path: PATHS.roles, permission: 'roles_view', icon: IconShieldLock, group: 'access' },
   { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', icon: IconReceipt, group: 'access' },
+  { label: 'Staff', path: PATHS.staff, permission: 'staff_manage', icon: IconUserShield, group: 'access' },
   { label: 'Audit Log', path: PATHS.audit, permission: 'audit_view', icon: IconHistory, group: 'access' },
 ];
 

@@ -4,7 +4,7 @@ import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorFallback } from '../components/error-fallback';
 import { PageLoader } from '../components/page-loader';
 import { RequireAuth, RequirePermission } from './guards';
-import { MEMBER_PATH, PATHS, ROUTE_PERMISSIONS, type MainPath } from './paths';
+import { ACCOUNT_PATH, MEMBER_PATH, PATHS, ROUTE_PERMISSIONS, type MainPath } from './paths';
 
 // The shell is its own chunk: the sign-in route does not load it (size budget, vite-budget.ts).
 const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
@@ -12,6 +12,11 @@ const SignInPage = lazy(() => import('../features/auth/signin-page'));
 const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
+const AcceptInvitePage = lazy(() => import('../features/auth/accept-invite-page'));
+const TwoFactorSetupPage = lazy(() => import('../features/auth/two-factor-setup-page'));
+const AccountSecurityPage = lazy(() => import('../features/auth/account-security-page'));
+const StaffPage = lazy(() => import('../features/staff/staff-page'));
+const ApprovalsPage = lazy(() => import('../features/approvals/approvals-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
 const AuditPage = lazy(() => import('../features/audit/audit-page'));
@@ -63,9 +68,12 @@ export const routes: RouteObject[] = [
       { path: PATHS.register, element: <RegisterPage /> },
       { path: PATHS.forgotPassword, element: <ForgotPasswordPage /> },
       { path: PATHS.resetPassword, element: <ResetPasswordPage /> },
+      { path: PATHS.acceptInvite, element: <AcceptInvitePage /> },
       {
         element: <RequireAuth />,
         children: [
+          // Signed in with a password, two-factor still to set up: the only page such a session may use.
+          { path: PATHS.twoFactorSetup, element: <TwoFactorSetupPage /> },
           {
             element: (
               <Suspense fallback={<PageLoader label="Loading dashboard..." />}>
@@ -96,6 +104,9 @@ export const routes: RouteObject[] = [
               { path: PATHS.dailyPayout, element: guarded(PATHS.dailyPayout, <PayoutsPage />) },
               { path: PATHS.audit, element: guarded(PATHS.audit, <AuditPage />) },
               { path: PATHS.wallet, element: guarded(PATHS.wallet, <WalletPage />) },
+              { path: PATHS.staff, element: guarded(PATHS.staff, <StaffPage />) },
+              { path: PATHS.approvals, element: guarded(PATHS.approvals, <ApprovalsPage />) },
+              { path: ACCOUNT_PATH, element: <AccountSecurityPage /> },
             ],
           },
           {

@@ -4,6 +4,8 @@ export const roles = pgTable('roles', {
   roleId: integer('role_id').primaryKey().generatedByDefaultAsIdentity(),
   name: text('name').notNull().unique(),
   status: boolean('status').notNull().default(true),
+  /** Accounts of this role must sign in with a TOTP code (in production Admin always does). */
+  twoFactorRequired: boolean('two_factor_required').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

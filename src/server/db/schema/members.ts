@@ -31,6 +31,11 @@ export const users = pgTable(
     roleId: integer('role_id').references(() => roles.roleId),
     status: boolean('status').notNull().default(true),
     passwordHash: text('password_hash'),
+    /**
+     * Staff: an account that signs in to the panel (invited on the Staff screen, the bootstrap
+     * administrator, or self-registered). Member routes never change such an account.
+     */
+    canSignIn: boolean('can_sign_in').notNull().default(false),
     lastLogin: timestamp('last_login', { withTimezone: true }),
     balancePaise: bigint('balance_paise', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -49,6 +54,8 @@ export const users = pgTable(
     index('users_level_idx').on(t.level, t.userId),
     index('users_rank_idx').on(t.rankId, t.userId),
     index('users_role_idx').on(t.roleId),
+    // The Staff screen: a few dozen accounts among a million members.
+    index('users_staff_idx').on(t.userId).where(sql`${t.canSignIn} and ${t.deletedAt} is null`),
     index('users_created_at_idx').on(t.createdAt),
     // Member search (name, email, phone, user id) at a million rows; drizzle/0012 adds
     // users_search_cover_idx (user_id) INCLUDE (full_name, email, phone), which has no builder here.

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex,
+  bigint, check, date, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './members.ts';
 
@@ -133,6 +133,48 @@ export const withdrawalRequests = pgTable(
     check('withdrawal_amount_positive', sql`${t.amountPaise} > 0`),
     index('withdrawal_requests_status_idx').on(t.status, t.createdAt),
   ],
+);
+
+/**
+ * Four eyes on money: a movement above the approval threshold waits here until a second operator
+ * (money_approve, not the maker, not the wallet's owner) approves it — then it runs, in the same
+ * transaction as the decision — or rejects it.
+ */
+export const moneyRequests = pgTable(
+  'money_requests',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
+    /** wallet_recharge, wallet_withdrawal, admin_transfer, pay_payout or withdrawal_approval. */
+    kind: text('kind').notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
+    amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    /** The original request body (and ids), replayed when approved. */
+    payload: jsonb('payload').notNull(),
+    status: text('status').$type<'pending' | 'approved' | 'rejected'>().notNull().default('pending'),
+    makerId: bigint('maker_id', { mode: 'number' }).notNull(),
+    checkerId: bigint('checker_id', { mode: 'number' }),
+    remarks: text('remarks'),
+    /** What the movement answered when it ran (its ledger entry and balance). */
+    result: jsonb('result'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('money_requests_amount_positive', sql`${t.amountPaise} > 0`),
+    index('money_requests_status_idx').on(t.status, t.createdAt, t.id),
+    index('money_requests_maker_idx').on(t.makerId, t.createdAt),
+  ],
+);
+
+/** Credits each operator made per business day (Asia/Kolkata): the daily credit limit reads one row. */
+export const operatorDailyCredits = pgTable(
+  'operator_daily_credits',
+  {
+    actorId: bigint('actor_id', { mode: 'number' }).notNull(),
+    day: date('day').notNull(),
+    paise: bigint('paise', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.actorId, t.day] })],
 );
 
 /**

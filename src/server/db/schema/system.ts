@@ -7,10 +7,15 @@ export const sessions = pgTable(
   'sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
+    /** A public handle for "your sessions" (the token hash is never shown). */
+    id: bigint('id', { mode: 'number' }).notNull().unique().generatedByDefaultAsIdentity(),
     userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** 'full', or 'enrol': signed in with a password but must set up two-factor before anything else. */
+    stage: text('stage').$type<'full' | 'enrol'>().notNull().default('full'),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
@@ -23,11 +28,27 @@ export const passwordResets = pgTable(
     userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
+    /** 'reset' (forgot password) or 'invite' (a staff member sets their first password). */
+    purpose: text('purpose').$type<'reset' | 'invite'>().notNull().default('reset'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   // Housekeeping removes expired links (src/server/housekeeping.ts).
-  (t) => [index('password_resets_expires_idx').on(t.expiresAt)],
+  (t) => [index('password_resets_expires_idx').on(t.expiresAt), index('password_resets_user_idx').on(t.userId)],
 );
+
+/**
+ * TOTP (RFC 6238) for a staff account: the secret, when enrolment was confirmed (null while it is
+ * being set up), the hashes of unused recovery codes, and the last time step accepted (a code is
+ * never accepted twice).
+ */
+export const twoFactor = pgTable('two_factor', {
+  userId: bigint('user_id', { mode: 'number' }).primaryKey().references(() => users.userId),
+  secret: text('secret').notNull(),
+  enabledAt: timestamp('enabled_at', { withTimezone: true }),
+  recoveryCodeHashes: text('recovery_code_hashes').array().notNull().default(sql`'{}'::text[]`),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** Failed sign-ins, counted per key ('email:…' or 'ip:…') over a window; shared by every server copy. */
 export const loginFailures = pgTable(
@@ -45,6 +66,8 @@ export const auditLog = pgTable(
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
     actorId: bigint('actor_id', { mode: 'number' }),
+    /** The actor's name when it acted: renaming someone later does not rewrite history. */
+    actorName: text('actor_name'),
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: text('entity_id'),
