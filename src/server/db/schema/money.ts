@@ -125,6 +125,8 @@ export const withdrawalRequests = pgTable(
     status: text('status').$type<'pending' | 'approved' | 'rejected'>().notNull().default('pending'),
     remarks: text('remarks'),
     ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
+    /** The operator who filed it: they cannot approve it themselves (four eyes). */
+    requestedBy: bigint('requested_by', { mode: 'number' }),
     decidedBy: bigint('decided_by', { mode: 'number' }),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
