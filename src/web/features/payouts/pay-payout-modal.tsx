@@ -1,37 +1,43 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { useId, useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import type { Payout } from '../../../contract/payouts';
 import { TYPE_INCOMES } from '../../../contract/payouts';
+import { AmountInput } from '../../components/amount-input';
+import { parseAmount } from '../../lib/amount';
 import { errorMessage } from '../../lib/api-client';
 import { formatAmount } from '../../lib/format';
+import { outcomeOf, useIdempotencyKey, type MoneyOutcome } from '../../lib/money-request';
 import { usePayPayout } from './payouts.api';
 
 interface PayPayoutModalProps {
   payout: Payout;
   onClose: () => void;
-  onPaid: (message: string) => void;
+  onPaid: (outcome: MoneyOutcome) => void;
 }
 
-/** 'Process Payment': Amount and Type Income; one idempotency key per opened form. */
+/** 'Process Payment': Amount (sent exactly as typed) and Type Income; one idempotency key per distinct request. */
 export function PayPayoutModal({ payout, onClose, onPaid }: PayPayoutModalProps) {
-  const [amount, setAmount] = useState<number | string>(payout.amount);
+  const [amount, setAmount] = useState(() => String(payout.amount));
   const [typeIncome, setTypeIncome] = useState<'dailyPayout' | 'wallet recharge'>('dailyPayout');
   const [validation, setValidation] = useState<string | null>(null);
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const keys = useIdempotencyKey();
+  const messageId = useId();
   const pay = usePayPayout();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (pay.isPending) return;
-    const value = typeof amount === 'number' ? amount : Number(amount);
-    if (!Number.isFinite(value) || value <= 0) {
+    const value = parseAmount(amount);
+    if (value === null) {
+      pay.reset();
       setValidation('Please enter a valid amount');
       return;
     }
     setValidation(null);
+    const body = { userId: payout.userId, amount: value, typeIncome, payoutId: payout.id };
     pay.mutate(
-      { userId: payout.userId, amount: value, typeIncome, payoutId: payout.id, idempotencyKey },
-      { onSuccess: (res) => onPaid(res.message) },
+      { ...body, idempotencyKey: keys.keyFor(body) },
+      { onSuccess: (res) => onPaid(outcomeOf(res)), onError: keys.settle },
     );
   };
 
@@ -43,7 +49,7 @@ export function PayPayoutModal({ payout, onClose, onPaid }: PayPayoutModalProps)
             {`${payout.userName} · payout of ${formatAmount(payout.amount)} for ${payout.date}`}
           </Text>
           {validation && (
-            <Alert color="orange" variant="light" role="alert">
+            <Alert id={messageId} color="orange" variant="light" role="alert">
               {validation}
             </Alert>
           )}
@@ -52,7 +58,14 @@ export function PayPayoutModal({ payout, onClose, onPaid }: PayPayoutModalProps)
               {`Failed to process payment: ${errorMessage(pay.error, pay.error instanceof Error ? pay.error.message : 'Request failed')}`}
             </Alert>
           )}
-          <NumberInput label="Amount" value={amount} onChange={setAmount} min={0.01} step={0.01} decimalScale={2} data-autofocus />
+          <AmountInput
+            label="Amount"
+            value={amount}
+            onChange={setAmount}
+            invalid={validation !== null && parseAmount(amount) === null}
+            messageId={messageId}
+            data-autofocus
+          />
           <Select
             label="Type Income"
             data={TYPE_INCOMES.map((t) => ({ value: t.value, label: t.label }))}

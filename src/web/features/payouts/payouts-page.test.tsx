@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import { fakeMoneyEndpoint } from '../wallet/fake-money-endpoint';
 import PayoutsPage from './payouts-page';
 
 Element.prototype.scrollIntoView = () => {};
@@ -13,7 +14,8 @@ const pageOf = (rows: unknown[]) => ({
   daily: [{ date: '2026-11-03', successful: 1, failed: 1 }],
 });
 
-describe('PayoutsPage', () => {
+// Each test opens a modal and picks from selects; on a busy 2-core machine that alone nears the 5 s default.
+describe('PayoutsPage', { timeout: 20_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows the four cards, the rows, and Pay Now on Failure rows only', async () => {
@@ -90,5 +92,119 @@ describe('PayoutsPage', () => {
     mockFetch(() => jsonResponse(500, { success: false, message: 'Database down' }));
     renderPage(<PayoutsPage />);
     expect(await screen.findByText('Failed to load payouts: Database down')).toBeTruthy();
+  });
+
+  function withEndpoint(endpoint: ReturnType<typeof fakeMoneyEndpoint>) {
+    return mockFetch((path, init) => (path === '/transferAdmin' ? endpoint.handle(init) : jsonResponse(200, pageOf([failed]))));
+  }
+
+  async function openPayment() {
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay Now/ }));
+    return screen.findByRole('dialog', { name: 'Process Payment' });
+  }
+
+  function typeAmount(dialog: HTMLElement, text: string) {
+    const field = within(dialog).getByLabelText('Amount');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: text } });
+    fireEvent.blur(field);
+    return field;
+  }
+
+  const payExactly = (body: Record<string, unknown>): [number, unknown] =>
+    body.amount === 250.5
+      ? [200, { success: true, message: 'Payment processed successfully', data: {} }]
+      : [400, { success: false, message: 'The amount must equal the payout amount of 250.50' }];
+
+  // Issue 13 finding 9: Process Payment rewrote -5, 0 and 0.001 to 0.01 on blur, 10.999 to 10.99
+  // and 1e5 to 15, and then sent the rewritten amount.
+  it.each(['-5', '0', '0.001', '10.999', '1e5', 'abc', '250.505', '2,50'])(
+    'keeps %j exactly as typed, refuses it and sends nothing',
+    async (typed) => {
+      signIn(['payouts_view', 'payouts_pay']);
+      const endpoint = fakeMoneyEndpoint(payExactly);
+      withEndpoint(endpoint);
+      renderPage(<PayoutsPage />);
+      const dialog = await openPayment();
+      const field = typeAmount(dialog, typed);
+      expect(field).toHaveProperty('value', typed);
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
+      expect(await within(dialog).findByText('Please enter a valid amount')).toBeTruthy();
+      expect(field).toHaveProperty('value', typed);
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+      expect(endpoint.requests).toHaveLength(0);
+    },
+  );
+
+  it('sends 10.5 as 10.5', async () => {
+    signIn(['payouts_view', 'payouts_pay']);
+    const endpoint = fakeMoneyEndpoint(payExactly);
+    withEndpoint(endpoint);
+    renderPage(<PayoutsPage />);
+    const dialog = await openPayment();
+    expect(typeAmount(dialog, '10.5')).toHaveProperty('value', '10.5');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
+    expect(await within(dialog).findByText('Failed to process payment: The amount must equal the payout amount of 250.50')).toBeTruthy();
+    expect(endpoint.requests.map((r) => r.body)).toEqual([{ userId: 100005, amount: 10.5, typeIncome: 'dailyPayout', payoutId: 7 }]);
+  });
+
+  // Issue 13 finding 9: after "amount not equal to the payout" the corrected payment reused the
+  // first key and got "This Idempotency-Key was already used for a different request…".
+  it('sends a corrected payment after a refusal under a new key, and it goes through', async () => {
+    signIn(['payouts_view', 'payouts_pay']);
+    const endpoint = fakeMoneyEndpoint(payExactly);
+    withEndpoint(endpoint);
+    renderPage(<PayoutsPage />);
+    const dialog = await openPayment();
+    typeAmount(dialog, '250');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
+    expect(await within(dialog).findByText('Failed to process payment: The amount must equal the payout amount of 250.50')).toBeTruthy();
+    typeAmount(dialog, '250.50');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
+    expect(await screen.findByText('Payment processed successfully')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Process Payment' })).toBeNull();
+    const [refused, corrected] = endpoint.requests;
+    expect(corrected.body).toEqual({ userId: 100005, amount: 250.5, typeIncome: 'dailyPayout', payoutId: 7 });
+    expect(corrected.key).toBeTruthy();
+    expect(corrected.key).not.toBe(refused.key);
+  });
+
+  it('gives a new key when only the type income changes, even after an answer that keeps the key for a retry', async () => {
+    signIn(['payouts_view', 'payouts_pay']);
+    let first = true;
+    const endpoint = fakeMoneyEndpoint(() => {
+      if (!first) return [200, { success: true, message: 'Payment processed successfully', data: {} }];
+      first = false;
+      return [503, { success: false, message: 'Service unavailable' }];
+    });
+    withEndpoint(endpoint);
+    renderPage(<PayoutsPage />);
+    const dialog = await openPayment();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
+    expect(await within(dialog).findByText('Failed to process payment: Service unavailable')).toBeTruthy();
+    fireEvent.click(within(dialog).getAllByLabelText('Type Income')[0]);
+    fireEvent.click((await screen.findAllByRole('option', { name: /wallet recharge/i, hidden: true })).at(-1)!);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
+    expect(await screen.findByText('Payment processed successfully')).toBeTruthy();
+    expect(endpoint.requests.map((r) => r.body.typeIncome)).toEqual(['dailyPayout', 'wallet recharge']);
+    expect(endpoint.requests[1].key).not.toBe(endpoint.requests[0].key);
+  });
+
+  it('shows a payment above the approval threshold as awaiting approval, not as done, and reloads the list', async () => {
+    signIn(['payouts_view', 'payouts_pay']);
+    const message = 'Your payment of 250.50 awaits approval by a second operator';
+    const endpoint = fakeMoneyEndpoint(() => [202, { success: true, message, data: { approvalId: 3, status: 'pending' } }]);
+    const fetchMock = withEndpoint(endpoint);
+    renderPage(<PayoutsPage />);
+    const dialog = await openPayment();
+    const listLoads = () => fetchMock.mock.calls.filter(([u]) => String(u).includes('dailyPayout?')).length;
+    const before = listLoads();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
+    const notice = await screen.findByRole('status', { name: 'Awaiting approval' });
+    expect(notice.textContent).toContain(message);
+    expect(screen.queryByText('Payment processed successfully')).toBeNull();
+    expect(within(notice).getByRole('button', { name: 'Dismiss' })).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Process Payment' })).toBeNull();
+    await vi.waitFor(() => expect(listLoads()).toBeGreaterThan(before));
   });
 });

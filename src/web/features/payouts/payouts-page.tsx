@@ -5,6 +5,7 @@ import '@mantine/charts/styles.css';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconCoin, IconListNumbers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Payout } from '../../../contract/payouts';
+import { ApprovalNotice } from '../../components/approval-notice';
 import { DataTable, type Column } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { currentMonthRange, formatAmount, formatCount, formatDate, localDay } from '../../lib/format';
@@ -25,6 +26,7 @@ export default function PayoutsPage() {
   const [filterKey, setFilterKey] = useState(0);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
+  const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const payouts = useQuery(payoutsQuery(filters, page));
   const data = payouts.data;
@@ -65,6 +67,7 @@ export default function PayoutsPage() {
         <CsvButton path={`/wallets/dailyPayout.csv?${payoutParams(filters)}`} filename="daily-payouts.csv" onError={setDownloadError} />
       </Group>
       <SuccessBanner message={success} />
+      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
       <PayoutFilters
         key={filterKey}
         initial={filters}
@@ -123,9 +126,10 @@ export default function PayoutsPage() {
         <PayPayoutModal
           payout={paying}
           onClose={() => setPaying(null)}
-          onPaid={(message) => {
+          onPaid={({ message, awaitingApproval: pending }) => {
             setPaying(null);
-            showSuccess(message);
+            setAwaitingApproval(pending ? message : null);
+            if (!pending) showSuccess(message);
           }}
         />
       )}

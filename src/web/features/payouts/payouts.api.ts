@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { isoToWireDate } from '../../../contract/common';
 import type { PayoutsPage } from '../../../contract/payouts';
 import { apiRequest } from '../../lib/api-client';
+import type { MoneyAnswer } from '../../lib/money-request';
 
 export const PAGE_SIZE = 25;
 
@@ -35,7 +36,7 @@ export interface PaymentInput {
   amount: number;
   typeIncome: 'dailyPayout' | 'wallet recharge';
   payoutId: number;
-  /** One per opened payment form: a double click, or a retry, pays once. */
+  /** One per distinct request (useIdempotencyKey): a double click, or a retry, pays once. */
   idempotencyKey: string;
 }
 
@@ -43,7 +44,7 @@ export function usePayPayout() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ idempotencyKey, ...body }: PaymentInput) =>
-      apiRequest<{ success: true; message: string }>('/transferAdmin', { method: 'POST', body, idempotencyKey }),
+      apiRequest<MoneyAnswer>('/transferAdmin', { method: 'POST', body, idempotencyKey }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: ['payouts'] }),

@@ -1,41 +1,47 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, NumberInput, Select, Stack } from '@mantine/core';
+import { useId, useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Modal, Select, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { WALLET_TYPES, type WalletType } from '../../../contract/wallet';
+import { AmountInput } from '../../components/amount-input';
+import { parseAmount } from '../../lib/amount';
 import { errorMessage } from '../../lib/api-client';
 import { formatAmount } from '../../lib/format';
+import { outcomeOf, useIdempotencyKey, type MoneyOutcome } from '../../lib/money-request';
 import { memberOptionsQuery, useCreateTransaction } from './wallet.api';
 
 interface TransactionModalProps {
   onClose: () => void;
-  onCreated: (message: string) => void;
+  onCreated: (outcome: MoneyOutcome) => void;
 }
 
-/** 'Add New Transaction': a member, an amount of at least 0.01 and the transaction type. */
+/** 'Add New Transaction': a member, an amount of at least 0.01 (sent exactly as typed) and the transaction type. */
 export function TransactionModal({ onClose, onCreated }: TransactionModalProps) {
   const [userId, setUserId] = useState<string | null>(null);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
-  const [amount, setAmount] = useState<number | string>('');
+  const [amount, setAmount] = useState('');
   const [transactionType, setTransactionType] = useState<WalletType>('wallet_recharge');
   const [validation, setValidation] = useState<string | null>(null);
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const keys = useIdempotencyKey();
+  const messageId = useId();
   const members = useQuery(memberOptionsQuery(debounced));
   const create = useCreateTransaction();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (create.isPending) return;
-    const value = typeof amount === 'number' ? amount : Number(amount);
-    if (!userId || amount === '' || !Number.isFinite(value) || value < 0.01) {
+    const value = parseAmount(amount);
+    if (!userId || value === null) {
+      create.reset();
       setValidation('Please select a user and enter a valid amount');
       return;
     }
     setValidation(null);
+    const body = { userId: Number(userId), amount: value, transactionType };
     create.mutate(
-      { userId: Number(userId), amount: value, transactionType, idempotencyKey },
-      { onSuccess: (res) => onCreated(res.message) },
+      { ...body, idempotencyKey: keys.keyFor(body) },
+      { onSuccess: (res) => onCreated(outcomeOf(res)), onError: keys.settle },
     );
   };
 
@@ -49,7 +55,7 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
       <form onSubmit={submit} noValidate aria-label="Add New Transaction">
         <Stack gap="md">
           {validation && (
-            <Alert color="orange" variant="light" role="alert">
+            <Alert id={messageId} color="orange" variant="light" role="alert">
               {validation}
             </Alert>
           )}
@@ -70,9 +76,11 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
             filter={({ options: all }) => all}
             nothingFoundMessage={members.isFetching ? 'Searching...' : 'No users found'}
             openOnFocus={false}
+            error={validation !== null && !userId}
+            aria-describedby={validation !== null && !userId ? messageId : undefined}
             data-autofocus
           />
-          <NumberInput label="Amount" value={amount} onChange={setAmount} min={0.01} step={0.01} decimalScale={2} />
+          <AmountInput label="Amount" value={amount} onChange={setAmount} invalid={validation !== null && parseAmount(amount) === null} messageId={messageId} />
           <Select
             label="Transaction Type"
             data={WALLET_TYPES.map((t) => ({ value: t.value, label: t.label }))}

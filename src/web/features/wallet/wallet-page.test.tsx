@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import { fakeMoneyEndpoint } from './fake-money-endpoint';
 import WalletPage from './wallet-page';
 
 Element.prototype.scrollIntoView = () => {};
@@ -12,7 +13,8 @@ const rows = [
 const list = (data: unknown[]) => ({ success: true, data, total: data.length, page: 1, limit: 25 });
 const members = { success: true, data: [{ userId: 100002, userName: 'asha', fullName: 'Asha Rao', balance: 200.5 }], total: 1, page: 1, limit: 20 };
 
-describe('WalletPage', () => {
+// Each test opens a modal and picks from selects; on a busy 2-core machine that alone nears the 5 s default.
+describe('WalletPage', { timeout: 20_000 }, () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('lists transactions with signed amounts and type badges', async () => {
@@ -88,5 +90,175 @@ describe('WalletPage', () => {
     withMessage = false;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
     expect(await within(dialog).findByText('Failed to create transaction')).toBeTruthy();
+  });
+
+  async function pickMember(dialog: HTMLElement) {
+    fireEvent.click(within(dialog).getAllByLabelText('User')[0]);
+    fireEvent.click((await screen.findAllByRole('option', { name: /Asha Rao/, hidden: true })).at(-1)!);
+  }
+
+  function typeAmount(dialog: HTMLElement, text: string) {
+    const field = within(dialog).getByLabelText('Amount');
+    fireEvent.focus(field);
+    fireEvent.change(field, { target: { value: text } });
+    fireEvent.blur(field);
+    return field;
+  }
+
+  function withEndpoint(endpoint: ReturnType<typeof fakeMoneyEndpoint>) {
+    return mockFetch((path, init) => {
+      if (path.startsWith('/wallet/balances')) return jsonResponse(200, members);
+      if (path === '/wallets/userWalletRecharge') return endpoint.handle(init);
+      return jsonResponse(200, list(rows));
+    });
+  }
+
+  const recharged = (): [number, unknown] => [200, { success: true, message: 'Wallet recharged successfully', data: {} }];
+
+  // Issue 13 finding 9: a number field turned -5, 0 and 0.001 into 0.01 on blur (a real ₹0.01
+  // recharge followed), 10.999 into 10.99 and 1e5 into 15.
+  it.each(['-5', '0', '0.001', '10.999', '1e5', 'abc', '+5', '1,000', '.5', '0.00'])(
+    'keeps %j exactly as typed, refuses it and sends nothing',
+    async (typed) => {
+      signIn(['wallet_view', 'wallet_manage']);
+      const endpoint = fakeMoneyEndpoint(recharged);
+      withEndpoint(endpoint);
+      renderPage(<WalletPage />);
+      const dialog = await openForm();
+      await pickMember(dialog);
+      const field = typeAmount(dialog, typed);
+      expect(field).toHaveProperty('value', typed);
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+      expect(await within(dialog).findByText('Please select a user and enter a valid amount')).toBeTruthy();
+      expect(field).toHaveProperty('value', typed);
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+      expect(endpoint.requests).toHaveLength(0);
+    },
+  );
+
+  it.each([
+    ['10.5', 10.5],
+    ['10.10', 10.1],
+    ['0.29', 0.29],
+    [' 5 ', 5],
+    ['007', 7],
+  ])('sends %j as the number %s, leaving the field as typed', async (typed, sent) => {
+    signIn(['wallet_view', 'wallet_manage']);
+    const endpoint = fakeMoneyEndpoint(recharged);
+    withEndpoint(endpoint);
+    renderPage(<WalletPage />);
+    const dialog = await openForm();
+    await pickMember(dialog);
+    expect(typeAmount(dialog, typed)).toHaveProperty('value', typed);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+    expect(await screen.findByText('Wallet recharged successfully')).toBeTruthy();
+    expect(endpoint.requests.map((r) => r.body)).toEqual([{ userId: 100002, amount: sent, transactionType: 'wallet_recharge' }]);
+  });
+
+  // Issue 13 finding 9: after "withdrawal above the balance" the corrected form reused the first
+  // key and got "This Idempotency-Key was already used for a different request…" until reopened.
+  it('sends a corrected withdrawal after a refusal under a new key, and it goes through', async () => {
+    signIn(['wallet_view', 'wallet_manage']);
+    const endpoint = fakeMoneyEndpoint((body) =>
+      Number(body.amount) > 200.5
+        ? [400, { success: false, message: 'Insufficient wallet balance: the member has 200.50 and 500.00 was requested' }]
+        : [200, { success: true, message: 'Wallet withdrawal completed successfully', data: {} }],
+    );
+    withEndpoint(endpoint);
+    renderPage(<WalletPage />);
+    const dialog = await openForm();
+    await pickMember(dialog);
+    fireEvent.click(within(dialog).getAllByLabelText('Transaction Type')[0]);
+    fireEvent.click((await screen.findAllByRole('option', { name: 'Wallet Withdrawal', hidden: true })).at(-1)!);
+    typeAmount(dialog, '500');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+    expect(await within(dialog).findByText('Insufficient wallet balance: the member has 200.50 and 500.00 was requested')).toBeTruthy();
+    typeAmount(dialog, '200');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+    expect(await screen.findByText('Wallet withdrawal completed successfully')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Add New Transaction' })).toBeNull();
+    const [refused, corrected] = endpoint.requests;
+    expect(corrected.body).toEqual({ userId: 100002, amount: 200, transactionType: 'wallet_withdrawal' });
+    expect(corrected.key).toBeTruthy();
+    expect(corrected.key).not.toBe(refused.key);
+  });
+
+  it('sends the same request again after a refusal under a new key, so a fixed cause is not answered by the stored refusal', async () => {
+    signIn(['wallet_view', 'wallet_manage']);
+    let balance = 200.5;
+    const endpoint = fakeMoneyEndpoint((body) =>
+      Number(body.amount) > balance
+        ? [400, { success: false, message: 'Insufficient wallet balance: the member has 200.50 and 500.00 was requested' }]
+        : [200, { success: true, message: 'Wallet withdrawal completed successfully', data: {} }],
+    );
+    withEndpoint(endpoint);
+    renderPage(<WalletPage />);
+    const dialog = await openForm();
+    await pickMember(dialog);
+    fireEvent.click(within(dialog).getAllByLabelText('Transaction Type')[0]);
+    fireEvent.click((await screen.findAllByRole('option', { name: 'Wallet Withdrawal', hidden: true })).at(-1)!);
+    typeAmount(dialog, '500');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+    expect(await within(dialog).findByText(/Insufficient wallet balance/)).toBeTruthy();
+    balance = 1000;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+    expect(await screen.findByText('Wallet withdrawal completed successfully')).toBeTruthy();
+    expect(endpoint.requests).toHaveLength(2);
+    expect(endpoint.requests[1].key).not.toBe(endpoint.requests[0].key);
+  });
+
+  it('retries the identical request under the same key after a network failure or a server error, so it is applied once', async () => {
+    signIn(['wallet_view', 'wallet_manage']);
+    let failures = ['network', 'server'];
+    const endpoint = fakeMoneyEndpoint(recharged);
+    mockFetch((path, init) => {
+      if (path.startsWith('/wallet/balances')) return jsonResponse(200, members);
+      if (path === '/wallets/userWalletRecharge') {
+        const failure = failures[0];
+        failures = failures.slice(1);
+        if (failure === 'network') {
+          endpoint.handle(init); // the server applied it; the answer was lost on the way back
+          throw new TypeError('Failed to fetch');
+        }
+        if (failure === 'server') return jsonResponse(502, { success: false, message: 'Bad gateway' });
+        return endpoint.handle(init);
+      }
+      return jsonResponse(200, list(rows));
+    });
+    renderPage(<WalletPage />);
+    const dialog = await openForm();
+    await pickMember(dialog);
+    typeAmount(dialog, '20');
+    const save = within(dialog).getByRole('button', { name: 'Save Transaction' });
+    fireEvent.click(save);
+    expect(await within(dialog).findByText('Failed to create transaction')).toBeTruthy();
+    fireEvent.click(save);
+    expect(await within(dialog).findByText('Bad gateway')).toBeTruthy();
+    fireEvent.click(save);
+    expect(await screen.findByText('Wallet recharged successfully')).toBeTruthy();
+    // The third attempt was answered from the first one's stored answer: one recharge in all.
+    expect(endpoint.requests).toHaveLength(2);
+    expect(new Set(endpoint.requests.map((r) => r.key)).size).toBe(1);
+  });
+
+  it('shows a credit above the approval threshold as awaiting approval, not as done, and reloads the list', async () => {
+    signIn(['wallet_view', 'wallet_manage']);
+    const message = 'Your credit of 50000.00 awaits approval by a second operator';
+    const endpoint = fakeMoneyEndpoint(() => [202, { success: true, message, data: { approvalId: 12, status: 'pending' } }]);
+    const fetchMock = withEndpoint(endpoint);
+    renderPage(<WalletPage />);
+    const dialog = await openForm();
+    await pickMember(dialog);
+    typeAmount(dialog, '50000');
+    const listLoads = () => fetchMock.mock.calls.filter(([u]) => String(u).includes('/users/walletHistory')).length;
+    await vi.waitFor(() => expect(listLoads()).toBe(1));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+    const notice = await screen.findByRole('status', { name: 'Awaiting approval' });
+    expect(notice.textContent).toContain(message);
+    expect(screen.queryByText('Wallet recharged successfully')).toBeNull();
+    expect(screen.queryByRole('dialog', { name: 'Add New Transaction' })).toBeNull();
+    await vi.waitFor(() => expect(listLoads()).toBe(2));
+    fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByText(message)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { WalletTransaction } from '../../../contract/wallet';
+import { ApprovalNotice } from '../../components/approval-notice';
 import { DataTable, type Column } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { errorMessage } from '../../lib/api-client';
@@ -50,6 +51,7 @@ export default function WalletPage() {
   const [adding, setAdding] = useState(false);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
+  const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
   const transactions = useQuery(walletTransactionsQuery(page));
   const data = transactions.data;
 
@@ -67,6 +69,7 @@ export default function WalletPage() {
         </Group>
       </Group>
       <SuccessBanner message={success} />
+      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
       {(transactions.isError || downloadError) && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {transactions.isError ? errorMessage(transactions.error, 'Failed to load wallet transactions') : downloadError}
@@ -84,10 +87,11 @@ export default function WalletPage() {
       {adding && (
         <TransactionModal
           onClose={() => setAdding(false)}
-          onCreated={(message) => {
+          onCreated={({ message, awaitingApproval: pending }) => {
             setAdding(false);
             setPage(1);
-            showSuccess(message);
+            setAwaitingApproval(pending ? message : null);
+            if (!pending) showSuccess(message);
           }}
         />
       )}

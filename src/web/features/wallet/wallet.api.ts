@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RechargeBody, WalletTransactionsPage } from '../../../contract/wallet';
 import { apiRequest } from '../../lib/api-client';
+import type { MoneyAnswer } from '../../lib/money-request';
 
 export const PAGE_SIZE = 25;
 
@@ -35,7 +36,7 @@ export function useCreateTransaction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ idempotencyKey, ...body }: RechargeBody & { idempotencyKey: string }) =>
-      apiRequest<{ success: true; message: string }>('/wallets/userWalletRecharge', { method: 'POST', body, idempotencyKey }),
+      apiRequest<MoneyAnswer>('/wallets/userWalletRecharge', { method: 'POST', body, idempotencyKey }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['wallet'] }),
   });
 }

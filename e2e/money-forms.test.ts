@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { chromiumPath, launchBrowser } from './support/browser.ts';
+import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+
+function isoDay(days: number): string {
+  const d = new Date(Date.now() + days * 86400_000);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+const wire = (iso: string) => iso.split('-').reverse().join('-');
+const paise = (rupees: number) => Math.round(rupees * 100);
+
+/** Issue 13 finding 9, as the operator met it in a real browser against the real server. */
+describe.skipIf(!chromiumPath)('money forms keep what was typed, in Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+  let member: { userId: number; fullName: string };
+  const posts: { path: string; key: string | undefined; body: unknown }[] = [];
+
+  const api = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as T;
+  };
+  const balance = async (userId: number) => (await api<{ data: { balance: number } }>(`/wallet/balance/${userId}`)).data.balance;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    const login = await fetch(`${server.url}/api/Adminlogin`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
+    });
+    token = (await login.json()).data.token;
+    // A new member with an empty wallet, so every amount here stays far below the approval threshold.
+    const fullName = 'Forms Tester';
+    const registered = await fetch(`${server.url}/api/users/register`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ fullName, dob: '1990-05-05', email: 'forms-tester@test.local', phone: '9512345678' }),
+    });
+    expect(registered.status).toBeLessThan(300);
+    member = { userId: (await registered.json()).user.userId, fullName };
+    page = await browser.newPage();
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (request.method() === 'POST' && /^\/api\/(wallets\/userWalletRecharge|transferAdmin)$/.test(pathname)) {
+        posts.push({ path: pathname, key: request.headers()['idempotency-key'], body: request.postDataJSON() });
+      }
+    });
+    await page.goto(`${server.url}/signin`);
+    await page.getByLabel('Email').fill(E2E_ADMIN.email);
+    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
+    await page.getByRole('button', { name: 'Access Portal' }).click();
+    await page.waitForURL(`${server.url}/`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.cleanUp();
+  });
+
+  async function openTransaction(type: 'Wallet Recharge' | 'Wallet Withdrawal'): Promise<Locator> {
+    await page.getByRole('button', { name: 'Add User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Transaction' });
+    await dialog.waitFor();
+    await dialog.getByLabel('User', { exact: true }).fill(member.fullName);
+    await page.getByRole('option', { name: new RegExp(`\\(ID: ${member.userId}\\)`) }).click();
+    await dialog.getByLabel('Transaction Type', { exact: true }).click();
+    await page.getByRole('option', { name: type }).click();
+    return dialog;
+  }
+
+  it('leaves -5, 0, 0.001, 10.999 and 1e5 as typed after the field loses focus, refuses them and sends nothing', async () => {
+    await page.getByRole('link', { name: 'User Wallet' }).click();
+    await page.getByRole('heading', { name: 'User Wallet' }).waitFor();
+    const before = await balance(member.userId);
+    const dialog = await openTransaction('Wallet Recharge');
+    const amount = dialog.getByLabel('Amount', { exact: true });
+    for (const typed of ['-5', '0', '0.001', '10.999', '1e5']) {
+      await amount.fill(typed);
+      await amount.press('Tab');
+      expect(await amount.inputValue()).toBe(typed);
+      await dialog.getByRole('button', { name: 'Save Transaction' }).click();
+      await dialog.getByText('Please select a user and enter a valid amount').waitFor();
+      expect(await amount.inputValue()).toBe(typed);
+      expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    }
+    expect(posts).toHaveLength(0);
+    expect(await balance(member.userId)).toBe(before);
+
+    await amount.fill('0.29');
+    await dialog.getByRole('button', { name: 'Save Transaction' }).click();
+    await page.getByText('Wallet recharged successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(posts.map((p) => p.body)).toEqual([{ userId: member.userId, amount: 0.29, transactionType: 'wallet_recharge' }]);
+    expect(paise(await balance(member.userId))).toBe(paise(before) + 29);
+  });
+
+  it('sends a corrected withdrawal after "withdrawal above the balance" under a new key, and it goes through', async () => {
+    posts.length = 0;
+    const before = await balance(member.userId);
+    const dialog = await openTransaction('Wallet Withdrawal');
+    const amount = dialog.getByLabel('Amount', { exact: true });
+    await amount.fill(((paise(before) + 100) / 100).toFixed(2));
+    await dialog.getByRole('button', { name: 'Save Transaction' }).click();
+    await dialog.getByText(/^Insufficient wallet balance/).waitFor();
+    await amount.fill('0.29');
+    await dialog.getByRole('button', { name: 'Save Transaction' }).click();
+    await page.getByText('Wallet withdrawal completed successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(posts).toHaveLength(2);
+    expect(posts[1].key).toBeTruthy();
+    expect(posts[1].key).not.toBe(posts[0].key);
+    expect(paise(await balance(member.userId))).toBe(paise(before) - 29);
+  });
+
+  it('pays a payout after "amount not equal to the payout" with the corrected amount under a new key', async () => {
+    posts.length = 0;
+    const from = isoDay(-35);
+    const to = isoDay(0);
+    const failed = await api<{ data: { id: number; userId: number; userName: string; amount: number; date: string }[] }>(
+      `/wallets/dailyPayout?fromDate=${wire(from)}&toDate=${wire(to)}&status=Failure&limit=1`);
+    const payout = failed.data[0];
+    const before = await balance(payout.userId);
+
+    await page.getByRole('link', { name: 'Daily Payout' }).click();
+    await page.getByRole('heading', { name: 'Daily Payout' }).waitFor();
+    await page.getByRole('textbox', { name: 'From', exact: true }).fill(from);
+    await page.getByRole('textbox', { name: 'To', exact: true }).fill(to);
+    await page.getByRole('textbox', { name: 'User Name', exact: true }).fill(payout.userName);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const payNow = page.getByRole('button', { name: `Pay Now: ${payout.userName}, ${payout.date}` });
+    await payNow.click();
+    const dialog = page.getByRole('dialog', { name: 'Process Payment' });
+    const amount = dialog.getByLabel('Amount', { exact: true });
+    expect(await amount.inputValue()).toBe(String(payout.amount));
+
+    await amount.fill('0.001');
+    await amount.press('Tab');
+    await dialog.getByRole('button', { name: 'Process Payment' }).click();
+    await dialog.getByText('Please enter a valid amount').waitFor();
+    expect(await amount.inputValue()).toBe('0.001');
+    expect(posts).toHaveLength(0);
+
+    await amount.fill(((paise(payout.amount) + 1) / 100).toFixed(2));
+    await dialog.getByRole('button', { name: 'Process Payment' }).click();
+    await dialog.getByText(/^Failed to process payment: The amount must equal the payout amount/).waitFor();
+    await amount.fill(payout.amount.toFixed(2));
+    await dialog.getByRole('button', { name: 'Process Payment' }).click();
+    await page.getByText('Payment processed successfully').waitFor();
+    await payNow.waitFor({ state: 'detached' });
+    expect(posts).toHaveLength(2);
+    expect(posts[1].key).not.toBe(posts[0].key);
+    expect(paise(await balance(payout.userId))).toBe(paise(before) + paise(payout.amount));
+  });
+});
