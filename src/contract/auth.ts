@@ -1,9 +1,15 @@
 import { z } from 'zod';
+import { errorResponse } from './common.ts';
+
+/** A 6-digit authenticator code, or a one-time recovery code (`abcde-fghij`, dash optional). */
+export const TWO_FACTOR_CODE = /^(\d{6}|[A-Za-z2-7]{5}-?[A-Za-z2-7]{5})$/;
 
 export const loginBody = z.object({
   email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
   password: z.string().min(1, 'Password is required').max(256),
   rememberMe: z.boolean().optional(),
+  /** The second factor, asked for after the password: a 6-digit authenticator code or a recovery code. */
+  code: z.string().trim().regex(TWO_FACTOR_CODE, 'Enter the 6-digit code from your authenticator app').optional(),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
@@ -14,8 +20,12 @@ export const sessionUser = z.object({
   name: z.string().nullable(),
   fullName: z.string(),
   email: z.string(),
+  /** The role's name; an empty string for an account that has no role yet (it sees "No access"). */
   role: z.string(),
   permissions: z.array(z.string()),
+  twoFactorEnabled: z.boolean(),
+  /** Signed in with a password, but the role requires two-factor and it is not set up yet. */
+  twoFactorSetupRequired: z.boolean(),
 });
 export type SessionUser = z.infer<typeof sessionUser>;
 
@@ -24,6 +34,9 @@ export const loginResponse = z.object({
   message: z.string(),
   data: z.object({ token: z.string(), user: sessionUser }),
 });
+
+/** A refused sign-in; `twoFactorRequired` says the password was right and a code is needed. */
+export const loginErrorResponse = errorResponse.extend({ twoFactorRequired: z.boolean().optional() });
 
 export const registerBody = z.object({
   name: z.string().trim().min(3, 'Username must be at least 3 characters').max(50)

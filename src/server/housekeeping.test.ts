@@ -41,6 +41,15 @@ async function fill(oldIdempotencyKeys: number) {
        ('open-' || gen_random_uuid(), $1, now() + interval '1 hour', null)`,
     [adminId],
   );
+  // Two-factor: a setup abandoned two days ago goes; a young setup and an enabled one stay.
+  await t.database.query(
+    `insert into two_factor (user_id, secret, enabled_at, created_at)
+     select m.user_id, 'SECRET', case m.n when 3 then now() else null end,
+            case m.n when 2 then now() - interval '1 hour' else now() - interval '2 days' end
+       from (select user_id, row_number() over (order by user_id) as n from users where user_id <> $1 order by user_id limit 3) m
+     on conflict (user_id) do update set enabled_at = excluded.enabled_at, created_at = excluded.created_at`,
+    [adminId],
+  );
 }
 
 describe('housekeeping', () => {
@@ -52,12 +61,13 @@ describe('housekeeping', () => {
       resets: await count('password_resets'),
     };
     await fill(12_345); // more than two batches of 5,000
-    expect(await sweep(t.database, 15)).toEqual({ idempotencyKeys: 12_345, loginFailures: 1, sessions: 1, passwordResets: 2 });
+    expect(await sweep(t.database, 15)).toEqual({ idempotencyKeys: 12_345, loginFailures: 1, sessions: 1, passwordResets: 2, twoFactorSetups: 1 });
     expect(await count('idempotency_keys')).toBe(before.idempotency + 1);
     expect(await count('login_failures')).toBe(before.failures + 1);
     expect(await count('sessions')).toBe(before.sessions + 1);
     expect(await count('password_resets')).toBe(before.resets + 1);
-    expect(await sweep(t.database, 15)).toEqual({ idempotencyKeys: 0, loginFailures: 0, sessions: 0, passwordResets: 0 });
+    expect(await count('two_factor')).toBe(2);
+    expect(await sweep(t.database, 15)).toEqual({ idempotencyKeys: 0, loginFailures: 0, sessions: 0, passwordResets: 0, twoFactorSetups: 0 });
   });
 
   it('keeps failed sign-ins for the whole sign-in window when it is longer than a day', async () => {
@@ -79,6 +89,6 @@ describe('housekeeping', () => {
     const stop = startHousekeeping(t.database, 15, (line) => lines.push(line), { firstAfterMs: 0 });
     for (const deadline = Date.now() + 10_000; lines.length === 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
     await stop();
-    expect(lines).toEqual(['housekeeping removed 3 idempotencyKeys, 1 loginFailures, 1 sessions, 2 passwordResets']);
+    expect(lines).toEqual(['housekeeping removed 3 idempotencyKeys, 1 loginFailures, 1 sessions, 2 passwordResets, 1 twoFactorSetups']);
   });
 });

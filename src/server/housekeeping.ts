@@ -4,11 +4,12 @@ import type { Database } from './db/client.ts';
  * Rows that matter only for a while, removed in the background so that the tables stay small:
  * a money POST's stored answer 7 days after it was given (a retry after that is a new request;
  * decisions.md), failed sign-ins a day after they happened (or after the sign-in window, if longer),
- * expired sessions and expired or used password-reset links. The audit log is kept for good.
+ * expired sessions, expired or used password-reset links, and two-factor setups never confirmed
+ * within a day (a secret shown once and abandoned). The audit log is kept for good.
  * Each table is cleared in batches, each its own short statement, so that neither PostgreSQL
  * nor the one PGlite connection is held for long; several copies sweeping at once do no harm.
  */
-export const RETENTION = { idempotencyKeysDays: 7, loginFailuresHours: 24 } as const;
+export const RETENTION = { idempotencyKeysDays: 7, loginFailuresHours: 24, twoFactorSetupHours: 24 } as const;
 const BATCH = 5000;
 
 const sweeps = (loginWindowMinutes: number): Record<string, string> => ({
@@ -21,6 +22,9 @@ const sweeps = (loginWindowMinutes: number): Record<string, string> => ({
     select token_hash from sessions where expires_at < now() limit ${BATCH}))`,
   passwordResets: `delete from password_resets where token_hash = any (array(
     select token_hash from password_resets where expires_at < now() or used_at is not null limit ${BATCH}))`,
+  twoFactorSetups: `delete from two_factor where user_id = any (array(
+    select user_id from two_factor
+     where enabled_at is null and created_at < now() - make_interval(hours => ${RETENTION.twoFactorSetupHours}) limit ${BATCH}))`,
 });
 
 /** One sweep of every table; how many rows each lost. */

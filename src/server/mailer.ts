@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
 
 /** Delivers mail to account holders: the SMTP mailer in production, the log mailer in development. */
 export interface Mailer {
@@ -7,13 +7,31 @@ export interface Mailer {
   sendInvite(to: string, name: string, inviteLink: string): Promise<void>;
 }
 
-export function logMailer(log: FastifyBaseLogger): Mailer {
+/**
+ * A link in a mail, always on the configured PUBLIC_URL: a request's Host or X-Forwarded-* header
+ * would let anyone have the real owner mailed a link to their own site (issue 13, finding 3).
+ */
+export function mailLink(config: Pick<Config, 'publicUrl'>, page: 'reset-password' | 'accept-invite', token: string): string {
+  return `${config.publicUrl}/${page}?token=${encodeURIComponent(token)}`;
+}
+
+/**
+ * Development only: writes each mail to the server log. The link (a working token) is printed only
+ * when asked for — main.ts does so on a development start — so no other log ever holds one.
+ */
+/** Where the log mailer writes: the server's logger, or main.ts's console lines. */
+export interface MailLog {
+  info(fields: Record<string, unknown>, message: string): void;
+}
+
+export function logMailer(log: MailLog, { showLinks = false }: { showLinks?: boolean } = {}): Mailer {
+  const link = (url: string) => (showLinks ? url : '[not shown outside development]');
   return {
     async sendPasswordReset(to, resetLink) {
-      log.info({ to, resetLink }, 'password reset mail (MAILER=log): open the link to choose a new password');
+      log.info({ to, resetLink: link(resetLink) }, 'password reset mail (no SMTP_URL): open the link to choose a new password');
     },
     async sendInvite(to, name, inviteLink) {
-      log.info({ to, name, inviteLink }, 'staff invitation mail (MAILER=log): open the link to choose a password');
+      log.info({ to, name, inviteLink: link(inviteLink) }, 'staff invitation mail (no SMTP_URL): open the link to choose a password');
     },
   };
 }

@@ -2,11 +2,24 @@ import { buildApp } from './app.ts';
 import { loadConfig, randomPassword } from './config.ts';
 import { ensureAdmin, ensureReferenceData } from './db/bootstrap.ts';
 import { seedDemoData } from './db/demo-data.ts';
-import { openDatabase } from './db/open.ts';
+import { openDatabase, productionSettingsProblems } from './db/open.ts';
 import { startHousekeeping } from './housekeeping.ts';
+import { logMailer, type Mailer } from './mailer.ts';
+import { smtpMailer } from './smtp-mailer.ts';
 
 const config = loadConfig();
 const log = (message: string) => console.log(`[backoffice] ${message}`);
+
+const problems = productionSettingsProblems(config);
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`[backoffice] ${problem}`);
+  console.error('[backoffice] Not started.');
+  process.exit(1);
+}
+
+const smtp = config.smtpUrl ? smtpMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom }) : null;
+// Without SMTP_URL (development only, checked above) mail goes to the console, links included.
+const mailer: Mailer = smtp ?? logMailer({ info: (fields, message) => log(`${message} ${JSON.stringify(fields)}`) }, { showLinks: !config.production });
 
 const database = await openDatabase(config, log);
 // Of several copies starting at once on one PostgreSQL, one migrates and bootstraps; the rest wait.
@@ -21,7 +34,7 @@ const admin = await database.exclusive(async () => {
   return created;
 });
 
-const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+const app = await buildApp({ config, database, mailer, logger: { level: config.logLevel } });
 
 let stopHousekeeping = async () => {};
 let closing = false;
@@ -33,6 +46,7 @@ async function shutdown(signal: string) {
   force.unref();
   await app.close();
   await stopHousekeeping();
+  smtp?.close();
   await database.close();
   process.exit(0);
 }
@@ -43,6 +57,7 @@ await app.listen({ port: config.port, host: config.host });
 stopHousekeeping = startHousekeeping(database, config.loginWindowMinutes, log);
 const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
 log(`Ready on http://localhost:${config.port} (API under /api, docs at /api/docs) on ${where}`);
+log(smtp ? `Mail goes through SMTP_URL; links in it start with ${config.publicUrl}` : `No SMTP_URL: mail is printed here (development); links in it start with ${config.publicUrl}`);
 if (admin.created && admin.generatedPassword) {
   log(`Sign in as ${config.adminEmail} with password ${admin.generatedPassword} (shown once; set ADMIN_PASSWORD to choose it)`);
 } else if (admin.created) {

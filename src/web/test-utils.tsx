@@ -14,6 +14,8 @@ export const TEST_USER: SessionUser = {
   email: 'admin@example.com',
   role: 'Admin',
   permissions: ['dashboard_view'],
+  twoFactorEnabled: false,
+  twoFactorSetupRequired: false,
 };
 
 export function signIn(permissions: string[] = TEST_USER.permissions) {

@@ -76,7 +76,11 @@ export interface TestContext {
 }
 
 export async function createTestApp(
-  options: { members?: number; config?: Partial<Config>; logStream?: { write(line: string): void } } = {},
+  options: {
+    members?: number; config?: Partial<Config>; logStream?: { write(line: string): void };
+    /** A real mailer (the SMTP mailer's test) instead of the one that captures into `mail`. */
+    mailer?: Mailer;
+  } = {},
 ): Promise<TestContext> {
   let database: Database;
   let drop = async () => {};
@@ -103,7 +107,7 @@ export async function createTestApp(
   };
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', ...options.config };
   const logger = options.logStream ? { level: 'trace', stream: options.logStream } : undefined;
-  const app = await buildApp({ config, database, mailer, logger });
+  const app = await buildApp({ config, database, mailer: options.mailer ?? mailer, logger });
   scanResponses(app, secrets);
   await app.ready();
   return {

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Outlet, useNavigate } from 'react-router';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import type { PermissionName } from '../../contract/permissions';
 import { NoAccessPage } from '../components/no-access-page';
 import { PageLoader } from '../components/page-loader';
@@ -10,8 +10,9 @@ import { PATHS } from './paths';
 export const SIGN_IN_REDIRECT_DELAY_MS = 300;
 
 export function RequireAuth() {
-  const { token } = useAuth();
+  const { token, user } = useAuth();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
 
   useEffect(() => {
     if (token) return;
@@ -19,7 +20,10 @@ export function RequireAuth() {
     return () => window.clearTimeout(timer);
   }, [token, navigate]);
 
-  return token ? <Outlet /> : <PageLoader />;
+  if (!token) return <PageLoader />;
+  // Signed in with a password, but the role requires two-factor: enrolment first, nothing else.
+  if (user?.twoFactorSetupRequired && pathname !== PATHS.twoFactorSetup) return <Navigate to={PATHS.twoFactorSetup} replace />;
+  return <Outlet />;
 }
 
 /** The second guard: the page needs one permission of the signed-in account's role. */

@@ -15,6 +15,8 @@ export class ApiError extends Error {
     /** False when the server sent no message of its own and `message` is generic. */
     readonly fromServer: boolean,
     readonly errors: FieldError[] = [],
+    /** The whole error answer, for the fields a screen reads besides the message (sign-in's `twoFactorRequired`). */
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -88,5 +90,5 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const errorBody = payload as ErrorBody | null;
   const message = messageOf(errorBody);
   const errors = Array.isArray(errorBody?.errors) ? (errorBody.errors as FieldError[]) : [];
-  throw new ApiError(response.status, message ?? `Request failed with status ${response.status}`, message !== null, errors);
+  throw new ApiError(response.status, message ?? `Request failed with status ${response.status}`, message !== null, errors, payload);
 }

@@ -25,7 +25,8 @@ function isSessionUser(value: unknown): value is SessionUser {
   return (
     typeof v === 'object' && v !== null && typeof v._id === 'string' && typeof v.userId === 'number' &&
     (v.name === null || typeof v.name === 'string') && typeof v.fullName === 'string' && typeof v.email === 'string' &&
-    typeof v.role === 'string' && Array.isArray(v.permissions) && v.permissions.every((p) => typeof p === 'string')
+    typeof v.role === 'string' && Array.isArray(v.permissions) && v.permissions.every((p) => typeof p === 'string') &&
+    typeof v.twoFactorEnabled === 'boolean' && typeof v.twoFactorSetupRequired === 'boolean'
   );
 }
 

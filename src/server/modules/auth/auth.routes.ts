@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  forgotPasswordBody, loginBody, loginResponse, meResponse, okResponse, registerBody, registerResponse,
+  forgotPasswordBody, loginBody, loginErrorResponse, loginResponse, meResponse, okResponse, registerBody, registerResponse,
   resetPasswordBody,
 } from '../../../contract/auth.ts';
 import { errorResponse } from '../../../contract/common.ts';
+import { accountRoutes } from './account.routes.ts';
 import * as auth from './auth.service.ts';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 409: errorResponse, 429: errorResponse };
@@ -14,7 +15,7 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post('/Adminlogin', {
     config: { access: 'public' },
-    schema: { tags: ['auth'], body: loginBody, response: { 200: loginResponse, ...errors } },
+    schema: { tags: ['auth'], body: loginBody, response: { 200: loginResponse, ...errors, 401: loginErrorResponse } },
   }, async (request) => {
     const data = await auth.login(app, request, request.body);
     return { success: true as const, message: 'Login successful', data };
@@ -29,7 +30,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/users/logout', {
-    config: { access: 'session' },
+    config: { access: 'session', duringEnrolment: true },
     schema: { tags: ['auth'], response: { 200: okResponse, 401: errorResponse } },
   }, async (request) => {
     await auth.logout(app, request);
@@ -37,13 +38,13 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/users/me', {
-    config: { access: 'session' },
+    config: { access: 'session', duringEnrolment: true },
     schema: { tags: ['auth'], response: { 200: meResponse, 401: errorResponse } },
   }, async (request) => ({ success: true as const, data: auth.toSessionUser(request.auth!) }));
 
   app.post('/users/forgot-password', {
     config: { access: 'public' },
-    schema: { tags: ['auth'], body: forgotPasswordBody, response: { 200: okResponse, 400: errorResponse } },
+    schema: { tags: ['auth'], body: forgotPasswordBody, response: { 200: okResponse, 400: errorResponse, 429: errorResponse } },
   }, async (request) => {
     await auth.forgotPassword(app, request, request.body.email);
     return { success: true as const, message: 'If an account exists for this email, a password reset link has been sent.' };
@@ -53,7 +54,10 @@ export async function authRoutes(fastify: FastifyInstance) {
     config: { access: 'public' },
     schema: { tags: ['auth'], body: resetPasswordBody, response: { 200: okResponse, 400: errorResponse } },
   }, async (request) => {
-    await auth.resetPassword(app, request, request.body.token, request.body.newPassword);
-    return { success: true as const, message: 'Your password has been reset. You can sign in now.' };
+    const purpose = await auth.resetPassword(app, request, request.body.token, request.body.newPassword);
+    const message = purpose === 'invite' ? 'Your password has been set. You can sign in now.' : 'Your password has been reset. You can sign in now.';
+    return { success: true as const, message };
   });
+
+  await app.register(accountRoutes);
 }

@@ -41,7 +41,7 @@ describe('POST /api/Adminlogin', () => {
     expect(body.errors.map((e: { path: string }) => e.path)).toEqual(expect.arrayContaining(['body.email', 'body.password']));
   });
 
-  it('rate-limits repeated failures for one email with 429 and a clear message', async () => {
+  it('rate-limits repeated failures for one email from one address with 429 and a clear message', async () => {
     const attempt = () => t.app.inject({ method: 'POST', url: '/api/Adminlogin', payload: { email: 'victim@test.local', password: 'wrong' } });
     for (let i = 0; i < 3; i++) expect((await attempt()).statusCode).toBe(401);
     const limited = await attempt();
@@ -86,17 +86,36 @@ describe('sessions', () => {
 });
 
 describe('POST /api/register', () => {
-  it('creates a User account that can sign in but gets 403 from admin routes', async () => {
+  it('creates an account with no role that can sign in but gets 403 from admin routes', async () => {
     const res = await register(newAccount(1));
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body.user).toMatchObject({ role: 'User', permissions: [], fullName: 'Member 1' });
+    expect(body.user).toMatchObject({ role: '', permissions: [], fullName: 'Member 1', twoFactorEnabled: false, twoFactorSetupRequired: false });
+    const [row] = await t.database.query<{ role_id: number | null; can_sign_in: boolean }>(
+      `select role_id, can_sign_in from users where email = 'member1@test.local'`,
+    );
+    expect(row).toEqual({ role_id: null, can_sign_in: true });
     const stats = await t.app.inject({ method: 'GET', url: '/api/users/getAllUser', headers: bearer(body.token) });
     expect(stats.statusCode).toBe(403);
     expect(stats.json()).toMatchObject({ success: false });
     expect(stats.json().message).toMatch(/dashboard_view/);
     const token = await t.login('member1@test.local', 'member-password');
     expect(token).toBeTruthy();
+  });
+
+  it('finding 1: editing the built-in User role never gives a self-registered account access to members', async () => {
+    const reg = await register(newAccount(5));
+    expect(reg.statusCode).toBe(201);
+    // Whatever the role editor allows, even a User role holding users_view grants a stranger nothing.
+    await t.database.query(
+      `update role_permissions set permission_ids = (select array_agg(permission_id) from permissions where name = 'users_view'), status = true
+        where role_id = (select role_id from roles where name = 'User')`,
+    );
+    const list = await t.app.inject({ method: 'GET', url: '/api/users/getAllusers', headers: bearer(reg.json().token) });
+    expect(list.statusCode).toBe(403);
+    expect(list.json().success).toBe(false);
+    const me = await t.app.inject({ method: 'GET', url: '/api/users/me', headers: bearer(reg.json().token) });
+    expect(me.json().data).toMatchObject({ role: '', permissions: [] });
   });
 
   it('refuses a duplicate email with 409', async () => {

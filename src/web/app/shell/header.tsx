@@ -1,13 +1,13 @@
 import { ActionIcon, Avatar, Burger, Button, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
-import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout, IconShieldCheck } from '@tabler/icons-react';
+import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout, IconShieldCheck, IconUserShield } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useAuth } from '../../features/auth/auth-context';
 import { useLogout } from '../../features/auth/auth.api';
 import { MemberSearch } from '../../features/network/member-search';
 import { initials } from '../../lib/format';
 import { clearSession } from '../../lib/session';
-import { PATHS } from '../paths';
+import { ACCOUNT_PATH, PATHS } from '../paths';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { HeaderClock } from './header-clock';
 
@@ -72,6 +72,11 @@ export function Header({ mobileOpened, onToggleMobile, collapsed, onToggleCollap
             </Text>
           </Stack>
         </Group>
+        <Tooltip label="Your account: two-factor sign-in and sessions">
+          <ActionIcon component={Link} to={ACCOUNT_PATH} variant="subtle" color="gray" size="lg" aria-label="Your account">
+            <IconUserShield size={20} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
         <Button
           variant="light"
           color="red"

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
 import type { LoginBody, RegisterBody, SessionUser } from '../../../contract/auth';
-import { apiRequest } from '../../lib/api-client';
+import { ApiError, apiRequest } from '../../lib/api-client';
 
 interface LoginResponse {
   success: true;
@@ -49,6 +49,13 @@ export function useForgotPassword() {
   });
 }
 
+/** A refused sign-in whose password was right: the server wants the second factor now. */
+export function needsTwoFactorCode(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401 &&
+    (error.body as { twoFactorRequired?: unknown } | null)?.twoFactorRequired === true;
+}
+
+/** Used by the reset page and by the invite page (an invite link sets the first password). */
 export function useResetPassword() {
   return useMutation({
     mutationFn: (body: { token: string; newPassword: string }) =>

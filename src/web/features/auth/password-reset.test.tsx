@@ -1,6 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage } from '../../test-utils';
+import AcceptInvitePage from './accept-invite-page';
 import ForgotPasswordPage from './forgot-password-page';
 import ResetPasswordPage from './reset-password-page';
 
@@ -34,5 +35,26 @@ describe('forgot and reset password', () => {
     expect(await screen.findByText('Your password has been reset.')).toBeTruthy();
     expect(JSON.parse(String(fetchMock.mock.calls[0][1]?.body))).toEqual({ token: 'abcdefghijkl', newPassword: 'new-password-1' });
     expect(screen.getByRole('link', { name: 'Back to sign in' }).getAttribute('href')).toBe('/signin');
+  });
+
+  it('an invited staff member sets a first password with the invitation link\'s token', async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, { success: true, message: 'Your password has been set. You can sign in now.' }));
+    renderPage(<AcceptInvitePage />, { path: '/accept-invite', url: '/accept-invite?token=invite-token-123' });
+    expect(screen.getByRole('heading', { name: 'Set your password' })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: 'staff-password-1' } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'staff-password-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    expect(await screen.findByText('Your password has been set. You can sign in now.')).toBeTruthy();
+    const [url, init] = fetchMock.mock.calls[0];
+    expect(url).toBe('/api/users/reset-password');
+    expect(JSON.parse(String(init?.body))).toEqual({ token: 'invite-token-123', newPassword: 'staff-password-1' });
+  });
+
+  it('says an invitation link without a token is incomplete and sends nothing', () => {
+    const fetchMock = mockFetch(() => jsonResponse(500, {}));
+    renderPage(<AcceptInvitePage />, { path: '/accept-invite' });
+    expect(screen.getByRole('alert').textContent).toMatch(/This invitation link is invalid or incomplete/);
+    expect((screen.getByRole('button', { name: 'Set password' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -1,97 +1,24 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck, IconKey } from '@tabler/icons-react';
-import { Link, useSearchParams } from 'react-router';
-import { resetPasswordBody } from '../../../contract/auth';
-import { errorMessage } from '../../lib/api-client';
-import { useResetPassword } from './auth.api';
-import { AuthLayout } from './auth-layout';
-import { schemaErrors, type FieldErrors } from './form-errors';
+import { Anchor } from '@mantine/core';
+import { Link } from 'react-router';
+import { SetPasswordScreen } from './set-password-screen';
 
 export default function ResetPasswordPage() {
-  const [searchParams] = useSearchParams();
-  const token = searchParams.get('token') ?? '';
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const reset = useResetPassword();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (reset.isPending) return;
-    const parsed = resetPasswordBody.safeParse({ token, newPassword });
-    const found = parsed.success ? {} : schemaErrors(parsed.error);
-    if (newPassword !== confirmPassword) found.confirmPassword = 'Passwords do not match';
-    setErrors(found);
-    if (parsed.success && !found.confirmPassword) reset.mutate(parsed.data);
-  };
-
-  if (reset.isSuccess) {
-    return (
-      <AuthLayout title="Reset password">
-        <Stack gap="md">
-          <Alert color="teal" variant="light" icon={<IconCircleCheck aria-hidden />} role="status">
-            {reset.data.message}
-          </Alert>
-          <Button component={Link} to="/signin" size="md" fullWidth>
-            Back to sign in
-          </Button>
-        </Stack>
-      </AuthLayout>
-    );
-  }
-
   return (
-    <AuthLayout title="Reset password" subtitle="Choose a new password for your account.">
-      <form onSubmit={submit} noValidate aria-label="Reset password">
-        <Stack gap="md">
-          {(errors.token || !token) && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-              This reset link is invalid or incomplete. Ask for a new one from the{' '}
-              <Anchor component={Link} to="/forgot-password" inherit underline="always">
-                forgot password
-              </Anchor>{' '}
-              screen.
-            </Alert>
-          )}
-          {reset.isError && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-              {errorMessage(reset.error, 'Could not reset the password. Please try again.')}
-            </Alert>
-          )}
-          <PasswordInput
-            label="New password"
-            autoComplete="new-password"
-            value={newPassword}
-            onChange={(event) => setNewPassword(event.currentTarget.value)}
-            error={errors.newPassword}
-            withAsterisk
-          />
-          <PasswordInput
-            label="Confirm password"
-            autoComplete="new-password"
-            value={confirmPassword}
-            onChange={(event) => setConfirmPassword(event.currentTarget.value)}
-            error={errors.confirmPassword}
-            withAsterisk
-          />
-          <Button
-            type="submit"
-            size="md"
-            fullWidth
-            disabled={!token}
-            aria-busy={reset.isPending}
-            leftSection={reset.isPending ? <Loader size={16} color="white" aria-hidden /> : <IconKey size={18} aria-hidden />}
-          >
-            {reset.isPending ? 'Resetting...' : 'Reset password'}
-          </Button>
-          <Text size="sm" ta="center">
-            <Anchor component={Link} to="/signin" size="sm">
-              Back to sign in
-            </Anchor>
-          </Text>
-        </Stack>
-      </form>
-    </AuthLayout>
+    <SetPasswordScreen
+      title="Reset password"
+      subtitle="Choose a new password for your account."
+      submitLabel="Reset password"
+      busyLabel="Resetting..."
+      failure="Could not reset the password. Please try again."
+      invalidLink={
+        <>
+          This reset link is invalid or incomplete. Ask for a new one from the{' '}
+          <Anchor component={Link} to="/forgot-password" inherit underline="always">
+            forgot password
+          </Anchor>{' '}
+          screen.
+        </>
+      }
+    />
   );
 }

@@ -69,4 +69,64 @@ describe('SignInPage', () => {
     expect(localStorage.getItem('userToken')).toBe('tok-1');
     await waitFor(() => expect(JSON.parse(localStorage.getItem('user') ?? 'null')).toEqual(TEST_USER));
   });
+
+  it('asks for the two-factor code after a right password, keeps email and password, and sends them with the code', async () => {
+    const CODE_NEEDED = 'Enter the 6-digit code from your authenticator app';
+    const fetchMock = mockFetch((path, init) => {
+      if (path !== '/Adminlogin') return jsonResponse(200, { success: true, data: TEST_USER });
+      const body = JSON.parse(String(init.body)) as { code?: string };
+      if (!body.code) return jsonResponse(401, { success: false, message: CODE_NEEDED, data: { message: CODE_NEEDED }, twoFactorRequired: true });
+      if (body.code !== '246810') {
+        return jsonResponse(401, { success: false, message: 'Invalid two-factor code', data: { message: 'Invalid two-factor code' }, twoFactorRequired: true });
+      }
+      return jsonResponse(200, { success: true, message: 'Login successful', data: { token: 'tok-2fa', user: TEST_USER } });
+    });
+    renderPage(<SignInPage />, { path: '/signin' });
+    fillAndSubmit('admin@example.com', 'right');
+
+    const codeField = await screen.findByLabelText(/^Two-factor code/);
+    expect(screen.getByRole('status').textContent).toContain('admin@example.com');
+    expect(screen.queryByRole('alert')).toBeNull(); // being asked for the code is not an error
+    expect(screen.queryByLabelText(/^Password/)).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(screen.getByText(CODE_NEEDED)).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    fireEvent.change(codeField, { target: { value: '111111' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid two-factor code');
+    expect(screen.getByLabelText(/^Two-factor code/)).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText(/^Two-factor code/), { target: { value: ' 246810 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByTestId('location')).textContent).toBe('/');
+    expect(localStorage.getItem('authToken')).toBe('tok-2fa');
+    const sent = fetchMock.mock.calls.filter(([url]) => String(url).endsWith('/Adminlogin')).map(([, init]) => JSON.parse(String(init?.body)));
+    expect(sent.at(-1)).toEqual({ email: 'admin@example.com', password: 'right', rememberMe: false, code: '246810' });
+  });
+
+  it('accepts a recovery code in the code field', async () => {
+    const fetchMock = mockFetch((path, init) => {
+      const body = JSON.parse(String(init.body ?? '{}')) as { code?: string };
+      if (path === '/Adminlogin' && !body.code) {
+        return jsonResponse(401, { success: false, message: 'Enter the 6-digit code from your authenticator app', twoFactorRequired: true });
+      }
+      return jsonResponse(200, { success: true, message: 'Login successful', data: { token: 'tok-r', user: TEST_USER } });
+    });
+    renderPage(<SignInPage />, { path: '/signin' });
+    fillAndSubmit('admin@example.com', 'right');
+    fireEvent.change(await screen.findByLabelText(/^Two-factor code/), { target: { value: 'abcde-fghij' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect((await screen.findByTestId('location')).textContent).toBe('/');
+    expect(JSON.parse(String(fetchMock.mock.calls[1][1]?.body)).code).toBe('abcde-fghij');
+  });
+
+  it('sends an account that must set up two-factor to the setup page', async () => {
+    const user = { ...TEST_USER, permissions: [], twoFactorSetupRequired: true };
+    mockFetch(() => jsonResponse(200, { success: true, message: 'Login successful', data: { token: 'tok-e', user } }));
+    renderPage(<SignInPage />, { path: '/signin' });
+    fillAndSubmit('admin@example.com', 'right');
+    expect((await screen.findByTestId('location')).textContent).toBe('/two-factor-setup');
+  });
 });

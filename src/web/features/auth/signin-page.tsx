@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Checkbox, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconAt, IconLock, IconLogin } from '@tabler/icons-react';
+import { IconAlertCircle, IconAt, IconKey, IconLock, IconLogin, IconShieldLock } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api-client';
 import { saveSession } from '../../lib/session';
-import { meQuery, useLogin } from './auth.api';
+import { PATHS } from '../../app/paths';
+import { meQuery, needsTwoFactorCode, useLogin } from './auth.api';
 import { AuthLayout } from './auth-layout';
 import type { FieldErrors } from './form-errors';
 
@@ -21,71 +22,126 @@ function validate(email: string, password: string): FieldErrors {
   return errors;
 }
 
+/** The second factor: a 6-digit code, or a recovery code (`abcde-fghij`); the server's own pattern. */
+const CODE = /^(\d{6}|[A-Za-z2-7]{5}-?[A-Za-z2-7]{5})$/;
+
 export default function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
+  /** After a right password for an account with two-factor on, the form asks for the code. */
+  const [step, setStep] = useState<'password' | 'code'>('password');
+  const [code, setCode] = useState('');
   const login = useLogin();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (login.isPending) return;
-    const found = validate(email, password);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    login.mutate({ email: email.trim().toLowerCase(), password, rememberMe }, {
+  const send = (withCode?: string) =>
+    login.mutate({ email: email.trim().toLowerCase(), password, rememberMe, ...(withCode ? { code: withCode } : {}) }, {
       onSuccess: ({ token, user }) => {
         saveSession(token, user);
         queryClient.setQueryData(meQuery(token).queryKey, user);
-        navigate('/', { replace: true });
+        navigate(user.twoFactorSetupRequired ? PATHS.twoFactorSetup : '/', { replace: true });
+      },
+      onError: (error) => {
+        if (needsTwoFactorCode(error)) setStep('code');
       },
     });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (login.isPending) return;
+    if (step === 'code') {
+      const trimmed = code.trim();
+      const found: FieldErrors = CODE.test(trimmed) ? {} : { code: 'Enter the 6-digit code from your authenticator app' };
+      setErrors(found);
+      if (!found.code) send(trimmed);
+      return;
+    }
+    const found = validate(email, password);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    send();
   };
+
+  const startOver = () => {
+    setStep('password');
+    setCode('');
+    setPassword('');
+    setErrors({});
+    login.reset();
+  };
+
+  // Asked for the code: not an error. A wrong code, or anything else, is.
+  const askedForCode = step === 'code' && needsTwoFactorCode(login.error) && !login.variables?.code;
+  const busyLabel = step === 'code' ? 'Verifying...' : 'Accessing Portal...';
 
   return (
     <AuthLayout title="Admin Portal" subtitle="Secure access to financial dashboard">
       <form onSubmit={submit} noValidate aria-label="Sign in">
         <Stack gap="md">
-          {login.isError && (
+          {login.isError && !askedForCode && (
             <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
               {errorMessage(login.error, 'Authentication failed. Please check your credentials.')}
             </Alert>
           )}
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            placeholder="Enter your email"
-            leftSection={<IconAt size={16} aria-hidden />}
-            value={email}
-            onChange={(event) => setEmail(event.currentTarget.value)}
-            error={errors.email}
-            withAsterisk
-            data-autofocus
-          />
-          <PasswordInput
-            label="Password"
-            autoComplete="current-password"
-            placeholder="Enter your password"
-            leftSection={<IconLock size={16} aria-hidden />}
-            value={password}
-            onChange={(event) => setPassword(event.currentTarget.value)}
-            error={errors.password}
-            withAsterisk
-          />
-          <Group justify="space-between">
-            <Checkbox
-              label="Remember me"
-              checked={rememberMe}
-              onChange={(event) => setRememberMe(event.currentTarget.checked)}
-            />
-            <Anchor component={Link} to="/forgot-password" size="sm">
-              Forgot password?
-            </Anchor>
-          </Group>
+          {step === 'code' ? (
+            <>
+              <Alert color="indigo" variant="light" icon={<IconShieldLock aria-hidden />} role="status" title="Two-factor sign-in">
+                Enter the 6-digit code from your authenticator app for {email.trim().toLowerCase()}. Lost your phone? Enter one
+                of your recovery codes instead.
+              </Alert>
+              <TextInput
+                label="Two-factor code"
+                autoComplete="one-time-code"
+                placeholder="123456"
+                leftSection={<IconKey size={16} aria-hidden />}
+                value={code}
+                onChange={(event) => setCode(event.currentTarget.value)}
+                error={errors.code}
+                withAsterisk
+                autoFocus
+                maxLength={11}
+                spellCheck={false}
+              />
+            </>
+          ) : (
+            <>
+              <TextInput
+                label="Email"
+                type="email"
+                autoComplete="email"
+                placeholder="Enter your email"
+                leftSection={<IconAt size={16} aria-hidden />}
+                value={email}
+                onChange={(event) => setEmail(event.currentTarget.value)}
+                error={errors.email}
+                withAsterisk
+                data-autofocus
+              />
+              <PasswordInput
+                label="Password"
+                autoComplete="current-password"
+                placeholder="Enter your password"
+                leftSection={<IconLock size={16} aria-hidden />}
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+                error={errors.password}
+                withAsterisk
+              />
+              <Group justify="space-between">
+                <Checkbox
+                  label="Remember me"
+                  checked={rememberMe}
+                  onChange={(event) => setRememberMe(event.currentTarget.checked)}
+                />
+                <Anchor component={Link} to="/forgot-password" size="sm">
+                  Forgot password?
+                </Anchor>
+              </Group>
+            </>
+          )}
           <Button
             type="submit"
             size="md"
@@ -93,14 +149,20 @@ export default function SignInPage() {
             aria-busy={login.isPending}
             leftSection={login.isPending ? <Loader size={16} color="white" aria-hidden /> : <IconLogin size={18} aria-hidden />}
           >
-            {login.isPending ? 'Accessing Portal...' : 'Access Portal'}
+            {login.isPending ? busyLabel : step === 'code' ? 'Verify' : 'Access Portal'}
           </Button>
-          <Text size="sm" c="dimmed" ta="center">
-            No account yet?{' '}
-            <Anchor component={Link} to="/signup" size="sm">
-              Create your account
-            </Anchor>
-          </Text>
+          {step === 'code' ? (
+            <Button variant="subtle" onClick={startOver} disabled={login.isPending}>
+              Use a different account
+            </Button>
+          ) : (
+            <Text size="sm" c="dimmed" ta="center">
+              No account yet?{' '}
+              <Anchor component={Link} to="/signup" size="sm">
+                Create your account
+              </Anchor>
+            </Text>
+          )}
         </Stack>
       </form>
     </AuthLayout>

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { TWO_FACTOR_CODE } from './auth.ts';
+
+/** The signed-in account's own security: two-factor sign-in and its sessions (any account, no permission). */
+
+export const twoFactorStatusResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    enabled: z.boolean(),
+    /** The account's role requires two-factor: it cannot be turned off. */
+    required: z.boolean(),
+    recoveryCodesLeft: z.number().int(),
+  }),
+});
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusResponse>['data'];
+
+/** A new secret, not in force until confirmed with a code from it. Shown this once. */
+export const twoFactorSetupResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    secret: z.string(),
+    otpauthUrl: z.string(),
+    /** A PNG of the otpauth URL as a data: URL, for the authenticator app to scan. */
+    qrDataUrl: z.string(),
+  }),
+});
+export type TwoFactorSetup = z.infer<typeof twoFactorSetupResponse>['data'];
+
+export const twoFactorCodeBody = z.object({
+  code: z.string().trim().regex(TWO_FACTOR_CODE, 'Enter the 6-digit code from your authenticator app'),
+});
+export const twoFactorConfirmBody = z.object({
+  code: z.string().trim().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app'),
+});
+
+/** Ten one-time codes, each signs in once instead of an authenticator code. Shown this once. */
+export const twoFactorConfirmResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ recoveryCodes: z.array(z.string()) }),
+});
+
+export const accountSession = z.object({
+  id: z.number().int(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** The session this request was made with. */
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSession>;
+
+export const accountSessionsResponse = z.object({ success: z.literal(true), data: z.array(accountSession) });
+
+export const sessionIdParams = z.object({
+  id: z.coerce.number({ error: 'Session id must be a number' }).int('Session id must be a whole number').positive('Session id must be a whole number')
+    .max(Number.MAX_SAFE_INTEGER, 'Session id is too large'),
+});

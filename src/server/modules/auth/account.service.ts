@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AccountSession } from '../../../contract/account.ts';
+import { audit } from '../../plugins/audit.ts';
+import { AppError } from '../../plugins/errors.ts';
+import * as repo from './auth.repository.ts';
+import { INVALID_CODE } from './auth.service.ts';
+import { beginSetup, confirmSetup, findTwoFactor, removeTwoFactor, verifyCode } from './two-factor.ts';
+
+/** The signed-in account's own two-factor sign-in and sessions; `request.auth` is always set here. */
+
+export async function twoFactorStatus(app: FastifyInstance, request: FastifyRequest) {
+  const auth = request.auth!;
+  const row = await findTwoFactor(app.database.db, auth.userId);
+  const enabled = row?.enabledAt != null;
+  return { enabled, required: auth.twoFactorRequired, recoveryCodesLeft: enabled ? row!.recoveryCodeHashes.length : 0 };
+}
+
+export async function setUpTwoFactor(app: FastifyInstance, request: FastifyRequest) {
+  const auth = request.auth!;
+  if (auth.twoFactorEnabled) {
+    throw new AppError(409, 'Two-factor sign-in is already on. Turn it off first to set it up with another device.');
+  }
+  return beginSetup(app.database.db, auth.userId, auth.email);
+}
+
+/** Turns two-factor on; a session that had to enrol becomes a full one. */
+export async function confirmTwoFactor(app: FastifyInstance, request: FastifyRequest, code: string) {
+  const auth = request.auth!;
+  const { db } = app.database;
+  return db.transaction(async (tx) => {
+    const row = await findTwoFactor(tx, auth.userId);
+    if (!row) throw new AppError(409, 'Start the two-factor setup first.');
+    if (row.enabledAt) throw new AppError(409, 'Two-factor sign-in is already on.');
+    const recoveryCodes = await confirmSetup(tx, auth.userId, row, code);
+    if (!recoveryCodes) throw new AppError(400, INVALID_CODE);
+    if (auth.stage === 'enrol') await repo.setSessionStage(tx, auth.tokenHash, 'full');
+    await audit(tx, request, { action: 'two_factor_on', entity: 'user', entityId: auth.userId });
+    return recoveryCodes;
+  });
+}
+
+export async function turnOffTwoFactor(app: FastifyInstance, request: FastifyRequest, code: string) {
+  const auth = request.auth!;
+  const { db } = app.database;
+  if (auth.twoFactorRequired) {
+    throw new AppError(403, 'Your role requires two-factor sign-in, so it cannot be turned off.');
+  }
+  const row = await findTwoFactor(db, auth.userId);
+  if (!row?.enabledAt) throw new AppError(409, 'Two-factor sign-in is not on.');
+  if (!(await verifyCode(db, auth.userId, row, code))) throw new AppError(400, INVALID_CODE);
+  await db.transaction(async (tx) => {
+    await removeTwoFactor(tx, auth.userId);
+    await audit(tx, request, { action: 'two_factor_off', entity: 'user', entityId: auth.userId });
+  });
+}
+
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+export async function listSessions(app: FastifyInstance, request: FastifyRequest): Promise<AccountSession[]> {
+  const auth = request.auth!;
+  const rows = await repo.listSessions(app.database.db, auth.userId);
+  return rows.map((r) => ({
+    id: r.id,
+    ip: r.ip,
+    userAgent: r.userAgent,
+    createdAt: iso(r.createdAt)!,
+    lastUsedAt: iso(r.lastUsedAt),
+    current: r.tokenHash === auth.tokenHash,
+  }));
+}
+
+export async function endSession(app: FastifyInstance, request: FastifyRequest, id: number) {
+  const auth = request.auth!;
+  const { db } = app.database;
+  await db.transaction(async (tx) => {
+    // Another account's session id answers exactly like one that does not exist.
+    if (!(await repo.deleteOwnSession(tx, auth.userId, id))) throw new AppError(404, 'Session not found');
+    await audit(tx, request, { action: 'logout', entity: 'session', entityId: auth.userId, after: { sessionId: id } });
+  });
+}

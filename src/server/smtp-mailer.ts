@@ -1,0 +1,52 @@
+import nodemailer from 'nodemailer';
+import type { Mailer } from './mailer.ts';
+
+export interface SmtpMailer extends Mailer {
+  /** Closes pooled connections to the mail server. */
+  close(): void;
+}
+
+/**
+ * Mail through an SMTP server (SMTP_URL, e.g. smtp://user:pass@mail.example:587 or smtps://…:465),
+ * sent as MAIL_FROM. Plain text: a link in it is the whole point, and text survives every client.
+ */
+export function smtpMailer({ smtpUrl, from }: { smtpUrl: string; from: string }): SmtpMailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  const send = async (to: string, subject: string, text: string) => {
+    await transport.sendMail({ from, to, subject, text });
+  };
+  return {
+    async sendPasswordReset(to, resetLink) {
+      await send(
+        to,
+        'Reset your Backoffice password',
+        [
+          'Someone asked to reset the password of your Backoffice account.',
+          '',
+          `Choose a new password here (the link works once, for 30 minutes):`,
+          resetLink,
+          '',
+          'If it was not you, ignore this mail: your password stays as it is.',
+        ].join('\n'),
+      );
+    },
+    async sendInvite(to, name, inviteLink) {
+      await send(
+        to,
+        'You are invited to Backoffice',
+        [
+          `Hello ${name},`,
+          '',
+          'You have been given a staff account on Backoffice.',
+          'Choose your password here (the link works once, for 72 hours):',
+          inviteLink,
+          '',
+          'If you did not expect this mail, ignore it.',
+        ].join('\n'),
+      );
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
