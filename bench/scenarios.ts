@@ -57,6 +57,13 @@ export function scenarios(p: BenchParams): Scenario[] {
 
 export const newIdempotencyKey = () => randomUUID();
 
+/**
+ * The benchmark's one administrator makes tens of thousands of recharges a run: its daily credit
+ * limit (four eyes, default ₹10,00,000) would refuse them part-way, and a database kept between
+ * runs on one day would carry the total over.
+ */
+export const BENCH_LIMITS = { DAILY_CREDIT_LIMIT: '1000000000' };
+
 type MixRequest = {
   method?: 'GET' | 'POST';
   path: string;

@@ -95,7 +95,10 @@ describe('crash safety: SIGKILL in the middle of money traffic loses and doubles
     storages.push(storage);
     let server = await storage.start();
     let token = await signIn(server);
-    const members = await api<{ data: { userId: number }[] }>(server, token, '/api/wallet/balances?limit=40');
+    const members = await api<{ data: { userId: number }[] }>(server, token, '/api/wallet/balances?limit=41');
+    // Nobody moves money on their own wallet (issue 13): leave the signed-in administrator out.
+    const me = await api<{ data: { userId: number } }>(server, token, '/api/users/me');
+    const memberIds = members.data.map((m) => m.userId).filter((id) => id !== me.data.userId).slice(0, 40);
     const today = new Date();
     const from = new Date(Date.now() - 60 * 86400_000);
     const failed = await api<{ data: FailedPayout[] }>(server, token,
@@ -108,7 +111,7 @@ describe('crash safety: SIGKILL in the middle of money traffic loses and doubles
     let faults = 0;
     for (let round = 0; round < ROUNDS; round += 1) {
       const payouts = failed.data.slice(round * 30, round * 30 + 30);
-      const requests = moneyRequests(members.data.map((m) => m.userId), payouts, PER_ROUND, round * PER_ROUND);
+      const requests = moneyRequests(memberIds, payouts, PER_ROUND, round * PER_ROUND);
       all.push(...requests);
       await driveAndKill(server, token, requests, Math.floor(PER_ROUND * 0.4));
       faults += 1;

@@ -15,6 +15,7 @@ describe.skipIf(!chromiumPath)('money journey in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let token: string;
+  let adminId: number;
 
   const api = async <T>(path: string): Promise<T> => {
     const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -29,7 +30,7 @@ describe.skipIf(!chromiumPath)('money journey in Chromium', () => {
     const login = await fetch(`${server.url}/api/Adminlogin`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
     });
-    token = (await login.json()).data.token;
+    ({ token, user: { userId: adminId } } = (await login.json()).data);
     page = await browser.newPage();
     await page.goto(`${server.url}/signin`);
     await page.getByLabel('Email').fill(E2E_ADMIN.email);
@@ -76,8 +77,9 @@ describe.skipIf(!chromiumPath)('money journey in Chromium', () => {
   });
 
   it('adds a wallet recharge and a withdrawal through Add New Transaction', async () => {
-    const members = await api<{ data: { userId: number; fullName: string }[] }>('/wallet/balances?limit=1');
-    const member = members.data[0];
+    // Not the signed-in administrator's own wallet: nobody moves money on their own (issue 13).
+    const members = await api<{ data: { userId: number; fullName: string }[] }>('/wallet/balances?limit=5');
+    const member = members.data.find((m) => m.userId !== adminId)!;
     const before = await balance(member.userId);
 
     await page.getByRole('link', { name: 'User Wallet' }).click();

@@ -180,6 +180,8 @@ export const withdrawalRequest = z.object({
   status: z.enum(WITHDRAWAL_STATUSES),
   remarks: z.string().nullable(),
   transactionId: z.number().nullable(),
+  /** The operator who filed it: they cannot approve it themselves. */
+  requestedBy: z.number().nullable(),
   decidedBy: z.number().nullable(),
   decidedAt: z.string().nullable(),
   createdAt: z.string(),

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
-import { moneyInvariantViolations } from './invariants.ts';
+import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { balanceOf, moneyHeaders, newMember, tokenWithoutPermissions } from './money-test-kit.ts';
 
 let t: TestContext;
@@ -238,10 +239,15 @@ describe('wallet balance, balances, summary, transactions', () => {
 });
 
 describe('withdrawal requests', () => {
+  // Who filed a request cannot decide it (issue 13, four eyes): a second operator decides.
+  let decider: string;
+  beforeAll(async () => {
+    decider = await accountWithPermissions(t.database, ['wallet_manage', 'wallet_view']);
+  });
   const request = (payload: Record<string, unknown>) =>
     t.app.inject({ method: 'POST', url: '/api/wallet/withdrawal', headers: moneyHeaders(token), payload });
   const decide = (id: number, payload: Record<string, unknown>) =>
-    t.app.inject({ method: 'PUT', url: `/api/wallet/withdrawals/${id}`, headers: moneyHeaders(token), payload });
+    t.app.inject({ method: 'PUT', url: `/api/wallet/withdrawals/${id}`, headers: moneyHeaders(decider), payload });
 
   it('approval debits the wallet once; a second decision is 409; rejection moves nothing', async () => {
     const userId = await newMember(t.database);

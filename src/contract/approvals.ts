@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { paging } from './common.ts';
+import { plainText } from './reports.ts';
+
+/**
+ * Four eyes on money: what kind of movement waits for a second operator, and how the Approvals
+ * screen names it.
+ */
+export const APPROVAL_KINDS = [
+  { value: 'wallet_recharge', label: 'Wallet recharge' },
+  { value: 'wallet_withdrawal', label: 'Wallet withdrawal' },
+  { value: 'admin_transfer', label: 'Transfer to wallet' },
+  { value: 'pay_payout', label: 'Daily payout payment (Pay Now)' },
+  { value: 'withdrawal_approval', label: 'Withdrawal request approval' },
+] as const;
+export type ApprovalKind = (typeof APPROVAL_KINDS)[number]['value'];
+export const approvalKind = z.enum(APPROVAL_KINDS.map((k) => k.value) as [ApprovalKind, ...ApprovalKind[]]);
+
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const approvalStatus = z.enum(APPROVAL_STATUSES, { error: 'status must be pending, approved or rejected' });
+export type ApprovalStatus = z.infer<typeof approvalStatus>;
+
+/** The 202 answer of a money endpoint when the amount is above the approval threshold. */
+export const awaitingApprovalResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ approvalId: z.number(), status: z.literal('pending') }),
+});
+export type AwaitingApproval = z.infer<typeof awaitingApprovalResponse>;
+
+export const approvalsQuery = z.object({ status: approvalStatus.optional(), ...paging.shape });
+
+export const approvalIdParams = z.object({
+  id: z.coerce.number({ error: 'id must be a number' }).int('id must be a whole number').positive('id must be a positive number')
+    .max(Number.MAX_SAFE_INTEGER, 'id is too large'),
+});
+
+/** Remarks are optional, and so is the body itself: `POST …/approve` with nothing approves. */
+export const approveBody = z.object({ remarks: plainText(500).optional() }).nullish();
+export const rejectBody = z.object({
+  remarks: plainText(500).pipe(z.string().min(1, 'Please give the reason for rejecting this request')),
+});
+
+/** One request in the queue: who asked, for whom, how much, and who decided. */
+export const approval = z.object({
+  id: z.number(),
+  kind: approvalKind,
+  userId: z.number(),
+  userName: z.string(),
+  amount: z.number(),
+  status: approvalStatus,
+  makerId: z.number(),
+  makerName: z.string(),
+  checkerId: z.number().nullable(),
+  checkerName: z.string().nullable(),
+  remarks: z.string().nullable(),
+  /** The payout (Pay Now) or withdrawal request it pays or approves, when there is one. */
+  payoutId: z.number().nullable(),
+  withdrawalId: z.number().nullable(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type Approval = z.infer<typeof approval>;
+
+export const approvalsResponse = z.object({
+  success: z.literal(true),
+  data: z.array(approval),
+  total: z.number(),
+  page: z.number(),
+  limit: z.number(),
+});
+export type ApprovalsPage = z.infer<typeof approvalsResponse>;
+
+export const approvalResponse = z.object({ success: z.literal(true), data: approval });
+
+/** A decision: the request as it now stands and, when approved, what the movement answered. */
+export const approvalDecisionResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: approval.extend({ result: z.record(z.string(), z.unknown()).nullable() }),
+});

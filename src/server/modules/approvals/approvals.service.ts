@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Approval, ApprovalKind } from '../../../contract/approvals.ts';
+import { transferBody } from '../../../contract/payouts.ts';
+import { rechargeBody, withdrawalDecisionBody } from '../../../contract/wallet.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { audit } from '../../plugins/audit.ts';
+import { AppError } from '../../plugins/errors.ts';
+import type { MoneyResult } from '../../plugins/idempotency.ts';
+import { transferAdmin } from '../payouts/payouts.service.ts';
+import { decideWithdrawal, rechargeOrWithdraw } from '../wallet/wallet.service.ts';
+import { approvalById } from './approvals.repository.ts';
+import { moneyContext, type MoneyContext } from './four-eyes.ts';
+
+/**
+ * Runs a stored movement through the very service function of its direct path; the payload is
+ * parsed with the endpoint's own schema again, so a request can only replay what that endpoint
+ * accepts.
+ */
+function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown): Promise<MoneyResult> {
+  switch (kind) {
+    case 'wallet_recharge':
+    case 'wallet_withdrawal':
+      return rechargeOrWithdraw(tx, ctx, rechargeBody.parse(payload));
+    case 'admin_transfer':
+    case 'pay_payout':
+      return transferAdmin(tx, ctx, transferBody.parse(payload));
+    case 'withdrawal_approval': {
+      const { withdrawalId, ...decision } = payload as { withdrawalId: number };
+      return decideWithdrawal(tx, ctx, Number(withdrawalId), withdrawalDecisionBody.parse(decision));
+    }
+  }
+}
+
+/** Who decided what, for the audit log: both names, as they were at the time of the decision. */
+function people(a: Approval) {
+  return { makerId: a.makerId, makerName: a.makerName, checkerId: a.checkerId, checkerName: a.checkerName };
+}
+
+async function refuseDecided(tx: Db, id: number): Promise<never> {
+  const existing = await approvalById(tx, id);
+  if (!existing) throw new AppError(404, `Approval request ${id} not found`);
+  throw new AppError(409, `Approval request ${id} has already been ${existing.status}`);
+}
+
+/**
+ * POST /approvals/:id/approve. The guarded UPDATE claims the request, so of two checkers at once
+ * one wins and the other gets 409; the movement then runs in the same transaction, and if it is
+ * refused (balance, payout already paid, daily limit) everything rolls back and the request stays
+ * pending.
+ */
+export async function approveRequest(tx: Db, request: FastifyRequest, id: number, remarks: string | undefined): Promise<MoneyResult> {
+  const checkerId = request.auth!.userId;
+  const [claimed] = rowsOf<{ kind: ApprovalKind; user_id: number | string; maker_id: number | string; payload: unknown }>(await tx.execute(sql`
+    update money_requests set status = 'approved', checker_id = ${checkerId}, decided_at = now(), remarks = coalesce(${remarks ?? null}, remarks)
+     where id = ${id} and status = 'pending'
+    returning kind, user_id, maker_id, payload`));
+  if (!claimed) return refuseDecided(tx, id);
+  const makerId = Number(claimed.maker_id);
+  if (makerId === checkerId) {
+    throw new AppError(403, 'You asked for this movement yourself: another operator with money_approve must approve it');
+  }
+  if (Number(claimed.user_id) === checkerId) {
+    throw new AppError(403, 'You cannot approve a movement of your own wallet: another operator must do it');
+  }
+  const ctx: MoneyContext = { ...moneyContext(request), makerId, approved: true };
+  const moved = await replay(tx, ctx, claimed.kind, claimed.payload);
+  await audit(tx, request, moved.audit);
+  const result = (moved.body as { data: Record<string, unknown>; message: string });
+  await tx.execute(sql`update money_requests set result = ${JSON.stringify(result.data)}::jsonb where id = ${id}`);
+  const data = (await approvalById(tx, id))!;
+  return {
+    status: 200,
+    body: { success: true, message: `Request approved: ${result.message}`, data: { ...data, result: result.data } },
+    audit: {
+      action: 'money_request_approved',
+      entity: 'money_request',
+      entityId: id,
+      before: { status: 'pending', kind: data.kind, userId: data.userId, amount: data.amount, makerId: data.makerId, makerName: data.makerName },
+      after: { status: 'approved', kind: data.kind, userId: data.userId, amount: data.amount, ...people(data), result: result.data },
+    },
+  };
+}
+
+/** POST /approvals/:id/reject: nothing moves. The maker may withdraw their own request this way. */
+export async function rejectRequest(tx: Db, request: FastifyRequest, id: number, remarks: string): Promise<MoneyResult> {
+  const claimed = rowsOf(await tx.execute(sql`
+    update money_requests set status = 'rejected', checker_id = ${request.auth!.userId}, decided_at = now(), remarks = ${remarks}
+     where id = ${id} and status = 'pending' returning id`));
+  if (claimed.length === 0) return refuseDecided(tx, id);
+  const data = (await approvalById(tx, id))!;
+  return {
+    status: 200,
+    body: { success: true, message: 'Request rejected: no money moved', data: { ...data, result: null } },
+    audit: {
+      action: 'money_request_rejected',
+      entity: 'money_request',
+      entityId: id,
+      before: { status: 'pending', kind: data.kind, userId: data.userId, amount: data.amount, makerId: data.makerId, makerName: data.makerName },
+      after: { status: 'rejected', kind: data.kind, userId: data.userId, amount: data.amount, ...people(data), remarks },
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Approval } from '../../../contract/approvals';
+import { jsonResponse, mockFetch, renderPage, signIn, TEST_USER } from '../../test-utils';
+import ApprovalsPage from './approvals-page';
+
+const base: Approval = {
+  id: 7, kind: 'wallet_recharge', userId: 501, userName: 'Ravi Kumar', amount: 25000, status: 'pending',
+  makerId: 900, makerName: 'Meera Maker', checkerId: null, checkerName: null, remarks: null,
+  payoutId: null, withdrawalId: null, createdAt: '2026-03-02T10:00:00.000Z', decidedAt: null,
+};
+const own: Approval = { ...base, id: 8, kind: 'pay_payout', amount: 12345.5, makerId: TEST_USER.userId, makerName: TEST_USER.fullName };
+const page = (data: Approval[]) => ({ success: true, data, total: data.length, page: 1, limit: 25 });
+
+/** The signed-in checker is TEST_USER: the session check answers with it, the rest goes to `handler`. */
+function serve(handler: Parameters<typeof mockFetch>[0]) {
+  const user = signIn(['money_approve']);
+  return mockFetch((path, init) => (path === '/users/me' ? jsonResponse(200, { success: true, data: user }) : handler(path, init)));
+}
+
+describe('ApprovalsPage', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('lists pending requests with member, kind in words, ₹ amount and maker; the maker\u2019s own request cannot be approved', async () => {
+    const fetchMock = serve(() => jsonResponse(200, page([base, own])));
+    renderPage(<ApprovalsPage />);
+    expect(screen.getByRole('heading', { name: 'Approvals' })).toBeTruthy();
+    expect(screen.getByText('Loading approvals...')).toBeTruthy();
+    const row = (await screen.findByText('#7')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Ravi Kumar')).toBeTruthy();
+    expect(within(row).getByText('Wallet recharge')).toBeTruthy();
+    expect(within(row).getByText('₹25,000.00')).toBeTruthy();
+    expect(within(row).getByText('Meera Maker')).toBeTruthy();
+    expect(within(row).getByText('Not decided yet')).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/approvals?status=pending&page=1&limit=25');
+
+    const mine = screen.getByText('#8').closest('tr') as HTMLElement;
+    expect(within(mine).getByText('Daily payout payment (Pay Now)')).toBeTruthy();
+    expect(within(mine).getByText('₹12,345.50')).toBeTruthy();
+    const blocked = within(mine).getByRole('button', { name: 'Approve request 8' });
+    expect(blocked.getAttribute('aria-disabled')).toBe('true');
+    expect(blocked.getAttribute('aria-describedby')).toBeTruthy();
+    expect(within(mine).getByText('You asked for this movement: another operator must approve it')).toBeTruthy();
+    fireEvent.click(blocked);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('approves after confirming, shows the answer and refreshes the list', async () => {
+    let decided = false;
+    const fetchMock = serve((path, init) => {
+      if (init.method === 'POST') {
+        decided = true;
+        return jsonResponse(200, { success: true, message: 'Request approved: Wallet recharged successfully', data: { ...base, status: 'approved' } });
+      }
+      return jsonResponse(200, page(decided ? [] : [base]));
+    });
+    renderPage(<ApprovalsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve request 7' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
+    expect(within(dialog).getByText('Wallet recharge of ₹25,000.00 for Ravi Kumar (ID: 501), requested by Meera Maker.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('Request approved: Wallet recharged successfully')).toBeTruthy();
+    const [url, init] = fetchMock.mock.calls.find(([, i]) => i?.method === 'POST')!;
+    expect(url).toBe('/api/approvals/7/approve');
+    expect(new Headers(init!.headers).get('Idempotency-Key')).toBeTruthy();
+    expect(await screen.findByText('No pending requests')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('rejects only with a reason; a refusal stays in the dialog, and a retry after it sends a fresh key', async () => {
+    let attempts = 0;
+    const fetchMock = serve((path, init) => {
+      if (init.method === 'POST') {
+        attempts += 1;
+        return attempts === 1
+          ? jsonResponse(409, { success: false, message: 'Approval request 7 has already been approved' })
+          : jsonResponse(200, { success: true, message: 'Request rejected: no money moved', data: { ...base, status: 'rejected' } });
+      }
+      return jsonResponse(200, page([base]));
+    });
+    renderPage(<ApprovalsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Reject request 7' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject Request' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await within(dialog).findByText('Please give the reason for rejecting this request')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/Reason for rejecting/), { target: { value: 'Member asked to cancel' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await within(dialog).findByText('Approval request 7 has already been approved')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' }));
+    expect(await screen.findByText('Request rejected: no money moved')).toBeTruthy();
+    const posts = fetchMock.mock.calls.filter(([, i]) => i?.method === 'POST');
+    expect(posts.map(([u]) => u)).toEqual(['/api/approvals/7/reject', '/api/approvals/7/reject']);
+    expect(JSON.parse(String(posts[0][1]!.body))).toEqual({ remarks: 'Member asked to cancel' });
+    const key = (i: number) => new Headers(posts[i][1]!.headers).get('Idempotency-Key');
+    expect(key(1)).not.toBe(key(0));
+  });
+
+  it('filters by status through the URL, shows decided requests with checker and outcome, the empty and the error states', async () => {
+    const rejected: Approval = {
+      ...base, id: 9, status: 'rejected', checkerId: 901, checkerName: 'Chitra Checker', remarks: 'Duplicate request',
+      decidedAt: '2026-03-02T11:00:00.000Z',
+    };
+    serve((path) => {
+      if (path.includes('status=rejected')) return jsonResponse(200, page([rejected]));
+      if (path.includes('status=approved')) return jsonResponse(500, { success: false, message: 'Database unavailable' });
+      return jsonResponse(200, page([]));
+    });
+    renderPage(<ApprovalsPage />);
+    expect(await screen.findByText('No pending requests')).toBeTruthy();
+    fireEvent.click(screen.getByRole('radio', { name: 'Rejected' }));
+    const row = (await screen.findByText('Chitra Checker')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('Duplicate request')).toBeTruthy();
+    expect(within(row).getByText('Rejected')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Approve request/ })).toBeNull();
+    fireEvent.click(screen.getByRole('radio', { name: 'Approved' }));
+    expect(await screen.findByText('Failed to load approvals: Database unavailable')).toBeTruthy();
+  });
+});

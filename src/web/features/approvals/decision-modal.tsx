@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import type { Approval } from '../../../contract/approvals';
+import { errorMessage } from '../../lib/api-client';
+import { formatINR } from '../../lib/format';
+import { useIdempotencyKey } from '../../lib/money-request';
+import { useDecideApproval } from './approvals.api';
+import { kindLabel } from './approval-kinds';
+
+interface DecisionModalProps {
+  approval: Approval;
+  action: 'approve' | 'reject';
+  onClose: () => void;
+  onDecided: (message: string) => void;
+}
+
+/** Confirms a decision; a rejection asks why. A refusal stays in the dialog with the server's reason. */
+export function DecisionModal({ approval, action, onClose, onDecided }: DecisionModalProps) {
+  const decide = useDecideApproval();
+  const keys = useIdempotencyKey();
+  const [remarks, setRemarks] = useState('');
+  const [remarksError, setRemarksError] = useState<string | null>(null);
+  const approving = action === 'approve';
+
+  const submit = () => {
+    const reason = remarks.trim();
+    if (!approving && !reason) {
+      setRemarksError('Please give the reason for rejecting this request');
+      return;
+    }
+    const request = { id: approval.id, action, ...(approving ? {} : { remarks: reason }) };
+    decide.mutate(
+      { ...request, idempotencyKey: keys.keyFor(request) },
+      { onSuccess: (answer) => onDecided(answer.message), onError: keys.settle },
+    );
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={approving ? 'Approve Request' : 'Reject Request'} centered>
+      <Stack gap="md">
+        <Text>
+          {`${kindLabel(approval.kind)} of ${formatINR(approval.amount)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`}
+        </Text>
+        <Text size="sm" c="dimmed">
+          {approving ? 'The money moves as soon as you approve.' : 'Nothing moves; the requesting operator sees your reason.'}
+        </Text>
+        {!approving && (
+          <Textarea
+            label="Reason for rejecting"
+            required
+            minRows={3}
+            maxLength={500}
+            value={remarks}
+            error={remarksError}
+            onChange={(e) => {
+              setRemarks(e.currentTarget.value);
+              setRemarksError(null);
+            }}
+            data-autofocus
+          />
+        )}
+        {decide.isError && (
+          <Alert color="red" variant="light" role="alert">
+            {errorMessage(decide.error, approving ? 'Failed to approve the request' : 'Failed to reject the request')}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={decide.isPending}>
+            Cancel
+          </Button>
+          <Button color={approving ? 'teal' : 'red'} onClick={submit} loading={decide.isPending}>
+            {approving ? 'Approve' : 'Reject'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
