@@ -46,6 +46,8 @@ export const role = z.object({
   roleId: z.number(),
   name: z.string(),
   status: z.boolean(),
+  /** Its accounts must sign in with a two-factor code. */
+  twoFactorRequired: z.boolean(),
   createdAt: z.string(),
 });
 export type Role = z.infer<typeof role>;
@@ -53,6 +55,8 @@ export type Role = z.infer<typeof role>;
 export const roleBody = z.object({
   name: z.string({ error: 'Please enter a role name' }).trim().min(1, 'Please enter a role name').max(100),
   status: z.boolean().default(true),
+  /** Left out: false for a new role, unchanged on an update (the spec's client sends only name and status). */
+  twoFactorRequired: z.boolean({ error: 'twoFactorRequired must be true or false' }).optional(),
 });
 export type RoleBody = z.input<typeof roleBody>;
 

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { ADMIN_ROLE, PERMISSIONS, USER_ROLE } from '../../contract/permissions.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { insertUser } from '../modules/users/users.repository.ts';
-import type { Database } from './client.ts';
+import { rowsOf, type Database, type Db } from './client.ts';
 import { permissions, rolePermissions, roles } from './schema/access.ts';
 import { ranks, services } from './schema/catalogue.ts';
 import { users } from './schema/members.ts';
@@ -67,6 +67,19 @@ export type AdminBootstrap =
 const ADMIN_PHONE_FIRST = 9_000_000_000;
 
 /**
+ * users.phone is required and unique among live rows, but staff accounts (the bootstrap
+ * administrator, invited staff) have no phone of their own: they take the first free number from
+ * 9000000000 on. Pass the transaction that inserts the account.
+ */
+export async function firstFreeStaffPhone(db: Db): Promise<string> {
+  const [row] = rowsOf<{ phone: string | null }>(await db.execute(sql`
+    select (select p::text from generate_series(${ADMIN_PHONE_FIRST}::bigint, ${ADMIN_PHONE_FIRST + 999}::bigint) p
+             where not exists (select 1 from users where phone = p::text and deleted_at is null) order by p limit 1) as phone`));
+  if (!row?.phone) throw new Error('No free placeholder phone number is left for a staff account');
+  return row.phone;
+}
+
+/**
  * The bootstrap administrator (role Admin), created only on a database that has no live
  * administrator yet ("created on first start"): pointing a server at a database that other
  * administrators run with a different ADMIN_EMAIL creates nobody. Returns the password when one
@@ -91,11 +104,9 @@ export async function ensureAdmin(
     .from(users)
     .where(and(eq(users.roleId, adminRole.roleId), isNull(users.deletedAt)));
   if (administrators > 0) return { created: false, existing: 'others', administrators };
-  const [{ phone, usernameTaken }] = await database.query<{ phone: string; usernameTaken: boolean }>(
-    `select (select p::text from generate_series($1::bigint, $1::bigint + 999) p
-              where not exists (select 1 from users where phone = p::text and deleted_at is null) order by p limit 1) as phone,
-            exists (select 1 from users where username = 'admin') as "usernameTaken"`,
-    [ADMIN_PHONE_FIRST],
+  const phone = await firstFreeStaffPhone(db);
+  const [{ usernameTaken }] = await database.query<{ usernameTaken: boolean }>(
+    `select exists (select 1 from users where username = 'admin') as "usernameTaken"`,
   );
   const chosen = password ?? generate();
   await insertUser(db, {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../auth/passwords.ts';
+import { hashToken } from '../../plugins/auth.ts';
+import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 
@@ -103,7 +105,7 @@ describe('the server enforces what these screens edit, on the very next request'
     const roleId = await newRole('Ranks Reader');
     await insertUser(t.database.db, {
       username: 'reader', fullName: 'Role Reader', email: 'reader@test.local', phone: '9000000222',
-      passwordHash: await hashPassword('reader-password'), roleId,
+      passwordHash: await hashPassword('reader-password'), roleId, canSignIn: true,
     });
     const reader = bearer(await t.login('reader@test.local', 'reader-password'));
     const permissionsPage = () => call('GET', '/permissions/getPermissions', undefined, reader);
@@ -138,5 +140,71 @@ describe('the server enforces what these screens edit, on the very next request'
     // The reader can't change its own permissions.
     const selfGrant = await call('POST', '/role-permissions/createPermissionForRole', { roleId, permissionIds: [permId.roles_manage] }, reader);
     expect(selfGrant.statusCode).toBe(403);
+  });
+});
+
+describe('no privilege escalation through role permissions (issue 13)', () => {
+  const roleOf = async (token: string) =>
+    (await t.database.query<{ role_id: number }>(
+      'select u.role_id from sessions s join users u on u.user_id = s.user_id where s.token_hash = $1', [hashToken(token)],
+    ))[0].role_id;
+  const recordOf = async (roleId: number) =>
+    (await t.database.query<{ permission_ids: number[]; status: boolean }>('select permission_ids, status from role_permissions where role_id = $1', [roleId]))[0];
+
+  it('finding 1: the members\u2019 role User cannot be given a permission, so a self-registration can read nothing', async () => {
+    const [user] = await t.database.query<{ role_id: number }>(`select role_id from roles where name = 'User'`);
+    const before = await recordOf(user.role_id);
+    const res = await call('PUT', `/role-permissions/updatePermissionForRole/${user.role_id}`, { permissionIds: [permId.users_view], status: true });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toEqual({ success: false, message: 'The User role is for members and cannot hold permissions' });
+    expect(await recordOf(user.role_id)).toEqual(before);
+    // Nor by deleting the record and creating a new one.
+    expect((await call('DELETE', `/role-permissions/deleteRoleById/${user.role_id}`)).statusCode).toBe(200);
+    const created = await call('POST', '/role-permissions/createPermissionForRole', { roleId: user.role_id, permissionIds: [permId.users_view] });
+    expect(created.statusCode).toBe(409);
+    const reg = await t.app.inject({
+      method: 'POST', url: '/api/register',
+      payload: { name: 'stranger', fullName: 'A Stranger', email: 'stranger@test.local', phone: '9222222222', address: 'Nowhere', password: 'stranger-password' },
+    });
+    const stranger = bearer(reg.json().token);
+    expect((await call('GET', '/users/getAllusers', undefined, stranger)).statusCode).toBe(403);
+  });
+
+  it('finding 6: a roles_manage holder cannot give its own role every permission', async () => {
+    const token = await accountWithPermissions(t.database, ['roles_view', 'roles_manage']);
+    const editor = bearer(token);
+    const own = await roleOf(token);
+    const before = await recordOf(own);
+    const everything = Object.values(permId);
+    const res = await call('PUT', `/role-permissions/updatePermissionForRole/${own}`, { permissionIds: everything, status: true }, editor);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toBe('You cannot change the permissions of your own role; ask another administrator to do it');
+    expect(await recordOf(own)).toEqual(before);
+    expect((await call('GET', '/users/getAllusers', undefined, editor)).statusCode).toBe(403);
+    // Shrinking or removing it is refused too: one's own powers are changed by someone else.
+    expect((await call('DELETE', `/role-permissions/removePermissionFromRole/${own}/${permId.roles_view}`, undefined, editor)).statusCode).toBe(403);
+    expect((await call('DELETE', `/role-permissions/deleteRoleById/${own}`, undefined, editor)).statusCode).toBe(403);
+    expect(await recordOf(own)).toEqual(before);
+  });
+
+  it('a role\u2019s set can be given only permissions the editor holds, also by switching a set back on', async () => {
+    const token = await accountWithPermissions(t.database, ['roles_view', 'roles_manage', 'users_view']);
+    const editor = bearer(token);
+    const other = await newRole('Helpdesk');
+    const escalate = await call('POST', '/role-permissions/createPermissionForRole', { roleId: other, permissionIds: [permId.users_view, permId.wallet_manage, permId.staff_manage] }, editor);
+    expect(escalate.statusCode).toBe(403);
+    expect(escalate.json().message).toBe('You can only grant permissions you hold yourself; you do not hold wallet_manage, staff_manage');
+    expect(await recordOf(other)).toBeUndefined();
+    expect((await call('POST', '/role-permissions/createPermissionForRole', { roleId: other, permissionIds: [permId.users_view] }, editor)).statusCode).toBe(201);
+    const add = await call('PUT', `/role-permissions/updatePermissionForRole/${other}`, { permissionIds: [permId.users_view, permId.audit_view] }, editor);
+    expect(add.statusCode).toBe(403);
+    // A set the Admin filled, switched off: the editor may keep it off but not switch it on.
+    await call('PUT', `/role-permissions/updatePermissionForRole/${other}`, { permissionIds: [permId.users_view, permId.audit_view], status: false });
+    expect((await call('PUT', `/role-permissions/updatePermissionForRole/${other}`, { permissionName: 'Helpdesk tools' }, editor)).statusCode).toBe(200);
+    expect((await call('PUT', `/role-permissions/updatePermissionForRole/${other}`, { status: true }, editor)).statusCode).toBe(403);
+    // Taking away what the editor does not hold is allowed (it grants nothing).
+    const removed = await call('PUT', `/role-permissions/updatePermissionForRole/${other}`, { permissionIds: [permId.users_view] }, editor);
+    expect(removed.statusCode).toBe(200);
+    expect(await recordOf(other)).toEqual({ permission_ids: [permId.users_view], status: false });
   });
 });

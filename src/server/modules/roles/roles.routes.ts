@@ -13,7 +13,7 @@ export async function rolesRoutes(fastify: FastifyInstance) {
   app.get('/GetAllRoles', {
     config: { access: 'roles_view' },
     schema: { tags, response: { 200: roleListResponse, 401: errorResponse, 403: errorResponse } },
-  }, async () => ({ success: true as const, data: await service.listRoles(app.database.db) }));
+  }, async () => ({ success: true as const, data: await service.listRoles(app) }));
 
   app.post('/CreateRoles', {
     config: { access: 'roles_manage' },

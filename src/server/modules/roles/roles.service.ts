@@ -12,16 +12,31 @@ type Row = typeof roles.$inferSelect;
 interface RoleInput {
   name: string;
   status: boolean;
+  twoFactorRequired?: boolean;
 }
 
-export function toWire(row: Row): Role {
-  return { roleId: row.roleId, name: row.name, status: row.status, createdAt: row.createdAt.toISOString() };
+/**
+ * With ADMIN_TWO_FACTOR (on by default in production) the Admin role requires two-factor sign-in
+ * whatever its row says, and the list shows it so.
+ */
+export function twoFactorRequired(row: Pick<Row, 'name' | 'twoFactorRequired'>, adminTwoFactor: boolean): boolean {
+  return row.twoFactorRequired || (adminTwoFactor && row.name === ADMIN_ROLE);
+}
+
+export function toWire(row: Row, adminTwoFactor: boolean): Role {
+  return {
+    roleId: row.roleId,
+    name: row.name,
+    status: row.status,
+    twoFactorRequired: twoFactorRequired(row, adminTwoFactor),
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** Roles are a short list (a handful to a few dozen), returned whole. */
-export async function listRoles(db: Db): Promise<Role[]> {
-  const rows = await db.select().from(roles).orderBy(asc(roles.roleId));
-  return rows.map(toWire);
+export async function listRoles(app: FastifyInstance): Promise<Role[]> {
+  const rows = await app.database.db.select().from(roles).orderBy(asc(roles.roleId));
+  return rows.map((row) => toWire(row, app.config.adminTwoFactor));
 }
 
 async function assertNameFree(db: Db, name: string, exceptId?: number) {
@@ -36,9 +51,10 @@ async function assertNameFree(db: Db, name: string, exceptId?: number) {
 export async function createRole(app: FastifyInstance, request: FastifyRequest, input: RoleInput) {
   return app.database.db.transaction(async (tx) => {
     await assertNameFree(tx, input.name);
-    const [row] = await tx.insert(roles).values(input).returning();
-    await audit(tx, request, { action: 'create', entity: 'role', entityId: row.roleId, after: toWire(row) });
-    return toWire(row);
+    const [row] = await tx.insert(roles).values({ ...input, twoFactorRequired: input.twoFactorRequired ?? false }).returning();
+    const data = toWire(row, app.config.adminTwoFactor);
+    await audit(tx, request, { action: 'create', entity: 'role', entityId: row.roleId, after: data });
+    return data;
   });
 }
 
@@ -59,13 +75,18 @@ export async function updateRole(app: FastifyInstance, request: FastifyRequest, 
     if (before.name === USER_ROLE && input.name !== USER_ROLE) {
       throw new AppError(409, 'The User role is given to self-registered accounts and can\u2019t be renamed');
     }
+    if (before.name === ADMIN_ROLE && app.config.adminTwoFactor && input.twoFactorRequired === false) {
+      throw new AppError(409, 'This server requires two-factor sign-in for the Admin role (ADMIN_TWO_FACTOR), so it can\u2019t be switched off here');
+    }
     if (input.name !== before.name) await assertNameFree(tx, input.name, id);
     const [row] = await tx.update(roles).set(input).where(eq(roles.roleId, id)).returning();
     if (input.name !== before.name) {
       await tx.update(rolePermissions).set({ roleName: input.name }).where(eq(rolePermissions.roleId, id));
     }
-    await audit(tx, request, { action: 'update', entity: 'role', entityId: id, before: toWire(before), after: toWire(row) });
-    return toWire(row);
+    const { adminTwoFactor } = app.config;
+    const data = toWire(row, adminTwoFactor);
+    await audit(tx, request, { action: 'update', entity: 'role', entityId: id, before: toWire(before, adminTwoFactor), after: data });
+    return data;
   });
 }
 
@@ -84,6 +105,6 @@ export async function deleteRole(app: FastifyInstance, request: FastifyRequest, 
     const [rp] = await tx.select().from(rolePermissions).where(eq(rolePermissions.roleId, id));
     await tx.delete(roles).where(eq(roles.roleId, id));
     if (rp) await audit(tx, request, { action: 'delete', entity: 'role_permission', entityId: id, before: rp });
-    await audit(tx, request, { action: 'delete', entity: 'role', entityId: id, before: toWire(before) });
+    await audit(tx, request, { action: 'delete', entity: 'role', entityId: id, before: toWire(before, app.config.adminTwoFactor) });
   });
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionFor } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 
@@ -21,8 +22,8 @@ describe('roles API', () => {
     const res = await call('GET', '/GetAllRoles');
     expect(res.statusCode).toBe(200);
     expect(res.json().data.slice(0, 2)).toEqual([
-      { roleId: expect.any(Number), name: 'Admin', status: true, createdAt: expect.any(String) },
-      { roleId: expect.any(Number), name: 'User', status: true, createdAt: expect.any(String) },
+      { roleId: expect.any(Number), name: 'Admin', status: true, twoFactorRequired: false, createdAt: expect.any(String) },
+      { roleId: expect.any(Number), name: 'User', status: true, twoFactorRequired: false, createdAt: expect.any(String) },
     ]);
   });
 
@@ -86,5 +87,42 @@ describe('roles API', () => {
       { entity: 'role_permission', action: 'delete' },
       { entity: 'role', action: 'delete' },
     ]);
+  });
+
+  it('takes a two-factor flag on create and update (left out: unchanged), lists it and audits it', async () => {
+    const created = await call('POST', '/CreateRoles', { name: 'Treasury', twoFactorRequired: true });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().data).toMatchObject({ name: 'Treasury', twoFactorRequired: true });
+    const id = created.json().data.roleId;
+    const renamed = await call('PUT', `/updateRole/${id}`, { name: 'Treasury Desk', status: true });
+    expect(renamed.json().data.twoFactorRequired).toBe(true);
+    const off = await call('PUT', `/updateRole/${id}`, { name: 'Treasury Desk', status: true, twoFactorRequired: false });
+    expect(off.json().data.twoFactorRequired).toBe(false);
+    expect((await call('GET', '/GetAllRoles')).json().data.find((r: { roleId: number }) => r.roleId === id).twoFactorRequired).toBe(false);
+    const [entry] = await t.database.query<{ before: { twoFactorRequired: boolean }; after: { twoFactorRequired: boolean } }>(
+      `select before, after from audit_log where entity = 'role' and action = 'update' and entity_id = $1 order by id desc limit 1`, [String(id)],
+    );
+    expect([entry.before.twoFactorRequired, entry.after.twoFactorRequired]).toEqual([true, false]);
+    expect((await call('POST', '/CreateRoles', { name: 'Odd', twoFactorRequired: 'yes' })).statusCode).toBe(400);
+  });
+});
+
+describe('roles with ADMIN_TWO_FACTOR on (the production default)', () => {
+  it('lists the Admin role as requiring two-factor and refuses to switch that off', async () => {
+    const prod = await createTestApp({ config: { adminTwoFactor: true } });
+    try {
+      const [row] = await prod.database.query<{ role_id: number }>(`select role_id from roles where name = 'Admin'`);
+      // Signed in straight through the database: the sign-in itself would ask for a second factor.
+      const [adminUser] = await prod.database.query<{ user_id: number }>(`select user_id from users where role_id = $1`, [row.role_id]);
+      await prod.database.query(`insert into two_factor (user_id, secret, enabled_at) values ($1, 'JBSWY3DPEHPK3PXP', now())`, [adminUser.user_id]);
+      const h = bearer(await sessionFor(prod.database, Number(adminUser.user_id)));
+      const list = await prod.app.inject({ method: 'GET', url: '/api/GetAllRoles', headers: h });
+      expect(list.json().data[0]).toMatchObject({ name: 'Admin', twoFactorRequired: true });
+      const res = await prod.app.inject({ method: 'PUT', url: `/api/updateRole/${row.role_id}`, headers: h, payload: { name: 'Admin', status: true, twoFactorRequired: false } });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toBe('This server requires two-factor sign-in for the Admin role (ADMIN_TWO_FACTOR), so it can\u2019t be switched off here');
+    } finally {
+      await prod.close();
+    }
   });
 });

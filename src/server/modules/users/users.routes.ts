@@ -7,7 +7,7 @@ import {
 } from '../../../contract/users.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { listUsers, rankExists } from './users.repository.ts';
-import { deleteMember, registerMember, requireUser, updateMember } from './users.service.ts';
+import { deleteMember, refuseRoleInMemberBody, registerMember, requireUser, updateMember } from './users.service.ts';
 
 const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
 
@@ -40,6 +40,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
 
   app.put('/users/updateByUserId/:id', {
     config: { access: 'users_edit' },
+    preValidation: refuseRoleInMemberBody,
     schema: { tags: ['users'], params: idParam, body: updateUserBody, response: { 200: updatedUserResponse, ...errors } },
   }, async (request) => {
     const updatedUser = await updateMember(app, request, request.params.id, request.body);

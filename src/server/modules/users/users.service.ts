@@ -11,6 +11,17 @@ type CreateInput = z.output<typeof createUserBody>;
 type UpdateInput = z.output<typeof updateUserBody>;
 
 const NOT_FOUND = 'User ID not found';
+/** Finding 2 of issue 13: a member editor could change an administrator's email and take the account over. */
+const STAFF_ACCOUNT = 'This account signs in to the back-office, so it is managed on the Staff screen, not here';
+const STAFF_NOT_DELETED = 'This account signs in to the back-office and cannot be deleted here; deactivate it on the Staff screen';
+
+async function signsIn(app: FastifyInstance, userId: number): Promise<boolean> {
+  const [row] = await app.database.db
+    .select({ canSignIn: users.canSignIn })
+    .from(users)
+    .where(and(eq(users.userId, userId), isNull(users.deletedAt)));
+  return row?.canSignIn === true;
+}
 
 export async function requireUser(app: FastifyInstance, userId: number): Promise<User> {
   const found = await findUser(app.database, userId);
@@ -54,6 +65,7 @@ export async function updateMember(
   input: UpdateInput,
 ): Promise<User> {
   const before = await requireUser(app, userId);
+  if (await signsIn(app, userId)) throw new AppError(403, STAFF_ACCOUNT);
   if (input.email !== undefined || input.phone !== undefined) {
     const taken = await contactTaken(app.database, { email: input.email, phone: input.phone }, userId);
     if (taken) throw new AppError(409, taken);
@@ -61,16 +73,14 @@ export async function updateMember(
   if (input.rankId != null && !(await rankExists(app.database, input.rankId))) {
     throw new AppError(400, 'Unknown rank');
   }
-  if (input.status === false && userId === request.auth?.userId) {
-    throw new AppError(409, 'You cannot deactivate your own account');
-  }
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   if (Object.keys(changes).length > 0) {
     await app.database.db.transaction(async (tx) => {
       const [after] = await tx
         .update(users)
         .set({ ...changes, updatedAt: new Date() })
-        .where(and(eq(users.userId, userId), isNull(users.deletedAt)))
+        // Matched as a member again: the check above ran outside this transaction.
+        .where(and(eq(users.userId, userId), isNull(users.deletedAt), eq(users.canSignIn, false)))
         .returning();
       if (!after) throw new AppError(404, NOT_FOUND);
       await audit(tx, request, { action: 'update', entity: 'user', entityId: userId, before, after });
@@ -80,17 +90,30 @@ export async function updateMember(
 }
 
 /**
+ * The body schema drops keys it does not know, so a role sent to the member route would vanish
+ * behind "User updated successfully" (issue 13 finding 1): it is refused before validation.
+ */
+export async function refuseRoleInMemberBody(request: FastifyRequest): Promise<void> {
+  const body = request.body;
+  if (body && typeof body === 'object' && ('role' in body || 'roleId' in body)) {
+    throw new AppError(400, 'Roles are assigned on the Staff screen, not on member records');
+  }
+}
+
+/**
  * Soft delete (decisions.md): the member leaves every list and answers 404, while their ledger,
  * payouts and referrals stay. Their sessions end with them (the session check skips deleted rows).
  */
 export async function deleteMember(app: FastifyInstance, request: FastifyRequest, userId: number): Promise<void> {
   if (userId === request.auth?.userId) throw new AppError(409, 'You cannot delete your own account');
   const before = await requireUser(app, userId);
+  if (await signsIn(app, userId)) throw new AppError(403, STAFF_NOT_DELETED);
   await app.database.db.transaction(async (tx) => {
+    // Matched as a member again: the check above ran outside this transaction.
     const [gone] = await tx
       .update(users)
       .set({ deletedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(users.userId, userId), isNull(users.deletedAt)))
+      .where(and(eq(users.userId, userId), isNull(users.deletedAt), eq(users.canSignIn, false)))
       .returning({ userId: users.userId });
     if (!gone) throw new AppError(404, NOT_FOUND);
     await audit(tx, request, { action: 'delete', entity: 'user', entityId: userId, before });

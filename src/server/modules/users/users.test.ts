@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { accountWithPermissions } from '../../test/accounts.ts';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 
 let t: TestContext;
 let admin: Record<string, string>;
@@ -240,5 +241,60 @@ describe('GET /api/users/getUsersByRank', () => {
     expect((await get('/api/users/getUsersByRank')).statusCode).toBe(400);
     expect((await get('/api/users/getUsersByRank?rankId=424242')).statusCode).toBe(404);
     expect((await get('/api/users/getUsersByRank?rankId=100001', noPermission)).statusCode).toBe(403);
+  });
+});
+
+describe('members are not staff (issue 13)', () => {
+  const adminRow = async () =>
+    (await t.database.query<{ user_id: number; email: string; status: boolean; deleted: boolean; role: string }>(
+      `select u.user_id, u.email, u.status, u.deleted_at is not null as deleted, r.name as role
+         from users u join roles r on r.role_id = u.role_id where u.email = $1`, [ADMIN_EMAIL],
+    ))[0];
+
+  it('finding 2: a member editor cannot change an administrator’s email, deactivate or delete it, so the takeover chain fails', async () => {
+    const editor = bearer(await accountWithPermissions(t.database, ['users_view', 'users_edit', 'users_delete']));
+    const before = await adminRow();
+    const url = `/api/users/updateByUserId/${before.user_id}`;
+    const email = await send('PUT', url, { email: 'attacker@example.com' }, editor);
+    expect(email.statusCode).toBe(403);
+    expect(email.json()).toEqual({ success: false, message: 'This account signs in to the back-office, so it is managed on the Staff screen, not here' });
+    expect((await send('PUT', url, { status: false }, editor)).statusCode).toBe(403);
+    const del = await send('DELETE', `/api/users/deleteByUserId/${before.user_id}`, undefined, editor);
+    expect(del.statusCode).toBe(403);
+    expect(del.json().message).toBe('This account signs in to the back-office and cannot be deleted here; deactivate it on the Staff screen');
+    expect(await adminRow()).toEqual(before);
+
+    // The rest of the chain: forgot-password for the attacker's address mails nothing, and nothing signs in.
+    const mails = t.mail.length;
+    const forgot = await t.app.inject({ method: 'POST', url: '/api/users/forgot-password', payload: { email: 'attacker@example.com' } });
+    expect(forgot.statusCode).toBe(200);
+    expect(t.mail.slice(mails).filter((m) => m.to === 'attacker@example.com')).toEqual([]);
+    const reset = await t.app.inject({ method: 'POST', url: '/api/users/reset-password', payload: { token: 'guessed-token-0000000000', newPassword: 'attacker-password' } });
+    expect(reset.statusCode).toBe(400);
+    const login = await t.app.inject({ method: 'POST', url: '/api/Adminlogin', payload: { email: 'attacker@example.com', password: 'attacker-password' } });
+    expect(login.statusCode).toBe(401);
+    await t.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+  });
+
+  it('even an administrator edits staff only on the Staff screen; members stay editable', async () => {
+    const [self] = await t.database.query<{ user_id: number }>('select user_id from users where email = $1', [ADMIN_EMAIL]);
+    expect((await send('PUT', `/api/users/updateByUserId/${self.user_id}`, { fullName: 'Renamed Admin' })).statusCode).toBe(403);
+    const member = (await register(newMember())).json().user;
+    expect((await send('PUT', `/api/users/updateByUserId/${member.userId}`, { fullName: 'Still A Member' })).statusCode).toBe(200);
+  });
+
+  it('finding 1: role or roleId in the member update body is refused with 400 instead of being ignored', async () => {
+    const member = (await register(newMember())).json().user;
+    const [admin] = await t.database.query<{ role_id: number }>(`select role_id from roles where name = 'Admin'`);
+    for (const body of [{ role: 'Admin' }, { roleId: admin.role_id }, { fullName: 'Sneaky', roleId: admin.role_id }]) {
+      const res = await send('PUT', `/api/users/updateByUserId/${member.userId}`, body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ success: false, message: 'Roles are assigned on the Staff screen, not on member records' });
+    }
+    const [row] = await t.database.query<{ role_id: number | null; full_name: string; can_sign_in: boolean }>(
+      'select role_id, full_name, can_sign_in from users where user_id = $1', [member.userId],
+    );
+    expect(row).toMatchObject({ full_name: member.fullName, can_sign_in: false });
+    expect(row.role_id).not.toBe(admin.role_id);
   });
 });

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
 import { errorMessage } from '../../lib/api-client';
 import { useSaveRole, type RoleRow } from './roles.api';
 
@@ -12,6 +12,7 @@ interface RoleFormProps {
 export function RoleForm({ editing, onClose, onSaved }: RoleFormProps) {
   const [name, setName] = useState(editing?.name ?? '');
   const [active, setActive] = useState(editing?.status ?? true);
+  const [twoFactor, setTwoFactor] = useState(editing?.twoFactorRequired ?? false);
   const [error, setError] = useState<string | null>(null);
   const save = useSaveRole();
 
@@ -24,7 +25,7 @@ export function RoleForm({ editing, onClose, onSaved }: RoleFormProps) {
     }
     setError(null);
     save.mutate(
-      { id: editing?.id ?? null, body: { name: name.trim(), status: active } },
+      { id: editing?.id ?? null, body: { name: name.trim(), status: active, twoFactorRequired: twoFactor } },
       {
         onSuccess: () => onSaved(editing ? 'Role updated successfully' : 'Role created successfully'),
         onError: (err) => setError(errorMessage(err, 'Failed to save role')),
@@ -43,6 +44,12 @@ export function RoleForm({ editing, onClose, onSaved }: RoleFormProps) {
           )}
           <TextInput label="Role Name" value={name} onChange={(e) => setName(e.currentTarget.value)} withAsterisk data-autofocus />
           <Checkbox label="Active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
+          <Switch
+            label="Two-factor required"
+            description="Accounts of this role must sign in with a code from an authenticator app; those not enrolled yet set it up right after their password."
+            checked={twoFactor}
+            onChange={(e) => setTwoFactor(e.currentTarget.checked)}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={save.isPending}>
               Cancel

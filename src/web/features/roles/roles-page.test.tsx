@@ -7,6 +7,7 @@ const ROLES = [
   { roleId: 1, name: 'Admin', status: true },
   { roleId: 2, name: 'User', status: true },
   { roleId: 3, name: 'Auditor', status: false },
+  { roleId: 4, name: 'Treasury', status: true, twoFactorRequired: true },
 ];
 
 describe('RolesPage', () => {
@@ -21,6 +22,9 @@ describe('RolesPage', () => {
     expect(screen.getByText('Loading roles...')).toBeTruthy();
     const auditor = (await screen.findByText('Auditor')).closest('tr') as HTMLElement;
     expect(within(auditor).getByText('Inactive')).toBeTruthy();
+    expect(within(auditor).queryByText('Two-factor required')).toBeNull();
+    const treasury = screen.getByText('Treasury').closest('tr') as HTMLElement;
+    expect(within(treasury).getByText('Two-factor required')).toBeTruthy();
     fireEvent.change(screen.getByPlaceholderText('Search roles...'), { target: { value: 'zzz' } });
     expect(screen.getByText('No roles found')).toBeTruthy();
   });
@@ -38,11 +42,13 @@ describe('RolesPage', () => {
     expect(await within(dialog).findByText('Please enter a role name')).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText(/Role Name/), { target: { value: 'Support' } });
     fireEvent.click(within(dialog).getByLabelText('Active'));
+    fireEvent.click(within(dialog).getByRole('switch', { name: /Two-factor required/ }));
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await screen.findByText('Role created successfully')).toBeTruthy();
     const [url, init] = fetchMock.mock.calls.find(([, i]) => i?.method === 'POST')!;
     expect(url).toBe('/api/CreateRoles');
-    expect(JSON.parse(String(init!.body))).toEqual({ name: 'Support', status: false });
+    // Issue 13: the form also sends the role's two-factor requirement.
+    expect(JSON.parse(String(init!.body))).toEqual({ name: 'Support', status: false, twoFactorRequired: true });
   });
 
   it('confirms a delete and shows the server refusal; a load failure shows its message', async () => {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Alert, Badge, Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconAlertTriangle, IconPlus, IconSearch, IconShieldLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable, type Column } from '../../components/data-table';
@@ -28,9 +28,16 @@ export default function RolesPage() {
     {
       header: 'Status',
       cell: (r) => (
-        <Badge tt="none" variant="light" color={r.status ? 'teal' : 'gray'}>
-          {r.status ? 'Active' : 'Inactive'}
-        </Badge>
+        <Group gap="xs">
+          <Badge tt="none" variant="light" color={r.status ? 'teal' : 'gray'}>
+            {r.status ? 'Active' : 'Inactive'}
+          </Badge>
+          {r.twoFactorRequired && (
+            <Badge tt="none" variant="outline" color="indigo" leftSection={<IconShieldLock size={12} aria-hidden />}>
+              Two-factor required
+            </Badge>
+          )}
+        </Group>
       ),
     },
     {

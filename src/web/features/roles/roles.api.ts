@@ -7,6 +7,8 @@ export interface RoleRow {
   id: number | null;
   name: string;
   status: boolean;
+  /** Accounts of this role sign in with a two-factor code. */
+  twoFactorRequired: boolean;
 }
 
 type Raw = Record<string, unknown>;
@@ -16,7 +18,12 @@ export function toRoleRows(body: unknown): RoleRow[] {
   if (!Array.isArray(list)) throw new Error('Invalid response format');
   return list.map((item: Raw) => {
     const id = Number(item.roleId ?? item.id ?? item._id);
-    return { id: Number.isInteger(id) && id > 0 ? id : null, name: String(item.name ?? ''), status: item.status !== false };
+    return {
+      id: Number.isInteger(id) && id > 0 ? id : null,
+      name: String(item.name ?? ''),
+      status: item.status !== false,
+      twoFactorRequired: item.twoFactorRequired === true,
+    };
   });
 }
 

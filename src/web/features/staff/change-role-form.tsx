@@ -1,0 +1,58 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { StaffMember } from '../../../contract/staff';
+import { errorMessage } from '../../lib/api-client';
+import { StaffRoleSelect } from './staff-role-select';
+import { useChangeStaffRole } from './staff.api';
+
+interface ChangeRoleFormProps {
+  member: StaffMember;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}
+
+export function ChangeRoleForm({ member, onClose, onSaved }: ChangeRoleFormProps) {
+  const [roleId, setRoleId] = useState<string | null>(member.roleId === null ? null : String(member.roleId));
+  const [error, setError] = useState<string | null>(null);
+  const change = useChangeStaffRole();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (change.isPending) return;
+    if (!roleId) {
+      setError('Please select a role');
+      return;
+    }
+    setError(null);
+    change.mutate(
+      { userId: member.userId, roleId: Number(roleId) },
+      { onSuccess: (res) => onSaved(res.message), onError: (err) => setError(errorMessage(err, 'Failed to change the role')) },
+    );
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={`Change role of ${member.fullName}`} centered>
+      <form onSubmit={submit} noValidate aria-label={`Change role of ${member.fullName}`}>
+        <Stack gap="md">
+          <Text size="sm" c="dimmed">
+            Current role: {member.role ?? 'none'}. The new role applies to their very next request.
+          </Text>
+          {error && (
+            <Alert color="red" variant="light" role="alert">
+              {error}
+            </Alert>
+          )}
+          <StaffRoleSelect value={roleId} onChange={setRoleId} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} disabled={change.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={change.isPending}>
+              Change role
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
