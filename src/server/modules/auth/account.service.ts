@@ -8,6 +8,26 @@ import { beginSetup, confirmSetup, findTwoFactor, removeTwoFactor, verifyCode } 
 
 /** The signed-in account's own two-factor sign-in and sessions; `request.auth` is always set here. */
 
+/** Wrong codes per account within the sign-in window on enrolment and turn-off, before 429. */
+const MAX_WRONG_CODES = 5;
+
+/**
+ * Someone holding a session (stolen, or a not-yet-enrolled one) must not guess codes without end to
+ * switch two-factor on or off: wrong codes are counted per account like failed sign-ins.
+ */
+async function guardCodeGuessing(app: FastifyInstance, userId: number) {
+  const window = app.config.loginWindowMinutes;
+  const key = `totp:${userId}`;
+  const attempts = await repo.recentAttempts(app.database.db, [key], window);
+  if (attempts(key) >= MAX_WRONG_CODES) {
+    throw new AppError(429, `Too many wrong two-factor codes. Please try again in ${window} minutes.`);
+  }
+  return async () => {
+    await repo.recordAttempts(app.database.db, [key]);
+    throw new AppError(400, INVALID_CODE);
+  };
+}
+
 export async function twoFactorStatus(app: FastifyInstance, request: FastifyRequest) {
   const auth = request.auth!;
   const row = await findTwoFactor(app.database.db, auth.userId);
@@ -27,16 +47,18 @@ export async function setUpTwoFactor(app: FastifyInstance, request: FastifyReque
 export async function confirmTwoFactor(app: FastifyInstance, request: FastifyRequest, code: string) {
   const auth = request.auth!;
   const { db } = app.database;
-  return db.transaction(async (tx) => {
+  const wrongCode = await guardCodeGuessing(app, auth.userId);
+  const recoveryCodes = await db.transaction(async (tx) => {
     const row = await findTwoFactor(tx, auth.userId);
     if (!row) throw new AppError(409, 'Start the two-factor setup first.');
     if (row.enabledAt) throw new AppError(409, 'Two-factor sign-in is already on.');
-    const recoveryCodes = await confirmSetup(tx, auth.userId, row, code);
-    if (!recoveryCodes) throw new AppError(400, INVALID_CODE);
+    const codes = await confirmSetup(tx, auth.userId, row, code);
+    if (!codes) return null;
     if (auth.stage === 'enrol') await repo.setSessionStage(tx, auth.tokenHash, 'full');
     await audit(tx, request, { action: 'two_factor_on', entity: 'user', entityId: auth.userId });
-    return recoveryCodes;
+    return codes;
   });
+  return recoveryCodes ?? wrongCode();
 }
 
 export async function turnOffTwoFactor(app: FastifyInstance, request: FastifyRequest, code: string) {
@@ -47,7 +69,8 @@ export async function turnOffTwoFactor(app: FastifyInstance, request: FastifyReq
   }
   const row = await findTwoFactor(db, auth.userId);
   if (!row?.enabledAt) throw new AppError(409, 'Two-factor sign-in is not on.');
-  if (!(await verifyCode(db, auth.userId, row, code))) throw new AppError(400, INVALID_CODE);
+  const wrongCode = await guardCodeGuessing(app, auth.userId);
+  if (!(await verifyCode(db, auth.userId, row, code))) await wrongCode();
   await db.transaction(async (tx) => {
     await removeTwoFactor(tx, auth.userId);
     await audit(tx, request, { action: 'two_factor_off', entity: 'user', entityId: auth.userId });

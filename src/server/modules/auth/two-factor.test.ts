@@ -245,3 +245,37 @@ describe('your sessions', () => {
     expect(await lastUsed()).toBe(fresh);
   });
 });
+
+describe('guessing codes with a session', () => {
+  it('answers 429 after 5 wrong codes on enrolment, so a held session cannot guess its way in', async () => {
+    const { email } = await staff(true);
+    const { token } = (await signIn(email, {}, '10.9.7.1')).json().data;
+    const setup = await call('POST', '/account/two-factor/setup', token);
+    const { secret } = setup.json().data;
+    watch(secret);
+    const wrong = codeAt(secret, 40); // twenty minutes away: never within the accepted window
+    for (let i = 0; i < 5; i += 1) {
+      const res = await call('POST', '/account/two-factor/confirm', token, { code: wrong });
+      expect(res.json()).toEqual({ success: false, message: 'Invalid two-factor code' });
+    }
+    const limited = await call('POST', '/account/two-factor/confirm', token, { code: codeAt(secret) });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().message).toMatch(/^Too many wrong two-factor codes/);
+    const [row] = await t.database.query<{ enabled_at: unknown }>(
+      'select enabled_at from two_factor where user_id = (select user_id from users where email = $1)', [email]);
+    expect(row.enabled_at).toBeNull();
+  });
+
+  it('answers 429 after 5 wrong codes on turning two-factor off, and it stays on', async () => {
+    const { email, userId } = await staff(false);
+    const { token } = (await signIn(email, {}, '10.9.7.2')).json().data;
+    const { secret } = await enrol(token);
+    for (let i = 0; i < 5; i += 1) {
+      expect((await call('DELETE', '/account/two-factor', token, { code: codeAt(secret, 40) })).statusCode).toBe(400);
+    }
+    const limited = await call('DELETE', '/account/two-factor', token, { code: codeAt(secret, 1) });
+    expect(limited.statusCode).toBe(429);
+    const [row] = await t.database.query<{ n: number }>('select count(*)::int as n from two_factor where user_id = $1 and enabled_at is not null', [userId]);
+    expect(row.n).toBe(1);
+  });
+});
