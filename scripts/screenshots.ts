@@ -30,6 +30,17 @@ async function renameRank(baseUrl: string, token: string) {
   await fetch(`${baseUrl}/api/ranks/updateRank/${data.rankId}`, { method: 'PUT', headers, body: JSON.stringify({ name: 'Emerald Elite', status: true }) });
 }
 
+/** A credit above the approval threshold, so the Approvals queue has a request to show. */
+async function creditAboveThreshold(baseUrl: string, token: string) {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const res = await fetch(`${baseUrl}/api/users/getAllusers?level=2&limit=1`, { headers });
+  const { users } = (await res.json()) as { users: { userId: number }[] };
+  const credit = await fetch(`${baseUrl}/api/wallets/userWalletRecharge`, {
+    method: 'POST', headers, body: JSON.stringify({ userId: users[0].userId, amount: 25_000, transactionType: 'wallet_recharge' }),
+  });
+  if (credit.status !== 202) throw new Error(`expected a credit awaiting approval, got ${credit.status}`);
+}
+
 async function main() {
   if (!chromiumPath) throw new Error('No Chromium found: install Debian\'s "chromium" package or set CHROMIUM_PATH');
   fs.mkdirSync(OUT, { recursive: true });
@@ -46,6 +57,8 @@ async function main() {
     }
 
     await signIn(page, server.url);
+    const token = (await page.evaluate(() => localStorage.getItem('authToken')))!;
+    await creditAboveThreshold(server.url, token);
     for (const screen of MAIN_SCREENS) {
       await openScreen(page, server.url, screen);
       await shoot(page, screen.shot);
@@ -56,8 +69,7 @@ async function main() {
       await shoot(page, screen.shot);
     }
 
-    // Dialogs worth seeing: adding a member, and one change of the audit log with its before and after.
-    const token = (await page.evaluate(() => localStorage.getItem('authToken')))!;
+    // Dialogs worth seeing: adding a member, inviting staff, and one change of the audit log with its before and after.
     await renameRank(server.url, token);
     await openScreen(page, server.url, MAIN_SCREENS[1]);
     await page.getByRole('button', { name: 'Add User' }).click();
@@ -67,6 +79,13 @@ async function main() {
     await page.getByRole('button', { name: /^View Details of / }).first().click();
     await page.getByRole('dialog', { name: 'Change details' }).waitFor();
     await shoot(page, 'audit-details');
+    await openScreen(page, server.url, { path: '/staff', heading: 'Staff' });
+    await page.getByRole('button', { name: 'Invite staff' }).click();
+    await page.getByRole('dialog', { name: 'Invite staff' }).waitFor();
+    await shoot(page, 'staff-invite');
+    await page.goto(`${server.url}/two-factor-setup`);
+    await page.getByRole('img', { name: /QR/i }).waitFor();
+    await shoot(page, 'two-factor-setup');
 
     // A member's page with two levels of their genealogy open, then the header search.
     const member = await memberWithNetwork(server.url, token);

@@ -40,6 +40,9 @@ export const MAIN_SCREENS: Screen[] = [
   { path: '/daily-payout', heading: 'Daily Payout', shot: 'daily-payout', modal: { button: /^Pay Now/, dialog: 'Process Payment' } },
   { path: '/wallet', heading: 'User Wallet', shot: 'wallet', modal: { button: 'Add User', dialog: 'Add New Transaction' } },
   { path: '/audit', heading: 'Audit Log', shot: 'audit', modal: { button: /^View Details of /, dialog: 'Change details' } },
+  { path: '/staff', heading: 'Staff', shot: 'staff', modal: { button: 'Invite staff', dialog: /Invite/ } },
+  { path: '/approvals', heading: 'Approvals', shot: 'approvals' },
+  { path: '/account', heading: 'Your account', shot: 'account' },
 ];
 
 /** Sign-in only, no layout (spec §2 test duplicates). */

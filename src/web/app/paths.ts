@@ -77,10 +77,11 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Reward Income', path: PATHS.rewardIncome, permission: 'reports_view', icon: IconGift, group: 'main' },
   { label: 'Daily Payout', path: PATHS.dailyPayout, permission: 'payouts_view', icon: IconCoinRupee, group: 'main' },
   { label: 'User Wallet', path: PATHS.wallet, permission: 'wallet_view', icon: IconWallet, group: 'main' },
-  { label: 'Approvals', path: PATHS.approvals, permission: 'money_approve', icon: IconChecklist, group: 'main' },
   { label: 'Rank', path: PATHS.rank, permission: 'ranks_view', icon: IconMedal, group: 'main' },
   { label: 'Bank', path: PATHS.bank, permission: 'banks_view', icon: IconBuildingBank, group: 'main' },
   { label: 'Membership', path: PATHS.membership, permission: 'membership_view', icon: IconUserStar, group: 'main' },
+  // Beyond the spec's sidebar (issue 13), after its entries so their order stays the spec's.
+  { label: 'Approvals', path: PATHS.approvals, permission: 'money_approve', icon: IconChecklist, group: 'main' },
   { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', icon: IconKey, group: 'access' },
   { label: 'Roles', path: PATHS.roles, permission: 'roles_view', icon: IconShieldLock, group: 'access' },
   { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', icon: IconReceipt, group: 'access' },

@@ -20,11 +20,15 @@ describe('route permissions and the sidebar', () => {
       'Rank /rank',
       'Bank /bank',
       'Membership /membership',
+      'Approvals /approvals',
       'Permissions /permissions',
       'Roles /roles',
       'Role Permissions /role-permissions',
+      'Staff /staff',
       'Audit Log /audit',
     ]);
+    expect(ROUTE_PERMISSIONS[PATHS.staff]).toBe('staff_manage');
+    expect(ROUTE_PERMISSIONS[PATHS.approvals]).toBe('money_approve');
     expect(ROUTE_PERMISSIONS[PATHS.dashboard]).toBe('dashboard_view');
     expect(ROUTE_PERMISSIONS[PATHS.bank]).toBe('banks_view');
     expect(ROUTE_PERMISSIONS[PATHS.rolePermissions]).toBe('roles_view');
