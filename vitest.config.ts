@@ -33,6 +33,8 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
+          // jsdom renders of whole pages take 3–7 s on a loaded 2-core machine; 5 s (the default) flaked.
+          testTimeout: 20_000,
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/test-setup.ts'],
         },
