@@ -6,13 +6,14 @@ import pg from 'pg';
 import { ensureAdmin, ensureReferenceData } from '../src/server/db/bootstrap.ts';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 import { seedDemoData } from '../src/server/db/demo-data.ts';
-import { moneyInvariantViolations } from '../src/server/modules/wallet/invariants.ts';
+import { moneyInvariantViolations } from '../src/server/lib/money-invariants.ts';
 import { nginxPath, startNginx } from '../e2e/support/nginx.ts';
 import { E2E_ADMIN, freePort, startServer, type RunningServer } from '../e2e/support/server.ts';
+import { measureExport, measureHealthUnderLoad, type ExportTiming, type HealthUnderLoad } from './heavy.ts';
 import { load } from './load.ts';
 import { measureUsersPage, type PanelTiming } from './panel.ts';
 import { writeReport, type Row } from './report.ts';
-import { mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
+import { BENCH_LIMITS, mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
 
 // npm run bench [-- --smoke] [-- --members N] [-- --seconds S] [-- --keep]
 //                [-- --database NAME] [-- --only TEXT]
@@ -133,7 +134,7 @@ async function timing(url: string, token: string): Promise<{ db: number; exec: n
 async function scaleOut(first: RunningServer, token: string, ceilingRps: number) {
   const second = await startServer({
     databaseUrl: bench.url,
-    env: { SEED_MEMBERS: '0', LOG_LEVEL: 'error', TRUST_PROXY: '1' },
+    env: { SEED_MEMBERS: '0', LOG_LEVEL: 'error', TRUST_PROXY: '1', ...BENCH_LIMITS },
   });
   const balancer = await startNginx(await freePort(), [first.port, second.port]);
   try {
@@ -171,12 +172,14 @@ log(`seeded in ${seeded.seconds.toFixed(1)} s: ${seeded.ledgerRows.toLocaleStrin
 // Load goes to a server as deployed; the database times come afterwards from a copy started with
 // SERVER_TIMING and EXPLAIN_QUERIES (their per-request bookkeeping must not slow the load runs).
 const startBenchServer = (env: Record<string, string> = {}) =>
-  startServer({ databaseUrl: bench.url, dataDir: bench.dir, env: { SEED_MEMBERS: '0', LOG_LEVEL: 'error', ...env } });
+  startServer({ databaseUrl: bench.url, dataDir: bench.dir, env: { SEED_MEMBERS: '0', LOG_LEVEL: 'error', ...BENCH_LIMITS, ...env } });
 let server = await startBenchServer();
 const rows: Row[] = [];
 let invariants: string[] | null = null;
 const reads: { row: Row; path: string }[] = [];
 let panel: PanelTiming | null = null;
+const exports: ExportTiming[] = [];
+let health: HealthUnderLoad | null = null;
 try {
   const login = await fetch(`${server.url}/api/Adminlogin`, {
     method: 'POST',
@@ -211,6 +214,29 @@ try {
     rows.push(row);
     if (s.read) reads.push({ row, path: s.path });
     log(`${s.name}: ${result.rps.toFixed(0)} req/s, p95 ${result.p95} ms${result.failures ? `, ${result.failures} FAILED ${JSON.stringify(result.failureKinds)}` : ''}`);
+  }
+
+  const month = `fromDate=${seeded.params.fromDate}&toDate=${seeded.params.toDate}`;
+  const exportRuns: [string, string][] = [
+    ['wallet CSV export (every wallet transaction)', '/api/users/walletHistory.csv'],
+    ['daily payouts CSV export (every payout)', '/api/wallets/dailyPayout.csv'],
+  ];
+  for (const [name, url] of exportRuns.filter(([name]) => !only || name.includes(only))) {
+    const run = await measureExport(server.url, token, name, url);
+    exports.push(run);
+    log(`${name}: ${run.rows.toLocaleString('en-IN')} rows in ${run.seconds.toFixed(1)} s ` +
+      `(${Math.round(run.rowsPerSecond).toLocaleString('en-IN')} rows/s, 1,000,000 rows in ${(1_000_000 / run.rowsPerSecond).toFixed(1)} s)`);
+  }
+  const healthName = `health under ${connections} heavy requests`;
+  if (!only || healthName.includes(only)) {
+    health = await measureHealthUnderLoad(server.url, token, [
+      '/api/users/walletHistory?transactionType=wallet_recharge&page=20&limit=500',
+      '/api/users/walletHistory.csv',
+      `/api/wallets/dailyPayout?${month}&page=20&limit=500`,
+      `/api/wallets/adminRevenue?${month}&page=20&limit=500`,
+    ], connections, seconds);
+    log(`${healthName}: health p50 ${health.p50} ms, p95 ${health.p95} ms, max ${health.max} ms over ${health.checks} checks ` +
+      `(${health.unhealthy} not 200); ${health.heavyRequests} heavy requests done, ${health.heavyFailures} failed`);
   }
 
   if (!only) {
@@ -270,6 +296,8 @@ const file = writeReport({
   rows,
   panel,
   invariants,
+  exports,
+  health,
 });
 log(`wrote ${file}`);
 const failed = rows.filter((r) => r.failures > 0);

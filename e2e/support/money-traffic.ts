@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../src/server/db/client.ts';
-import { moneyInvariantViolations } from '../../src/server/modules/wallet/invariants.ts';
+import { moneyInvariantViolations } from '../../src/server/lib/money-invariants.ts';
 
 /** One money request the crash test sends, and what became of it. */
 export interface MoneyRequest {

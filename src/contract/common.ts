@@ -29,10 +29,12 @@ export function paiseToRupees(paise: number | bigint | string): number {
   return n / 100;
 }
 
-/** A positive rupee amount with at most 2 decimals, within MAX_RUPEES. */
-export const rupeeAmount = z.coerce
+/**
+ * A positive rupee amount with at most 2 decimals, within MAX_RUPEES. JSON bodies carry it as a
+ * number: `true` or `"100"` is refused rather than coerced (a boolean would credit ₹1).
+ */
+export const rupeeAmount = z
   .number({ error: 'Amount must be a number' })
-  .refine((v) => Number.isFinite(v), 'Amount must be a number')
   .refine((v) => v > 0, 'Amount must be greater than 0')
   .refine((v) => v <= MAX_RUPEES, `Amount must not exceed ${MAX_RUPEES}`)
   .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'Amount must have at most 2 decimals');
@@ -79,7 +81,22 @@ export const wireDateRange = z
     path: ['fromDate'],
   });
 
-/** Server-side paging for every long list. */
+/**
+ * Offset paging reads and throws away every row before the page, so a list is served only down
+ * to this many rows; deeper, the client narrows its filters or exports the list to CSV.
+ */
+export const MAX_PAGED_ROWS = 10_000;
+export const DEEP_PAGE_MESSAGE =
+  'Only the first 10,000 rows of a list can be paged through: narrow the filters, or export the list to CSV';
+
+/** True when a page reaches past the first MAX_PAGED_ROWS rows of its list. */
+export const pageTooDeep = (page: number, limit: number) => page * limit > MAX_PAGED_ROWS;
+
+/**
+ * Server-side paging for every long list. The depth rule needs page and limit together, and list
+ * schemas spread `paging.shape` into their own objects (which would drop a refinement here), so
+ * the server checks `pageTooDeep` once for every route whose validated query has both.
+ */
 export const paging = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(500).default(25),

@@ -6,10 +6,11 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { logMailer, type Mailer } from './mailer.ts';
 import { installQueryTiming, queryTiming, type QueryTiming } from './db/query-timing.ts';
-import { registerAuth } from './plugins/auth.ts';
+import { registerAuth, requestLogSerializers } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerBoundedWork } from './plugins/bounded-work.ts';
 import { registerWeb } from './plugins/web.ts';
 import { auditRoutes } from './modules/audit/audit.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -73,7 +74,8 @@ function registerServerTiming(app: FastifyInstance, explain: boolean) {
 /** Builds the whole server: infrastructure first, then every module, registered explicitly. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    // Reset and invite links carry their token in the page address: request log lines never show it.
+    logger: deps.logger ? { ...(deps.logger === true ? {} : deps.logger), serializers: requestLogSerializers } : false,
     bodyLimit: 1024 * 1024,
     trustProxy: trustProxyOption(deps.config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true },
@@ -106,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   registerAuth(app);
   registerInputGuard(app);
+  registerBoundedWork(app);
   await registerOpenApi(app);
 
   await app.register(systemRoutes, { prefix: '/api' });

@@ -38,10 +38,18 @@ export interface Database {
    * find nothing left to do. PGlite has one process by construction.
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * For /api/health: resolves when the database answers, without queueing behind request work.
+   * On a server it has a connection of its own; PGlite is one connection in this process, so
+   * asking it anything would wait for every query queued before, and it answers by being open.
+   */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 const MIGRATIONS = path.resolve(import.meta.dirname, '../../../drizzle');
+/** How long /api/health waits for a server's answer before it reports the database unavailable. */
+const HEALTH_TIMEOUT_MS = 2000;
 /** Any constant: the PostgreSQL advisory lock every server copy takes to migrate and bootstrap. */
 const STARTUP_LOCK = 8009_2026;
 
@@ -86,8 +94,18 @@ function prepared([config, values, callback]: QueryArgs): QueryArgs {
   return [config, values, callback];
 }
 
-export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+/**
+ * `statementTimeoutMs` (0 = none) is the statement_timeout of the pooled connections that serve
+ * requests: a query past it is cancelled and the request answered 503, instead of holding a
+ * connection for minutes. Migrations run on a connection of their own without it, the start-up
+ * lock waits without it, and seeding lifts it inside its transaction.
+ */
+export async function openPostgres(url: string, poolSize = 10, statementTimeoutMs = 0): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   pool.on('error', () => {
     /* an idle client lost its connection; the pool replaces it */
   });
@@ -97,6 +115,18 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     own.query = (...args: unknown[]) => (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(client, prepared(args as QueryArgs));
   });
   const db = drizzlePg(pool) as unknown as Db;
+  // The health check's own connection: a pool of one, never shared with request work, and quick
+  // to give up, so a load balancer hears "unavailable" rather than nothing.
+  const healthPool = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    connectionTimeoutMillis: HEALTH_TIMEOUT_MS,
+    statement_timeout: HEALTH_TIMEOUT_MS,
+    query_timeout: HEALTH_TIMEOUT_MS,
+  });
+  healthPool.on('error', () => {
+    /* the health connection dropped; the next check opens another */
+  });
   return {
     db,
     kind: 'postgres',
@@ -121,19 +151,34 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       await pool.query(text);
     },
     async migrate() {
-      await migratePg(db as never, { migrationsFolder: MIGRATIONS });
+      // A migration may build an index over millions of rows: not under the requests' timeout.
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await migratePg(drizzlePg(client) as never, { migrationsFolder: MIGRATIONS });
+      } finally {
+        await client.end();
+      }
     },
     async exclusive(work) {
       const client = await pool.connect();
       try {
+        // Another copy may hold the lock through a long migration: wait for it, however long.
+        await client.query('set statement_timeout = 0');
         await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
         return await work();
       } finally {
         await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => {});
+        await client.query('reset statement_timeout').catch(() => {});
         client.release();
       }
     },
-    close: () => pool.end(),
+    async ping() {
+      await healthPool.query('select 1');
+    },
+    async close() {
+      await Promise.all([pool.end(), healthPool.end()]);
+    },
   };
 }
 
@@ -178,6 +223,9 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
       await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
     },
     exclusive: (work) => work(),
+    async ping() {
+      if (client.closed) throw new Error('The embedded database is closed');
+    },
     async close() {
       await client.close();
       releaseLock();

@@ -92,6 +92,8 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     );
     const b = Number(base);
     const bulk = n >= BULK_MEMBERS;
+    // A million members take minutes: the requests' statement timeout (STATEMENT_TIMEOUT_MS) is not for this.
+    await run(tx, `set local statement_timeout = 0`);
     // Kept search counts would be followed row by row through the load: recounted when next asked instead.
     await run(tx, `delete from search_counts`);
     if (bulk) {
@@ -131,7 +133,10 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
         select ${b} + i, null,
                ${pick(FIRST, 'i', 1)} || ' ' || ${pick(LAST, 'i', 2)},
                lower(${pick(FIRST, 'i', 1)} || '.' || ${pick(LAST, 'i', 2)}) || '.' || (${b} + i) || '@example.in',
-               (6000000000 + ((i * 7919) % 3000000000))::text,
+               -- From the user id, not the row number: a second seed, or a first start on a seeded
+               -- database, continues after the highest id and so never repeats a live phone
+               -- (7919 is prime to 3,000,000,000, so ids below that map to distinct numbers).
+               (6000000000 + (((${b} + i) * 7919) % 3000000000))::text,
                ${pick(CITIES, 'i', 3)} || ', India',
                date '1970-01-01' + (abs(hashint8extended(i, 4)) % 12000)::int,
                ${pick(STATES, 'i', 5)},
@@ -251,6 +256,6 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       step('secondary indexes rebuilt, foreign keys checked');
     }
   });
-  await database.exec('analyze');
+  await database.exec('begin; set local statement_timeout = 0; analyze; commit');
   step(`done: ${n.toLocaleString('en-IN')} members`);
 }

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { auditLog } from '../db/schema/system.ts';
 import type { Db } from '../db/client.ts';
@@ -33,7 +34,15 @@ export function auditRow(request: FastifyRequest | null, entry: AuditEntry) {
   };
 }
 
-/** Records who changed what; call it inside the transaction that makes the change. */
+/**
+ * Records who changed what; call it inside the transaction that makes the change. The actor's
+ * name is stored as the row is written (audit_log.actor_name), read in the insert itself:
+ * renaming someone later must not rewrite who did what.
+ */
 export async function audit(db: Db, request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values(auditRow(request, entry));
+  const row = auditRow(request, entry);
+  await db.insert(auditLog).values({
+    ...row,
+    actorName: row.actorId === null ? null : sql`(select full_name from users where user_id = ${row.actorId}::int8)`,
+  });
 }

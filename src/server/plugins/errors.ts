@@ -15,6 +15,8 @@ export class AppError extends Error {
 const PG_UNIQUE_VIOLATION = '23505';
 const PG_FK_VIOLATION = '23503';
 const PG_CHECK_VIOLATION = '23514';
+// statement_timeout (STATEMENT_TIMEOUT_MS) cancelled the query: the server is busy, not broken.
+const PG_QUERY_CANCELED = '57014';
 // Class 22 "data exception": a value the database cannot take (integer out of range, a NUL
 // character in text, an impossible date), so the request, not the server, is at fault.
 const PG_DATA_EXCEPTION = /^22[0-9A-Z]{3}$/;
@@ -62,6 +64,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (sqlState === PG_CHECK_VIOLATION) {
       return reply.code(400).send({ success: false, message: 'The change would break a data rule' });
+    }
+    if (sqlState === PG_QUERY_CANCELED) {
+      request.log.warn({ err }, 'query cancelled by the statement timeout');
+      return reply.code(503).send({
+        success: false,
+        message: 'The database took too long to answer this request and it was stopped: narrow the filters, or try again in a moment',
+      });
     }
     if (typeof sqlState === 'string' && PG_DATA_EXCEPTION.test(sqlState)) {
       // Logged, because a value the server itself computed wrongly would end up here too.

@@ -88,8 +88,9 @@ export async function idempotent(
       const row = auditRow(request, result.audit);
       await tx.execute(sql`
         with logged as (
-          insert into audit_log (actor_id, action, entity, entity_id, before, after, ip)
-          values (${row.actorId}::int8, ${row.action}, ${row.entity}, ${row.entityId}::text, ${JSON.stringify(row.before)}::jsonb,
+          insert into audit_log (actor_id, actor_name, action, entity, entity_id, before, after, ip)
+          values (${row.actorId}::int8, (select full_name from users where user_id = ${row.actorId}::int8), ${row.action},
+                  ${row.entity}, ${row.entityId}::text, ${JSON.stringify(row.before)}::jsonb,
                   ${JSON.stringify(row.after)}::jsonb, ${row.ip}::text)
         )
         update idempotency_keys set status_code = ${result.status}, response = ${JSON.stringify(result.body)}::jsonb

@@ -41,6 +41,8 @@ export const ledgerEntries = pgTable(
     check('ledger_amount_not_zero', sql`${t.amountPaise} <> 0`),
     index('ledger_user_created_idx').on(t.userId, t.createdAt),
     index('ledger_kind_created_idx').on(t.kind, t.createdAt),
+    // drizzle/0013 adds ledger_wallet_keyset_idx (kind, created_at, id) INCLUDE (user_id, amount_paise)
+    // for the wallet kinds, the wallet export's keyset ranges; it has no builder here.
     // A batch's receivers, and the credits of a page of receivers in a batch (income reports).
     index('ledger_batch_user_idx').on(t.batchId, t.userId).where(sql`${t.batchId} is not null`),
   ],

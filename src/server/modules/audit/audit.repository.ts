@@ -35,8 +35,10 @@ function where(f: AuditFilter): { text: string; params: unknown[] } {
   return { text: parts.length ? `where ${parts.join(' and ')}` : '', params };
 }
 
-const COLUMNS = `a.id, a.actor_id, u.full_name as actor_name, a.action, a.entity, a.entity_id, a.before, a.after, a.ip,
-  a.created_at`;
+// The name the actor had when the row was written; rows from before audit_log.actor_name existed
+// fall back to the current one.
+const COLUMNS = `a.id, a.actor_id, coalesce(a.actor_name, u.full_name) as actor_name, a.action, a.entity, a.entity_id,
+  a.before, a.after, a.ip, a.created_at`;
 
 export interface AuditRow {
   id: number;

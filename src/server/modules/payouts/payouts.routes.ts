@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponse } from '../../../contract/common.ts';
 import { payoutsCsvQuery, payoutsQuery, payoutsResponse, transferBody, transferResponse } from '../../../contract/payouts.ts';
+import { awaitingApprovalResponse } from '../../../contract/approvals.ts';
 import { idempotent } from '../../plugins/idempotency.ts';
+import { moneyContext } from '../approvals/four-eyes.ts';
 import { CSV_BATCH, sendCsv } from '../../plugins/csv.ts';
 import * as repo from './payouts.repository.ts';
 import { transferAdmin } from './payouts.service.ts';
@@ -41,7 +43,9 @@ export async function payoutsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       body: transferBody,
-      response: { 200: transferResponse, ...readErrors, 404: errorResponse, 409: errorResponse, 422: errorResponse },
+      response: {
+        200: transferResponse, 202: awaitingApprovalResponse, ...readErrors, 404: errorResponse, 409: errorResponse, 422: errorResponse,
+      },
     },
-  }, async (request, reply) => idempotent(database, request, reply, (tx) => transferAdmin(tx, request, request.body)));
+  }, async (request, reply) => idempotent(database, request, reply, (tx) => transferAdmin(tx, moneyContext(request), request.body)));
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
-import { moneyInvariantViolations } from '../wallet/invariants.ts';
+import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
 
 let t: TestContext;

@@ -14,28 +14,45 @@ interface TransactionRow {
   kind: 'wallet_recharge' | 'wallet_withdrawal';
 }
 
-const toTransaction = (r: TransactionRow) => ({
+const toTransaction = (r: Omit<TransactionRow, 'created_at'>, dateTime: string) => ({
   id: Number(r.id),
   userId: Number(r.user_id),
   userName: r.user_name,
   fullName: r.full_name,
   amount: Math.abs(rupees(r.amount_paise)),
-  dateTime: iso(r.created_at),
+  dateTime,
   transactionType: r.kind,
 });
+const toListed = (r: TransactionRow) => toTransaction(r, iso(r.created_at));
+
+const WALLET_COLUMNS = 'id, user_id, amount_paise, created_at, kind';
 
 /**
- * Newest wallet transactions first. Each kind is read newest-first from ledger_kind_created_idx
+ * Newest wallet transactions first. Each kind is read newest-first from ledger_wallet_keyset_idx
  * and only the first offset+limit of each are merged, so a page never sorts the whole ledger.
+ * With `userId`, one member's wallet rows only, through ledger_user_created_idx.
  */
-export async function listWalletTransactions(database: Database, page: number, limit: number) {
+export async function listWalletTransactions(database: Database, page: number, limit: number, userId?: number) {
   const offset = (page - 1) * limit;
+  if (userId !== undefined) {
+    const [rows, [count]] = await Promise.all([database.query<TransactionRow>(`
+      select l.id, l.user_id, coalesce(u.username, u.full_name) as user_name, u.full_name, l.amount_paise, l.created_at, l.kind
+        from ledger_entries l join users u on u.user_id = l.user_id
+       where l.user_id = $1 and l.kind in ('wallet_recharge', 'wallet_withdrawal')
+       order by l.created_at desc, l.id desc
+       limit $2 offset $3`, [userId, limit, offset]),
+      database.query<{ n: string }>(
+        `select count(*)::text as n from ledger_entries where user_id = $1 and kind in ('wallet_recharge', 'wallet_withdrawal')`,
+        [userId]),
+    ]);
+    return { data: rows.map(toListed), total: Number(count.n) };
+  }
   const [rows, [count]] = await Promise.all([database.query<TransactionRow>(`
     select l.id, l.user_id, coalesce(u.username, u.full_name) as user_name, u.full_name, l.amount_paise, l.created_at, l.kind
-      from ((select id, user_id, amount_paise, created_at, kind from ledger_entries
+      from ((select ${WALLET_COLUMNS} from ledger_entries
               where kind = 'wallet_recharge' order by created_at desc, id desc limit $1)
             union all
-            (select id, user_id, amount_paise, created_at, kind from ledger_entries
+            (select ${WALLET_COLUMNS} from ledger_entries
               where kind = 'wallet_withdrawal' order by created_at desc, id desc limit $1)) l
       join users u on u.user_id = l.user_id
      order by l.created_at desc, l.id desc
@@ -45,24 +62,59 @@ export async function listWalletTransactions(database: Database, page: number, l
       `select coalesce(sum(entries), 0)::text as n from ledger_totals where kind in ('wallet_recharge', 'wallet_withdrawal')`,
     ),
   ]);
-  return { data: rows.map(toTransaction), total: Number(count.n) };
+  return { data: rows.map(toListed), total: Number(count.n) };
 }
 
+/**
+ * Where a CSV batch ended: the last row's created_at exactly as PostgreSQL wrote it (microseconds;
+ * a JavaScript Date keeps milliseconds and would skip rows that share the millisecond) and its id.
+ */
 export interface Keyset {
   createdAt: string;
   id: number;
 }
 
-/** One keyset batch of wallet transactions for the CSV export, newest first. */
+/**
+ * One kind's next rows after the cursor: one backward range of ledger_wallet_keyset_idx, read
+ * from the index alone (drizzle/0013). The cursor's time goes in as text: a driver would round a
+ * timestamptz parameter to milliseconds.
+ */
+const kindBatch = (kind: string, after: boolean) => `
+  (select ${WALLET_COLUMNS} from ledger_entries
+    where kind = '${kind}'${after ? ' and (created_at, id) < ($2::text::timestamptz, $3::int8)' : ''}
+    order by created_at desc, id desc limit $1)`;
+
+// Issue 13 found each batch re-reading and sorting every wallet row below the cursor (794k rows
+// took 327 s): one `kind in (…)` scan yields two kinds out of order, and `$2 is null or …` cannot
+// bound an index scan. So: one range per kind, merged, and two fixed texts (first batch, next).
+// The time comes as the wire's ISO text already: parsing a million timestamps into Dates and
+// printing them again was a third of the export's CPU.
+const batchSql = (after: boolean) => `
+  select l.id, l.user_id, coalesce(u.username, u.full_name) as user_name, u.full_name, l.amount_paise,
+         to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as date_time,
+         l.created_at::text as cursor_at, l.kind
+    from (${kindBatch('wallet_recharge', after)} union all ${kindBatch('wallet_withdrawal', after)}) l
+    join users u on u.user_id = l.user_id
+   order by l.created_at desc, l.id desc
+   limit $1`;
+const FIRST_BATCH = batchSql(false);
+const NEXT_BATCH = batchSql(true);
+
+/**
+ * One keyset batch of wallet transactions for the CSV export, newest first: each kind is an index
+ * range that starts at the cursor, and the two are merged, so every batch costs the same however
+ * deep into the ledger it is.
+ */
 export async function walletTransactionsBatch(database: Database, after: Keyset | null, size: number) {
-  const rows = await database.query<TransactionRow>(`
-    select l.id, l.user_id, coalesce(u.username, u.full_name) as user_name, u.full_name, l.amount_paise, l.created_at, l.kind
-      from ledger_entries l join users u on u.user_id = l.user_id
-     where l.kind in ('wallet_recharge', 'wallet_withdrawal')
-       and ($1::timestamptz is null or (l.created_at, l.id) < ($1::timestamptz, $2::int8))
-     order by l.created_at desc, l.id desc
-     limit $3`, [after?.createdAt ?? null, after?.id ?? 0, size]);
-  return rows.map(toTransaction);
+  const rows = await database.query<Omit<TransactionRow, 'created_at'> & { date_time: string; cursor_at: string }>(
+    after ? NEXT_BATCH : FIRST_BATCH,
+    after ? [size, after.createdAt, after.id] : [size],
+  );
+  const last = rows.at(-1);
+  return {
+    rows: rows.map((r) => toTransaction(r, r.date_time)),
+    next: rows.length === size && last ? { createdAt: last.cursor_at, id: Number(last.id) } : null,
+  };
 }
 
 export async function findMember(database: Database, userId: number) {

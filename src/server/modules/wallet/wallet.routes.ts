@@ -6,7 +6,9 @@ import {
   transactionResponse, userIdParams, userSummaryResponse, walletHistoryQuery, walletHistoryResponse, walletSummaryResponse,
   withdrawalBody, withdrawalDecisionBody, withdrawalResponse, withdrawalsQuery, withdrawalsResponse,
 } from '../../../contract/wallet.ts';
+import { awaitingApprovalResponse } from '../../../contract/approvals.ts';
 import { idempotent } from '../../plugins/idempotency.ts';
+import { moneyContext } from '../approvals/four-eyes.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { CSV_BATCH, sendCsv } from '../../plugins/csv.ts';
 import * as repo from './wallet.repository.ts';
@@ -28,7 +30,7 @@ export async function walletRoutes(fastify: FastifyInstance) {
   }, async (request) => {
     const { transactionType, userId, page, limit } = request.query;
     if (transactionType === 'wallet_recharge') {
-      return { success: true as const, ...(await repo.listWalletTransactions(database, page, limit)), page, limit };
+      return { success: true as const, ...(await repo.listWalletTransactions(database, page, limit, userId)), page, limit };
     }
     const member = await repo.findMember(database, userId!);
     if (!member) throw new AppError(404, `Member ${userId} not found`);
@@ -51,20 +53,19 @@ export async function walletRoutes(fastify: FastifyInstance) {
     sendCsv<repo.Keyset>(reply, 'wallet-transactions.csv',
       ['ID', 'User ID', 'User', 'Full Name', 'Type', 'Amount', 'Date & Time'],
       async (cursor) => {
-        const rows = await repo.walletTransactionsBatch(database, cursor, CSV_BATCH);
-        const last = rows.at(-1);
+        const { rows, next } = await repo.walletTransactionsBatch(database, cursor, CSV_BATCH);
         return {
           rows: rows.map((r) => [r.id, r.userId, r.userName, r.fullName, r.transactionType,
             (r.transactionType === 'wallet_withdrawal' ? -r.amount : r.amount).toFixed(2), r.dateTime]),
-          cursor: rows.length === CSV_BATCH && last ? { createdAt: last.dateTime, id: last.id } : null,
+          cursor: next,
         };
       }));
 
   app.post('/wallets/userWalletRecharge', {
     config: { access: 'wallet_manage' },
-    schema: { tags, body: rechargeBody, response: { 200: moneyMovedResponse, ...writeErrors } },
+    schema: { tags, body: rechargeBody, response: { 200: moneyMovedResponse, 202: awaitingApprovalResponse, ...writeErrors } },
   }, async (request, reply) =>
-    idempotent(database, request, reply, (tx) => service.rechargeOrWithdraw(tx, request, request.body)));
+    idempotent(database, request, reply, (tx) => service.rechargeOrWithdraw(tx, moneyContext(request), request.body)));
 
   app.get('/wallet/balance/:userId', {
     config: { access: 'wallet_view' },
@@ -110,7 +111,7 @@ export async function walletRoutes(fastify: FastifyInstance) {
     config: { access: 'wallet_manage' },
     schema: { tags, body: withdrawalBody, response: { 201: withdrawalResponse, ...writeErrors } },
   }, async (request, reply) =>
-    idempotent(database, request, reply, (tx) => service.requestWithdrawal(tx, request, request.body)));
+    idempotent(database, request, reply, (tx) => service.requestWithdrawal(tx, moneyContext(request), request.body)));
 
   app.get('/wallet/withdrawals', {
     config: { access: 'wallet_view' },
@@ -122,7 +123,9 @@ export async function walletRoutes(fastify: FastifyInstance) {
 
   app.put('/wallet/withdrawals/:id', {
     config: { access: 'wallet_manage' },
-    schema: { tags, params: idParams, body: withdrawalDecisionBody, response: { 200: withdrawalResponse, ...writeErrors } },
+    schema: {
+      tags, params: idParams, body: withdrawalDecisionBody, response: { 200: withdrawalResponse, 202: awaitingApprovalResponse, ...writeErrors },
+    },
   }, async (request, reply) =>
-    idempotent(database, request, reply, (tx) => service.decideWithdrawal(tx, request, request.params.id, request.body)));
+    idempotent(database, request, reply, (tx) => service.decideWithdrawal(tx, moneyContext(request), request.params.id, request.body)));
 }

@@ -1,10 +1,11 @@
-import type { Database } from '../../db/client.ts';
+import type { Database } from '../db/client.ts';
 
 /**
- * The money invariants the tests check after every test: each member's cached balance equals
- * the sum of their ledger rows and is never negative, and the per-day and all-time totals match
- * the ledger.
- * Returns the violations, so a failing test names the member.
+ * The money invariants: each member's cached balance equals the sum of their ledger rows and is
+ * never negative, and the per-day (ledger_daily) and all-time (ledger_totals) totals kept by
+ * triggers match the ledger. The tests check them after every money test, the bench after its
+ * run, and `npm run verify-ledger` on a live database.
+ * Returns the violations, so a failure names the member or the ledger kind.
  */
 export async function moneyInvariantViolations(database: Database): Promise<string[]> {
   const balances = await database.query<{ user_id: number; balance: string; ledger: string }>(`
@@ -28,4 +29,29 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
     ...daily.map((r) => `kind ${r.kind}: ledger ${r.ledger} paise, ledger_daily ${r.daily} paise`),
     ...totals.map((r) => `kind ${r.kind}: ledger ${r.ledger}, ledger_totals ${r.kept}`),
   ];
+}
+
+/**
+ * `npm run verify-ledger`: checks the invariants, says what it checked and what it found, and
+ * returns the process exit code (0 when they hold, 1 on any violation).
+ */
+export async function verifyLedger(database: Database, print: (line: string) => void): Promise<number> {
+  const [size] = await database.query<{ members: string; rows: string; kinds: string }>(`
+    select (select count(*) from users)::text as members, count(*)::text as rows, count(distinct kind)::text as kinds
+      from ledger_entries`);
+  const n = (v: string) => Number(v).toLocaleString('en-IN');
+  print(`Checked ${n(size.members)} accounts and ${n(size.rows)} ledger rows of ${n(size.kinds)} kinds on ${database.kind}:`);
+  print('  - every balance equals the sum of its ledger rows, and none is below zero');
+  print('  - the per-day totals (ledger_daily) match the ledger, kind by kind');
+  print('  - the all-time totals and row counts (ledger_totals) match the ledger, kind by kind');
+  const violations = await moneyInvariantViolations(database);
+  if (violations.length === 0) {
+    print('The money invariants hold.');
+    return 0;
+  }
+  print(`The money invariants are BROKEN (${n(String(violations.length))} violations):`);
+  const shown = 50;
+  for (const v of violations.slice(0, shown)) print(`  ${v}`);
+  if (violations.length > shown) print(`  … and ${n(String(violations.length - shown))} more`);
+  return 1;
 }

@@ -1,0 +1,124 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureReferenceData } from '../db/bootstrap.ts';
+import { openPglite, openPostgres, type Database } from '../db/client.ts';
+import { seedDemoData } from '../db/demo-data.ts';
+import { createTestApp, testDbKind, type TestContext } from '../test/harness.ts';
+import { moneyInvariantViolations, verifyLedger } from './money-invariants.ts';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp({ members: 20 });
+});
+afterAll(() => t.close());
+
+async function check(database: Database) {
+  const lines: string[] = [];
+  const code = await verifyLedger(database, (line) => lines.push(line));
+  return { code, out: lines.join('\n') };
+}
+
+describe('the money invariants check', () => {
+  it('says what it checked and passes on a consistent ledger', async () => {
+    const { code, out } = await check(t.database);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^Checked [\d,]+ accounts and [\d,]+ ledger rows of \d+ kinds on (pglite|postgres):/);
+    expect(out).toContain('every balance equals the sum of its ledger rows');
+    expect(out).toContain('The money invariants hold.');
+  });
+
+  it('names the member whose cached balance no longer matches the ledger, and fails', async () => {
+    const [member] = await t.database.query<{ user_id: number; balance_paise: string }>(
+      'select user_id, balance_paise::text from users where balance_paise > 0 order by user_id limit 1');
+    await t.database.query('update users set balance_paise = balance_paise + 100 where user_id = $1', [member.user_id]);
+    try {
+      const { code, out } = await check(t.database);
+      expect(code).toBe(1);
+      expect(out).toContain('The money invariants are BROKEN (1 violations):');
+      expect(out).toContain(`member ${member.user_id}: balance ${Number(member.balance_paise) + 100} paise, ledger sum ${member.balance_paise} paise`);
+    } finally {
+      await t.database.query('update users set balance_paise = balance_paise - 100 where user_id = $1', [member.user_id]);
+    }
+    expect(await moneyInvariantViolations(t.database)).toEqual([]);
+  });
+
+  it('finds a day total that drifted from the ledger', async () => {
+    const [day] = await t.database.query<{ day: string; kind: string; shard: number }>(
+      'select day::text, kind, shard from ledger_daily order by day, kind, shard limit 1');
+    await t.database.query('update ledger_daily set total_paise = total_paise + 1 where day = $1 and kind = $2 and shard = $3', [day.day, day.kind, day.shard]);
+    try {
+      const { code, out } = await check(t.database);
+      expect(code).toBe(1);
+      expect(out).toMatch(new RegExp(`kind ${day.kind}: ledger -?\\d+ paise, ledger_daily -?\\d+ paise`));
+    } finally {
+      await t.database.query('update ledger_daily set total_paise = total_paise - 1 where day = $1 and kind = $2 and shard = $3', [day.day, day.kind, day.shard]);
+    }
+  });
+});
+
+describe('npm run verify-ledger', () => {
+  it('checks the configured database, exits 0 while the invariants hold and 1 once one is broken', { timeout: 180_000 }, async () => {
+    // The database a server would be configured with: DATABASE_URL, or the PGlite in DATA_DIR.
+    let env: Record<string, string>;
+    let open: () => Promise<Database>;
+    let cleanUp: () => Promise<void>;
+    if (testDbKind === 'postgres') {
+      const server = process.env.TEST_DATABASE_URL!;
+      const name = `bo_verify_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: server });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await admin.end();
+      const url = new URL(server);
+      url.pathname = `/${name}`;
+      env = { DATABASE_URL: url.toString() };
+      open = () => openPostgres(url.toString(), 1);
+      cleanUp = async () => {
+        const c = new pg.Client({ connectionString: server });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      };
+    } else {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-ledger-'));
+      env = { DATA_DIR: dir };
+      open = () => openPglite(dir);
+      cleanUp = async () => fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const verify = () =>
+      run('node', ['--import', 'tsx', 'src/server/lib/verify-ledger-cli.ts'], { cwd: ROOT, env: { ...process.env, ...env } })
+        .then(({ stdout }) => ({ code: 0, stdout }))
+        .catch((err: { code: number; stdout: string }) => ({ code: err.code, stdout: err.stdout }));
+    try {
+      let database = await open();
+      await database.migrate();
+      await ensureReferenceData(database);
+      await seedDemoData(database, { members: 15, days: 10 });
+      await database.close();
+
+      const good = await verify();
+      expect(good.code).toBe(0);
+      expect(good.stdout).toContain('The money invariants hold.');
+
+      database = await open();
+      const [member] = await database.query<{ user_id: number }>('select user_id from users where balance_paise > 0 order by user_id limit 1');
+      await database.query('update users set balance_paise = balance_paise - 1 where user_id = $1', [member.user_id]);
+      await database.close();
+
+      const bad = await verify();
+      expect(bad.code).toBe(1);
+      expect(bad.stdout).toContain(`member ${member.user_id}: balance`);
+    } finally {
+      await cleanUp();
+    }
+  });
+});
