@@ -57,3 +57,7 @@ UPDATE "users" SET "role_id" = NULL
 -- holds every column they read, so a batch of 1,000 reads a few index pages instead of ~1,000
 -- scattered table pages. Drizzle's index builder has no INCLUDE, hence plain SQL (not tracked).
 CREATE INDEX "ledger_wallet_keyset_idx" ON "ledger_entries" USING btree ("kind","created_at","id") INCLUDE ("user_id","amount_paise") WHERE "kind" in ('wallet_recharge', 'wallet_withdrawal');
+--> statement-breakpoint
+-- The members' role can hold no permission any more (role-permissions refuses it); empty a set given earlier.
+UPDATE "role_permissions" SET "permission_ids" = '{}'
+ WHERE "role_id" = (SELECT "role_id" FROM "roles" WHERE "name" = 'User');

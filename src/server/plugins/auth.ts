@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ADMIN_ROLE, PERMISSION_NAMES, type PermissionName } from '../../contract/permissions.ts';
 import { AppError } from './errors.ts';
+// The decorations this guard reads (app.config, app.database) are declared by app.ts; a program
+// that reaches this file without app.ts (the e2e tests import hashToken) still needs them.
+import type {} from '../app.ts';
 
 /**
  * Who may call a route. Every /api route declares one: 'public', 'session' (any signed-in

@@ -22,14 +22,17 @@ import { ADMIN_EMAIL, createTestApp, testDbKind, type TestContext } from './harn
 const TOTAL = Number(process.env.FUZZ_REQUESTS) || (process.env.FUZZ_LONG ? 100_000 : 10_000);
 const SEED = Number(process.env.FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);
 
+/** Requests whose failures are counted for a rate limit (login_failures): sign-in, reset mails, wrong two-factor codes. */
+const COUNTED_ATTEMPTS = [/^POST \/api\/Adminlogin/, /^POST \/api\/users\/forgot-password/, /^(POST|DELETE) \/api\/account\/two-factor/];
+
 /**
- * Rows a refused request may legitimately write: a failed sign-in is counted (login_failures,
- * for the rate limit), and a refused money request with an Idempotency-Key is remembered so a
+ * Rows a refused request may legitimately write: a failed attempt is counted (login_failures,
+ * for the rate limits), and a refused money request with an Idempotency-Key is remembered so a
  * retry answers the same (idempotency_keys, decisions.md).
  */
 function mayWriteWhenRefused(req: FuzzRequest): Set<string> {
   const allowed = new Set<string>();
-  if (req.method === 'POST' && req.url.startsWith('/api/Adminlogin')) allowed.add('login_failures');
+  if (COUNTED_ATTEMPTS.some((pattern) => pattern.test(`${req.method} ${req.url}`))) allowed.add('login_failures');
   if (req.headers['idempotency-key'] !== undefined) allowed.add('idempotency_keys');
   return allowed;
 }
