@@ -97,8 +97,8 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
       headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
       body: JSON.stringify({ email: 'nobody@test.local', password: 'wrong' }),
     });
-    const { rows } = await sql.query(`select key from login_failures where key like 'ip:%' order by id desc limit 1`);
-    expect(rows[0].key).toBe('ip:127.0.0.1');
+    const { rows } = await sql.query(`select key from login_failures where key like 'login-ip:%' order by id desc limit 1`);
+    expect(rows[0].key).toBe('login-ip:127.0.0.1');
   });
 
   const adminToken = async () => (await login(a.url)).body.data.token as string;

@@ -50,7 +50,7 @@ export const twoFactor = pgTable('two_factor', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Failed sign-ins, counted per key ('email:…' or 'ip:…') over a window; shared by every server copy. */
+/** Counted attempts over a window, shared by every server copy: failed sign-ins ('login:<email>|<address>', 'login-ip:', 'login-email:'), reset mails ('reset-email:', 'reset-ip:') and wrong two-factor codes ('totp:<userId>'). */
 export const loginFailures = pgTable(
   'login_failures',
   {
