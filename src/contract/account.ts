@@ -57,3 +57,10 @@ export const sessionIdParams = z.object({
   id: z.coerce.number({ error: 'Session id must be a number' }).int('Session id must be a whole number').positive('Session id must be a whole number')
     .max(Number.MAX_SAFE_INTEGER, 'Session id is too large'),
 });
+
+/** The account changes its own sign-in email; its password proves it is the owner, not a held session. */
+export const changeEmailBody = z.object({
+  email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
+  password: z.string().min(1, 'Enter your password').max(256),
+});
+export type ChangeEmailBody = z.infer<typeof changeEmailBody>;

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  accountSessionsResponse, sessionIdParams, twoFactorCodeBody, twoFactorConfirmBody, twoFactorConfirmResponse,
+  accountSessionsResponse, changeEmailBody, sessionIdParams, twoFactorCodeBody, twoFactorConfirmBody, twoFactorConfirmResponse,
   twoFactorSetupResponse, twoFactorStatusResponse,
 } from '../../../contract/account.ts';
 import { okResponse } from '../../../contract/auth.ts';
 import { errorResponse } from '../../../contract/common.ts';
 import * as account from './account.service.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse, 429: errorResponse };
 
 /** The signed-in account's own security (any account): two-factor sign-in and its sessions. */
 export async function accountRoutes(fastify: FastifyInstance) {
@@ -40,6 +40,14 @@ export async function accountRoutes(fastify: FastifyInstance) {
   }, async (request) => {
     await account.turnOffTwoFactor(app, request, request.body.code);
     return { success: true as const, message: 'Two-factor sign-in is off' };
+  });
+
+  app.put('/account/email', {
+    config: { access: 'session' },
+    schema: { tags: ['account'], body: changeEmailBody, response: { 200: okResponse, ...errors } },
+  }, async (request) => {
+    await account.changeOwnEmail(app, request, request.body.email, request.body.password);
+    return { success: true as const, message: 'Your sign-in email has been changed' };
   });
 
   app.get('/account/sessions', {

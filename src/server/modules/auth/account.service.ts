@@ -4,6 +4,7 @@ import { audit } from '../../plugins/audit.ts';
 import { AppError } from '../../plugins/errors.ts';
 import * as repo from './auth.repository.ts';
 import { INVALID_CODE } from './auth.service.ts';
+import { verifyPassword } from './passwords.ts';
 import { beginSetup, confirmSetup, findTwoFactor, removeTwoFactor, verifyCode } from './two-factor.ts';
 
 /** The signed-in account's own two-factor sign-in and sessions; `request.auth` is always set here. */
@@ -16,16 +17,39 @@ const MAX_WRONG_CODES = 5;
  * switch two-factor on or off: wrong codes are counted per account like failed sign-ins.
  */
 async function guardCodeGuessing(app: FastifyInstance, userId: number) {
+  return guardGuessing(app, `totp:${userId}`, 'wrong two-factor codes', INVALID_CODE);
+}
+
+/** Counts wrong answers under `key` like failed sign-ins: 429 after MAX_WRONG_CODES in the window. */
+async function guardGuessing(app: FastifyInstance, key: string, what: string, wrongMessage: string) {
   const window = app.config.loginWindowMinutes;
-  const key = `totp:${userId}`;
   const attempts = await repo.recentAttempts(app.database.db, [key], window);
   if (attempts(key) >= MAX_WRONG_CODES) {
-    throw new AppError(429, `Too many wrong two-factor codes. Please try again in ${window} minutes.`);
+    throw new AppError(429, `Too many ${what}. Please try again in ${window} minutes.`);
   }
-  return async () => {
+  return async (): Promise<never> => {
     await repo.recordAttempts(app.database.db, [key]);
-    throw new AppError(400, INVALID_CODE);
+    throw new AppError(400, wrongMessage);
   };
+}
+
+/**
+ * The account changes its own sign-in email (the only other way is the Staff screen). Its password
+ * is asked again, so a session left open cannot redirect the account's reset mail; links sent to the
+ * old address stop working.
+ */
+export async function changeOwnEmail(app: FastifyInstance, request: FastifyRequest, email: string, password: string) {
+  const auth = request.auth!;
+  const { db } = app.database;
+  const wrongPassword = await guardGuessing(app, `password:${auth.userId}`, 'wrong passwords', 'Your password is not correct');
+  if (!(await verifyPassword(password, await repo.passwordHashOf(db, auth.userId)))) await wrongPassword();
+  if (email === auth.email) throw new AppError(409, 'This is already your sign-in email');
+  if (await repo.emailTakenByOther(db, email, auth.userId)) throw new AppError(409, 'An account with this email already exists');
+  await db.transaction(async (tx) => {
+    await repo.setEmail(tx, auth.userId, email);
+    await repo.voidPasswordResets(tx, auth.userId);
+    await audit(tx, request, { action: 'change_email', entity: 'user', entityId: auth.userId, before: { email: auth.email }, after: { email } });
+  });
 }
 
 export async function twoFactorStatus(app: FastifyInstance, request: FastifyRequest) {

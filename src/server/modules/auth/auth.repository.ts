@@ -127,3 +127,22 @@ export async function deleteOwnSession(db: Db, userId: number, id: number): Prom
     .returning({ id: sessions.id });
   return rows.length > 0;
 }
+
+export async function passwordHashOf(db: Db, userId: number): Promise<string | null> {
+  const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.userId, userId));
+  return row?.passwordHash ?? null;
+}
+
+/** Another live account already signs in or is registered with this email. */
+export async function emailTakenByOther(db: Db, email: string, userId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: users.userId })
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt), sql`${users.userId} <> ${userId}`))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function setEmail(db: Db, userId: number, email: string) {
+  await db.update(users).set({ email, updatedAt: sql`now()` }).where(eq(users.userId, userId));
+}

@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { errorMessage } from '../../lib/api-client';
 import { clearSession } from '../../lib/session';
+import { ChangeEmailSection } from './change-email-section';
 import { accountSessionsQuery, twoFactorStatusQuery, useEndSession, useTurnOffTwoFactor } from './account.api';
 
 /** "Chrome on Windows" from a user agent; the full text stays in the cell's title. */
@@ -253,10 +254,11 @@ export default function AccountSecurityPage() {
         <Title order={1} size="h2">
           Your account
         </Title>
-        <Text c="dimmed">Two-factor sign-in and your active sessions</Text>
+        <Text c="dimmed">Two-factor sign-in, your sign-in email and your active sessions</Text>
       </div>
       <SuccessBanner message={success} />
       <TwoFactorSection onMessage={showSuccess} />
+      <ChangeEmailSection onMessage={showSuccess} />
       <SessionsSection onMessage={showSuccess} />
     </Stack>
   );

@@ -65,3 +65,12 @@ export function useEndSession() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['account', 'sessions'] }),
   });
 }
+
+/** The account's own sign-in email; the password is asked again. The signed-in account changes with it. */
+export function useChangeEmail() {
+  const invalidate = useInvalidateAccount();
+  return useMutation({
+    mutationFn: (body: { email: string; password: string }) => apiRequest<OkResponse>('/account/email', { method: 'PUT', body }),
+    onSuccess: invalidate,
+  });
+}
