@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Group, Pagination, Paper, ScrollArea, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { MAX_PAGED_ROWS } from '../../contract/common';
 import { formatCount } from '../lib/format';
 
 export interface Column<Row> {
@@ -24,7 +25,9 @@ interface DataTableProps<Row> {
 
 /** The one table of the panel: skeleton rows while loading, an empty state, server-side pages. */
 export function DataTable<Row>({ caption, columns, rows, rowKey, loading, empty, paging }: DataTableProps<Row>) {
-  const pages = paging ? Math.max(1, Math.ceil(paging.total / paging.limit)) : 1;
+  // The server pages through the first MAX_PAGED_ROWS rows of a list only (bounded work per request).
+  const allPages = paging ? Math.max(1, Math.ceil(paging.total / paging.limit)) : 1;
+  const pages = paging ? Math.min(allPages, Math.max(1, Math.floor(MAX_PAGED_ROWS / paging.limit))) : 1;
   return (
     <Paper withBorder radius="md">
       <ScrollArea>
@@ -70,6 +73,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, loading, empty,
           <Text size="sm" c="dimmed">
             {formatCount((paging.page - 1) * paging.limit + 1)}–{formatCount(Math.min(paging.page * paging.limit, paging.total))} of{' '}
             {formatCount(paging.total)}
+            {pages < allPages && ` · only the first ${formatCount(pages * paging.limit)} can be paged through: narrow the filters or export to CSV`}
           </Text>
           {pages > 1 && (
             <Pagination
