@@ -1,74 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postEntry } from '../../db/ledger.ts';
-import { hashToken } from '../../plugins/auth.ts';
-import { accountWithPermissions } from '../../test/accounts.ts';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
-import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
-import { balanceOf, moneyHeaders, newMember } from '../wallet/money-test-kit.ts';
+import { describe, expect, it } from 'vitest';
+import { balanceOf, newMember } from '../wallet/money-test-kit.ts';
+import { AWAITS, fourEyesSuite, OWN_WALLET } from './four-eyes-test-kit.ts';
 
-/**
- * Four eyes on money (issue 13, finding 6 and "Four eyes on money"). The threshold is the default
- * ₹10,000; the daily credit limit is lowered to ₹50,000 so that it can be reached in a few
- * requests. Every operator is a fresh account, so no test spends another's daily limit.
- */
+/** Four eyes on money: nobody pays themselves; above the threshold a second operator approves (issue 13, finding 6). */
 const LIMIT_PAISE = 5_000_000;
-let t: TestContext;
-beforeAll(async () => {
-  t = await createTestApp({ config: { dailyCreditLimitPaise: LIMIT_PAISE } });
-});
-afterAll(() => t.close());
-afterEach(async () => {
-  expect(await moneyInvariantViolations(t.database)).toEqual([]);
-});
-
-interface Operator {
-  token: string;
-  userId: number;
-  name: string;
-}
-
-async function operator(...permissions: string[]): Promise<Operator> {
-  const token = await accountWithPermissions(t.database, permissions);
-  const [row] = await t.database.query<{ user_id: string; full_name: string }>(
-    'select u.user_id::text, u.full_name from sessions s join users u on u.user_id = s.user_id where s.token_hash = $1', [hashToken(token)]);
-  return { token, userId: Number(row.user_id), name: row.full_name };
-}
-
-/** Money on a member's wallet without any operator: a ledger row and its balance, as the engine posts them. */
-async function fund(userId: number, rupees: number) {
-  await postEntry(t.database.db, { userId, kind: 'reward', amountPaise: Math.round(rupees * 100), description: 'test funds' });
-}
-
-async function failedPayout(userId: number, amountPaise: number) {
-  const [row] = await t.database.query<{ id: string }>(
-    `insert into daily_payouts (user_id, payout_date, amount_paise, status) values ($1, date '2021-03-01', $2, 'Failure') returning id::text`,
-    [userId, amountPaise]);
-  return Number(row.id);
-}
-
-const post = (who: Operator, url: string, payload: Record<string, unknown>, key?: string) =>
-  t.app.inject({ method: 'POST', url: `/api${url}`, headers: moneyHeaders(who.token, key), payload });
-const put = (who: Operator, url: string, payload: Record<string, unknown>) =>
-  t.app.inject({ method: 'PUT', url: `/api${url}`, headers: moneyHeaders(who.token), payload });
-const get = (who: Operator, url: string) => t.app.inject({ method: 'GET', url: `/api${url}`, headers: bearer(who.token) });
-const recharge = (who: Operator, userId: number, amount: number, transactionType = 'wallet_recharge', key?: string) =>
-  post(who, '/wallets/userWalletRecharge', { userId, amount, transactionType }, key);
-const approve = (who: Operator, id: number, key?: string) =>
-  t.app.inject({ method: 'POST', url: `/api/approvals/${id}/approve`, headers: moneyHeaders(who.token, key) });
-
-const AWAITS = 'Above the approval threshold of ₹10,000.00: this request awaits approval by a second operator';
-const OWN_WALLET = 'You cannot move money into or out of your own wallet: another operator must do it';
-
-async function ledgerRows(userId: number) {
-  return t.database.query<{ kind: string; amount_paise: string; actor_id: string | null }>(
-    'select kind, amount_paise::text, actor_id::text from ledger_entries where user_id = $1 order by id', [userId]);
-}
-
-async function moneyRequest(id: number) {
-  const [row] = await t.database.query<{ kind: string; user_id: string; amount_paise: string; payload: unknown; status: string; maker_id: string; checker_id: string | null }>(
-    'select kind, user_id::text, amount_paise::text, payload, status, maker_id::text, checker_id::text from money_requests where id = $1', [id]);
-  return row;
-}
+const { ctx, operator, fund, failedPayout, post, put, get, recharge, approve, ledgerRows, moneyRequest } = fourEyesSuite(LIMIT_PAISE);
 
 describe('finding 6: operators can no longer pay themselves', () => {
   it('an operator with wallet_manage and payouts_pay cannot credit, debit, pay or file a withdrawal on their own wallet', async () => {
@@ -89,10 +25,10 @@ describe('finding 6: operators can no longer pay themselves', () => {
     expect(filed.statusCode).toBe(403);
 
     expect(await ledgerRows(attacker.userId)).toEqual([{ kind: 'reward', amount_paise: '10000', actor_id: null }]);
-    const [payout] = await t.database.query<{ status: string }>('select status from daily_payouts where id = $1', [payoutId]);
+    const [payout] = await ctx.t.database.query<{ status: string }>('select status from daily_payouts where id = $1', [payoutId]);
     expect(payout.status).toBe('Failure');
-    expect(await t.database.query('select id from withdrawal_requests where user_id = $1', [attacker.userId])).toEqual([]);
-    expect(await t.database.query('select id from money_requests where user_id = $1', [attacker.userId])).toEqual([]);
+    expect(await ctx.t.database.query('select id from withdrawal_requests where user_id = $1', [attacker.userId])).toEqual([]);
+    expect(await ctx.t.database.query('select id from money_requests where user_id = $1', [attacker.userId])).toEqual([]);
   });
 
   it('a withdrawal of the operator\u2019s own wallet, or one they filed themselves, cannot be approved by them', async () => {
@@ -107,21 +43,21 @@ describe('finding 6: operators can no longer pay themselves', () => {
     expect(own.json().message).toBe(OWN_WALLET);
 
     // The attacker files a withdrawal of a member's wallet and approves it themselves.
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     await fund(member, 300);
     const filed = (await post(attacker, '/wallet/withdrawal', { userId: member, amount: 100 })).json().data;
-    const [row] = await t.database.query<{ requested_by: string }>('select requested_by::text from withdrawal_requests where id = $1', [filed.id]);
+    const [row] = await ctx.t.database.query<{ requested_by: string }>('select requested_by::text from withdrawal_requests where id = $1', [filed.id]);
     expect(Number(row.requested_by)).toBe(attacker.userId);
     const self = await put(attacker, `/wallet/withdrawals/${filed.id}`, { status: 'approved' });
     expect(self.statusCode).toBe(403);
     expect(self.json().message).toBe(`You filed withdrawal request ${filed.id}: another operator must approve it`);
-    expect(await balanceOf(t.database, member)).toBe(30000);
+    expect(await balanceOf(ctx.t.database, member)).toBe(30000);
 
     // A second operator may approve it; the debit names them.
     const decided = await put(colleague, `/wallet/withdrawals/${filed.id}`, { status: 'approved' });
     expect(decided.statusCode).toBe(200);
     expect(decided.json().data).toMatchObject({ status: 'approved', requestedBy: attacker.userId, decidedBy: colleague.userId });
-    expect(await balanceOf(t.database, member)).toBe(20000);
+    expect(await balanceOf(ctx.t.database, member)).toBe(20000);
     // Withdrawing one's own filing (rejecting it) moves nothing and stays allowed.
     const again = (await post(attacker, '/wallet/withdrawal', { userId: member, amount: 10 })).json().data;
     expect((await put(attacker, `/wallet/withdrawals/${again.id}`, { status: 'rejected' })).statusCode).toBe(200);
@@ -131,29 +67,29 @@ describe('finding 6: operators can no longer pay themselves', () => {
 describe('the approval threshold (₹10,000 by default)', () => {
   it('a recharge above it moves nothing: 202, a pending request with the payload to replay; at the threshold it moves as before', async () => {
     const maker = await operator('wallet_manage');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     const held = await recharge(maker, member, 10_000.01);
     expect(held.statusCode).toBe(202);
     expect(held.json()).toEqual({ success: true, message: AWAITS, data: { approvalId: expect.any(Number), status: 'pending' } });
-    expect(await balanceOf(t.database, member)).toBe(0);
+    expect(await balanceOf(ctx.t.database, member)).toBe(0);
     expect(await moneyRequest(held.json().data.approvalId)).toEqual({
       kind: 'wallet_recharge', user_id: String(member), amount_paise: '1000001',
       payload: { userId: member, amount: 10_000.01, transactionType: 'wallet_recharge' },
       status: 'pending', maker_id: String(maker.userId), checker_id: null,
     });
-    const [audit] = await t.database.query<{ action: string; actor_id: string }>(
+    const [audit] = await ctx.t.database.query<{ action: string; actor_id: string }>(
       `select action, actor_id::text from audit_log where entity = 'money_request' and entity_id = $1`, [String(held.json().data.approvalId)]);
     expect(audit).toEqual({ action: 'money_request_created', actor_id: String(maker.userId) });
 
     const at = await recharge(maker, member, 10_000);
     expect(at.statusCode).toBe(200);
     expect(at.json()).toMatchObject({ success: true, message: 'Wallet recharged successfully', data: { balance: 10_000 } });
-    expect(await balanceOf(t.database, member)).toBe(1_000_000);
+    expect(await balanceOf(ctx.t.database, member)).toBe(1_000_000);
   });
 
   it('a debit through userWalletRecharge above it waits too, and is refused at once when the balance cannot cover it', async () => {
     const maker = await operator('wallet_manage');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     await fund(member, 15_000);
     const tooMuch = await recharge(maker, member, 15_000.01, 'wallet_withdrawal');
     expect(tooMuch.statusCode).toBe(400);
@@ -161,13 +97,13 @@ describe('the approval threshold (₹10,000 by default)', () => {
     const held = await recharge(maker, member, 12_000, 'wallet_withdrawal');
     expect(held.statusCode).toBe(202);
     expect((await moneyRequest(held.json().data.approvalId)).kind).toBe('wallet_withdrawal');
-    expect(await balanceOf(t.database, member)).toBe(1_500_000);
+    expect(await balanceOf(ctx.t.database, member)).toBe(1_500_000);
   });
 
   it('a transfer and a Pay Now above it wait; a payout with a pending request cannot get a second one (409)', async () => {
     const maker = await operator('payouts_pay');
     const other = await operator('payouts_pay');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     const transfer = await post(maker, '/transferAdmin', { userId: member, amount: 20_000, typeIncome: 'wallet recharge' });
     expect(transfer.statusCode).toBe(202);
     expect(transfer.json().message).toBe(AWAITS);
@@ -183,16 +119,16 @@ describe('the approval threshold (₹10,000 by default)', () => {
     const second = await post(other, '/transferAdmin', { userId: member, amount: 15_000, typeIncome: 'dailyPayout', payoutId });
     expect(second.statusCode).toBe(409);
     expect(second.json().message).toBe(`Payout ${payoutId} already awaits approval (request ${id})`);
-    const [payout] = await t.database.query<{ status: string }>('select status from daily_payouts where id = $1', [payoutId]);
+    const [payout] = await ctx.t.database.query<{ status: string }>('select status from daily_payouts where id = $1', [payoutId]);
     expect(payout.status).toBe('Failure');
-    expect(await balanceOf(t.database, member)).toBe(0);
+    expect(await balanceOf(ctx.t.database, member)).toBe(0);
   });
 
   it('approving a withdrawal above it files a request; the checker\u2019s approval debits once and decides the withdrawal', async () => {
     const filer = await operator('wallet_manage', 'money_approve');
     const maker = await operator('wallet_manage');
     const checker = await operator('money_approve');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     await fund(member, 30_000);
     const withdrawal = (await post(filer, '/wallet/withdrawal', { userId: member, amount: 25_000 })).json().data;
     const held = await put(maker, `/wallet/withdrawals/${withdrawal.id}`, { status: 'approved', remarks: 'to bank' });
@@ -202,7 +138,7 @@ describe('the approval threshold (₹10,000 by default)', () => {
     expect((await moneyRequest(id)).kind).toBe('withdrawal_approval');
     const twice = await put(maker, `/wallet/withdrawals/${withdrawal.id}`, { status: 'approved' });
     expect(twice.statusCode).toBe(409);
-    const [pending] = await t.database.query<{ status: string }>('select status from withdrawal_requests where id = $1', [withdrawal.id]);
+    const [pending] = await ctx.t.database.query<{ status: string }>('select status from withdrawal_requests where id = $1', [withdrawal.id]);
     expect(pending.status).toBe('pending');
 
     // The filer holds money_approve too, but who filed it cannot approve it at any step.
@@ -213,21 +149,21 @@ describe('the approval threshold (₹10,000 by default)', () => {
     const done = await approve(checker, id);
     expect(done.statusCode).toBe(200);
     expect(done.json().message).toBe('Request approved: Withdrawal approved');
-    expect(await balanceOf(t.database, member)).toBe(500_000);
-    const [decided] = await t.database.query<{ status: string; decided_by: string; remarks: string }>(
+    expect(await balanceOf(ctx.t.database, member)).toBe(500_000);
+    const [decided] = await ctx.t.database.query<{ status: string; decided_by: string; remarks: string }>(
       'select status, decided_by::text, remarks from withdrawal_requests where id = $1', [withdrawal.id]);
     expect(decided).toEqual({ status: 'approved', decided_by: String(checker.userId), remarks: 'to bank' });
   });
 
   it('a retry with the same Idempotency-Key returns the same approvalId and files one request', async () => {
     const maker = await operator('wallet_manage');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     const first = await recharge(maker, member, 11_000, 'wallet_recharge', 'four-eyes-retry-1');
     const retry = await recharge(maker, member, 11_000, 'wallet_recharge', 'four-eyes-retry-1');
     expect(retry.statusCode).toBe(202);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.json()).toEqual(first.json());
-    expect(await t.database.query('select id from money_requests where user_id = $1', [member])).toHaveLength(1);
+    expect(await ctx.t.database.query('select id from money_requests where user_id = $1', [member])).toHaveLength(1);
   });
 });
 
@@ -235,7 +171,7 @@ describe('the Approvals API', () => {
   it('a second operator approves: the movement runs once, the ledger names the checker, the audit log names both', async () => {
     const maker = await operator('wallet_manage');
     const checker = await operator('money_approve');
-    const member = await newMember(t.database, 'Four Eyes Member');
+    const member = await newMember(ctx.t.database, 'Four Eyes Member');
     const id = (await recharge(maker, member, 25_000)).json().data.approvalId;
 
     const listed = await get(checker, '/approvals?status=pending&limit=500');
@@ -252,9 +188,9 @@ describe('the Approvals API', () => {
       success: true, message: 'Request approved: Wallet recharged successfully',
       data: { id, status: 'approved', checkerId: checker.userId, checkerName: checker.name, result: { userId: member, amount: 25_000, balance: 25_000 } },
     });
-    expect(await balanceOf(t.database, member)).toBe(2_500_000);
+    expect(await balanceOf(ctx.t.database, member)).toBe(2_500_000);
     expect(await ledgerRows(member)).toEqual([{ kind: 'wallet_recharge', amount_paise: '2500000', actor_id: String(checker.userId) }]);
-    const audits = await t.database.query<{ action: string; actor_id: string; before: Record<string, unknown> | null; after: Record<string, unknown> }>(
+    const audits = await ctx.t.database.query<{ action: string; actor_id: string; before: Record<string, unknown> | null; after: Record<string, unknown> }>(
       `select action, actor_id::text, before, after from audit_log
         where (entity = 'money_request' and entity_id = $1) or (entity = 'ledger_entry' and after->>'userId' = $2) order by id`,
       [String(id), String(member)]);
@@ -272,14 +208,14 @@ describe('the Approvals API', () => {
     const again = await approve(checker, id);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ success: false, message: `Approval request ${id} has already been approved` });
-    expect(await balanceOf(t.database, member)).toBe(2_500_000);
+    expect(await balanceOf(ctx.t.database, member)).toBe(2_500_000);
     expect((await get(checker, `/approvals/${id}`)).json().data).toMatchObject({ status: 'approved', decidedAt: expect.any(String) });
   });
 
   it('the maker cannot approve their own request, nor a checker a movement of their own wallet (403); the request stays pending', async () => {
     const maker = await operator('wallet_manage', 'money_approve');
     const owner = await operator('money_approve');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     const id = (await recharge(maker, member, 30_000)).json().data.approvalId;
     const own = await approve(maker, id);
     expect(own.statusCode).toBe(403);
@@ -291,14 +227,14 @@ describe('the Approvals API', () => {
     expect(mine.json().message).toBe('You cannot approve a movement of your own wallet: another operator must do it');
     expect((await moneyRequest(id)).status).toBe('pending');
     expect((await moneyRequest(forOwner)).status).toBe('pending');
-    expect(await balanceOf(t.database, member)).toBe(0);
-    expect(await balanceOf(t.database, owner.userId)).toBe(0);
+    expect(await balanceOf(ctx.t.database, member)).toBe(0);
+    expect(await balanceOf(ctx.t.database, owner.userId)).toBe(0);
   });
 
   it('a movement refused at approval time (balance gone, payout paid meanwhile) answers why and leaves the request pending', async () => {
     const maker = await operator('wallet_manage', 'payouts_pay');
     const checker = await operator('money_approve');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     await fund(member, 20_000);
     const debit = (await recharge(maker, member, 15_000, 'wallet_withdrawal')).json().data.approvalId;
     expect((await recharge(maker, member, 9_000, 'wallet_withdrawal')).statusCode).toBe(200);
@@ -309,23 +245,23 @@ describe('the Approvals API', () => {
 
     const payoutId = await failedPayout(member, 1_200_000);
     const pay = (await post(maker, '/transferAdmin', { userId: member, amount: 12_000, typeIncome: 'dailyPayout', payoutId })).json().data.approvalId;
-    await t.database.query(`update daily_payouts set status = 'Success', paid_at = now() where id = $1`, [payoutId]);
+    await ctx.t.database.query(`update daily_payouts set status = 'Success', paid_at = now() where id = $1`, [payoutId]);
     const paid = await approve(checker, pay);
     expect(paid.statusCode).toBe(409);
     expect(paid.json().message).toBe(`Payout ${payoutId} has already been paid`);
     expect((await moneyRequest(pay)).status).toBe('pending');
-    expect(await balanceOf(t.database, member)).toBe(1_100_000);
+    expect(await balanceOf(ctx.t.database, member)).toBe(1_100_000);
   });
 
   it('a pending Pay Now approved by the checker pays the payout once', async () => {
     const maker = await operator('payouts_pay');
     const checker = await operator('money_approve');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     const payoutId = await failedPayout(member, 1_234_500);
     const id = (await post(maker, '/transferAdmin', { userId: member, amount: 12_345, typeIncome: 'dailyPayout', payoutId })).json().data.approvalId;
     const done = await approve(checker, id);
     expect(done.json()).toMatchObject({ message: 'Request approved: Payment processed successfully', data: { payoutId, result: { payoutId, status: 'Success' } } });
-    const [payout] = await t.database.query<{ status: string; ledger_entry_id: string }>(
+    const [payout] = await ctx.t.database.query<{ status: string; ledger_entry_id: string }>(
       'select status, ledger_entry_id::text from daily_payouts where id = $1', [payoutId]);
     expect(payout.status).toBe('Success');
     expect(await ledgerRows(member)).toEqual([{ kind: 'daily_payout', amount_paise: '1234500', actor_id: String(checker.userId) }]);
@@ -334,18 +270,18 @@ describe('the Approvals API', () => {
   it('two checkers approving at once: one wins, the other gets 409, the money moves once', async () => {
     const maker = await operator('wallet_manage');
     const [a, b] = [await operator('money_approve'), await operator('money_approve')];
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     const id = (await recharge(maker, member, 40_000)).json().data.approvalId;
     const results = await Promise.all([approve(a, id), approve(b, id)]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
-    expect(await balanceOf(t.database, member)).toBe(4_000_000);
+    expect(await balanceOf(ctx.t.database, member)).toBe(4_000_000);
     expect(await ledgerRows(member)).toHaveLength(1);
   });
 
   it('rejecting needs a reason and moves nothing; the list shows pending first, then newest first', async () => {
     const maker = await operator('wallet_manage');
     const checker = await operator('money_approve');
-    const member = await newMember(t.database);
+    const member = await newMember(ctx.t.database);
     const older = (await recharge(maker, member, 10_500)).json().data.approvalId;
     const newer = (await recharge(maker, member, 10_600)).json().data.approvalId;
     const noReason = await post(checker, `/approvals/${newer}/reject`, { remarks: '  ' });
@@ -356,7 +292,7 @@ describe('the Approvals API', () => {
       success: true, message: 'Request rejected: no money moved', data: { status: 'rejected', remarks: 'Not agreed with the member', checkerId: checker.userId, result: null },
     });
     expect((await post(checker, `/approvals/${newer}/reject`, { remarks: 'again' })).statusCode).toBe(409);
-    expect(await balanceOf(t.database, member)).toBe(0);
+    expect(await balanceOf(ctx.t.database, member)).toBe(0);
 
     const all = (await get(checker, '/approvals?limit=500')).json().data as { id: number; status: string; createdAt: string }[];
     const firstDecided = all.findIndex((a) => a.status !== 'pending');
@@ -372,49 +308,5 @@ describe('the Approvals API', () => {
     expect((await get(checker, '/approvals?status=maybe')).json().message).toContain('status must be pending, approved or rejected');
     expect((await approve(checker, 999999999)).statusCode).toBe(404);
     expect((await get(maker, '/approvals')).statusCode).toBe(403);
-  });
-});
-
-describe('the daily credit limit per operator (₹50,000 in this file)', () => {
-  it('credits add up per maker and day; the one that would pass the limit is refused with what is left; debits do not count', async () => {
-    const maker = await operator('wallet_manage', 'payouts_pay');
-    const member = await newMember(t.database);
-    for (let i = 0; i < 4; i += 1) expect((await recharge(maker, member, 10_000)).statusCode).toBe(200);
-    expect((await post(maker, '/transferAdmin', { userId: member, amount: 5_000, typeIncome: 'wallet recharge' })).statusCode).toBe(200);
-    expect((await recharge(maker, member, 1_000, 'wallet_withdrawal')).statusCode).toBe(200);
-    const over = await recharge(maker, member, 5_000.01);
-    expect(over.statusCode).toBe(403);
-    expect(over.json()).toEqual({
-      success: false, message: 'This credit of ₹5,000.01 would pass your daily credit limit of ₹50,000.00: ₹5,000.00 is left today',
-    });
-    expect((await recharge(maker, member, 5_000)).statusCode).toBe(200);
-    const [row] = await t.database.query<{ paise: string; today: boolean }>(
-      `select paise::text, day = (now() at time zone 'Asia/Kolkata')::date as today from operator_daily_credits where actor_id = $1`, [maker.userId]);
-    expect(row).toEqual({ paise: String(LIMIT_PAISE), today: true });
-    expect(await balanceOf(t.database, member)).toBe(4_900_000);
-    // Another operator has a limit of their own.
-    expect((await recharge(await operator('wallet_manage'), member, 100)).statusCode).toBe(200);
-  });
-
-  it('a request above the threshold is refused at once when it cannot fit today; an approved one counts against its maker', async () => {
-    const maker = await operator('wallet_manage');
-    const checker = await operator('money_approve');
-    const member = await newMember(t.database);
-    const big = await recharge(maker, member, 50_000.01);
-    expect(big.statusCode).toBe(403);
-    expect(big.json().message).toBe('This credit of ₹50,000.01 would pass your daily credit limit of ₹50,000.00: ₹50,000.00 is left today');
-    // Pending requests reserve nothing: both are filed, the one approved second no longer fits.
-    const first = (await recharge(maker, member, 30_000)).json().data.approvalId;
-    const second = (await recharge(maker, member, 30_000)).json().data.approvalId;
-    expect((await approve(checker, first)).statusCode).toBe(200);
-    const refused = await approve(checker, second);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toBe(
-      'This credit of ₹30,000.00 would pass the requesting operator\u2019s daily credit limit of ₹50,000.00: ₹20,000.00 is left today');
-    expect((await moneyRequest(second)).status).toBe('pending');
-    const counted = await t.database.query<{ actor_id: string; paise: string }>(
-      'select actor_id::text, paise::text from operator_daily_credits where actor_id in ($1, $2)', [maker.userId, checker.userId]);
-    expect(counted).toEqual([{ actor_id: String(maker.userId), paise: '3000000' }]);
-    expect(await balanceOf(t.database, member)).toBe(3_000_000);
   });
 });
