@@ -3,8 +3,8 @@ import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, TextInput, Tit
 import { errorMessage } from '../../lib/api-client';
 import { useAuth } from './auth-context';
 import { useChangeEmail } from './account.api';
+import { looksLikeEmail } from '../../lib/email';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * The account changes its own sign-in email (staff managers change it on the Staff screen). The
@@ -20,7 +20,7 @@ export function ChangeEmailSection({ onMessage }: { onMessage: (message: string)
   const submit = (event: FormEvent) => {
     event.preventDefault();
     change.reset();
-    if (!EMAIL.test(email.trim())) return setProblem('Enter a valid email address');
+    if (!looksLikeEmail(email)) return setProblem('Enter a valid email address');
     if (!password) return setProblem('Enter your password');
     setProblem(null);
     change.mutate(

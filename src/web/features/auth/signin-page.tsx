@@ -9,15 +9,14 @@ import { PATHS } from '../../app/paths';
 import { meQuery, needsTwoFactorCode, useLogin } from './auth.api';
 import { AuthLayout } from './auth-layout';
 import type { FieldErrors } from './form-errors';
+import { looksLikeEmail } from '../../lib/email';
 
 // Checked here rather than with the contract's zod schema, so that the sign-in route loads no zod
 // (its size budget, vite-budget.ts); the server validates with the schema all the same.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 function validate(email: string, password: string): FieldErrors {
   const errors: FieldErrors = {};
   if (!email.trim()) errors.email = 'Email is required';
-  else if (!EMAIL.test(email.trim())) errors.email = 'Enter a valid email address';
+  else if (!looksLikeEmail(email)) errors.email = 'Enter a valid email address';
   if (!password) errors.password = 'Password is required';
   return errors;
 }

@@ -4,6 +4,7 @@ import type { StaffMember } from '../../../contract/staff';
 import { errorMessage } from '../../lib/api-client';
 import { fieldErrorsOf, type FieldErrors } from './staff-form-errors';
 import { useUpdateStaff } from './staff.api';
+import { looksLikeEmail } from '../../lib/email';
 
 interface EditStaffFormProps {
   member: StaffMember;
@@ -11,7 +12,6 @@ interface EditStaffFormProps {
   onSaved: (message: string) => void;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The sign-in email is changed here (or by the account itself), never on the member screens. */
 export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) {
@@ -26,7 +26,7 @@ export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) 
     if (update.isPending) return;
     const found: FieldErrors = {};
     if (!fullName.trim()) found.fullName = 'Full name is required';
-    if (!EMAIL.test(email.trim())) found.email = 'Enter a valid email address';
+    if (!looksLikeEmail(email)) found.email = 'Enter a valid email address';
     setErrors(found);
     setError(null);
     if (Object.keys(found).length > 0) return;

@@ -4,13 +4,13 @@ import { errorMessage } from '../../lib/api-client';
 import { fieldErrorsOf, type FieldErrors } from './staff-form-errors';
 import { StaffRoleSelect } from './staff-role-select';
 import { useInviteStaff } from './staff.api';
+import { looksLikeEmail } from '../../lib/email';
 
 interface InviteStaffFormProps {
   onClose: () => void;
   onInvited: (message: string) => void;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Name, email and role; the invitee gets a single-use link to choose a password. */
 export function InviteStaffForm({ onClose, onInvited }: InviteStaffFormProps) {
@@ -26,7 +26,7 @@ export function InviteStaffForm({ onClose, onInvited }: InviteStaffFormProps) {
     if (invite.isPending) return;
     const found: FieldErrors = {};
     if (!fullName.trim()) found.fullName = 'Full name is required';
-    if (!EMAIL.test(email.trim())) found.email = 'Enter a valid email address';
+    if (!looksLikeEmail(email)) found.email = 'Enter a valid email address';
     if (!roleId) found.roleId = 'Please select a role';
     setErrors(found);
     setError(null);
