@@ -42,3 +42,11 @@ export const ADMIN_ROLE = 'Admin';
  * permission and is never given to staff; self-registered accounts get no role at all.
  */
 export const USER_ROLE = 'User';
+
+/**
+ * Whether accounts of a role must sign in with a second factor: the role says so, or it is Admin
+ * while the server requires it of administrators (ADMIN_TWO_FACTOR, on in production).
+ */
+export function roleRequiresTwoFactor(role: { name: string; twoFactorRequired: boolean }, adminTwoFactor: boolean): boolean {
+  return role.twoFactorRequired || (adminTwoFactor && role.name === ADMIN_ROLE);
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ADMIN_ROLE, PERMISSION_NAMES, type PermissionName } from '../../contract/permissions.ts';
+import { ADMIN_ROLE, PERMISSION_NAMES, roleRequiresTwoFactor, type PermissionName } from '../../contract/permissions.ts';
 import { AppError } from './errors.ts';
 // The decorations this guard reads (app.config, app.database) are declared by app.ts; a program
 // that reaches this file without app.ts (the e2e tests import hashToken) still needs them.
@@ -92,8 +92,8 @@ interface SessionRow {
 }
 
 /** Whether an account of this role must sign in with a second factor. */
-export function roleRequiresTwoFactor(app: FastifyInstance, role: string, flagged: boolean): boolean {
-  return flagged || (role === ADMIN_ROLE && app.config.adminTwoFactor);
+export function accountRequiresTwoFactor(app: FastifyInstance, role: string, flagged: boolean): boolean {
+  return roleRequiresTwoFactor({ name: role, twoFactorRequired: flagged }, app.config.adminTwoFactor);
 }
 
 export async function loadSession(app: FastifyInstance, token: string): Promise<AuthContext | null> {
@@ -111,7 +111,7 @@ export async function loadSession(app: FastifyInstance, token: string): Promise<
     role: row.role,
     permissions: new Set(row.stage === 'enrol' ? [] : names.sort()),
     twoFactorEnabled: row.two_factor_enabled,
-    twoFactorRequired: roleRequiresTwoFactor(app, row.role, row.role_requires_two_factor),
+    twoFactorRequired: accountRequiresTwoFactor(app, row.role, row.role_requires_two_factor),
     stage: row.stage,
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
   };

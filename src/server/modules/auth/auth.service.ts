@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LoginBody, RegisterBody, SessionUser } from '../../../contract/auth.ts';
 import { audit } from '../../plugins/audit.ts';
-import { hashToken, loadSession, roleRequiresTwoFactor, type AuthContext } from '../../plugins/auth.ts';
+import { accountRequiresTwoFactor, hashToken, loadSession, type AuthContext } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
 import { mailLink } from '../../mailer.ts';
 import { insertUser } from '../users/users.repository.ts';
@@ -89,7 +89,7 @@ export async function login(app: FastifyInstance, request: FastifyRequest, input
     if (!input.code) throw new AppError(401, CODE_NEEDED, { data: { message: CODE_NEEDED }, twoFactorRequired: true });
     if (!(await verifyCode(db, account.userId, second!, input.code))) return fail(401, INVALID_CODE, { twoFactorRequired: true });
   }
-  const mustEnrol = !enabled && roleRequiresTwoFactor(app, account.roleName ?? '', account.roleRequiresTwoFactor ?? false);
+  const mustEnrol = !enabled && accountRequiresTwoFactor(app, account.roleName ?? '', account.roleRequiresTwoFactor ?? false);
   await repo.clearAttempts(db, keys.pair);
   await repo.touchLastLogin(db, account.userId);
   const session = await openSession(app, request, account.userId, input.rememberMe === true, mustEnrol ? 'enrol' : 'full');

@@ -1,7 +1,7 @@
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../../../contract/access.ts';
-import { ADMIN_ROLE, USER_ROLE } from '../../../contract/permissions.ts';
+import { ADMIN_ROLE, roleRequiresTwoFactor, USER_ROLE } from '../../../contract/permissions.ts';
 import type { Db } from '../../db/client.ts';
 import { rolePermissions, roles } from '../../db/schema/access.ts';
 import { users } from '../../db/schema/members.ts';
@@ -15,20 +15,13 @@ interface RoleInput {
   twoFactorRequired?: boolean;
 }
 
-/**
- * With ADMIN_TWO_FACTOR (on by default in production) the Admin role requires two-factor sign-in
- * whatever its row says, and the list shows it so.
- */
-export function twoFactorRequired(row: Pick<Row, 'name' | 'twoFactorRequired'>, adminTwoFactor: boolean): boolean {
-  return row.twoFactorRequired || (adminTwoFactor && row.name === ADMIN_ROLE);
-}
-
 export function toWire(row: Row, adminTwoFactor: boolean): Role {
   return {
     roleId: row.roleId,
     name: row.name,
     status: row.status,
-    twoFactorRequired: twoFactorRequired(row, adminTwoFactor),
+    // With ADMIN_TWO_FACTOR the Admin role requires two-factor whatever its row says, and the list shows it so.
+    twoFactorRequired: roleRequiresTwoFactor(row, adminTwoFactor),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -1,11 +1,10 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { StaffMember, StaffRole } from '../../../contract/staff.ts';
-import { ADMIN_ROLE, USER_ROLE } from '../../../contract/permissions.ts';
+import { ADMIN_ROLE, roleRequiresTwoFactor, USER_ROLE } from '../../../contract/permissions.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { roles } from '../../db/schema/access.ts';
 import { users } from '../../db/schema/members.ts';
 import { passwordResets, sessions } from '../../db/schema/system.ts';
-import { twoFactorRequired } from '../roles/roles.service.ts';
 import { likeEscape } from '../users/users.repository.ts';
 
 interface StaffRow {
@@ -143,7 +142,7 @@ export async function assignableRoles(db: Db, adminTwoFactor: boolean): Promise<
     .from(roles)
     .where(and(eq(roles.status, true), ne(roles.name, USER_ROLE)))
     .orderBy(roles.name);
-  return rows.map((r) => ({ ...r, twoFactorRequired: twoFactorRequired(r, adminTwoFactor) }));
+  return rows.map((r) => ({ ...r, twoFactorRequired: roleRequiresTwoFactor(r, adminTwoFactor) }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ADMIN_ROLE, USER_ROLE } from '../../../contract/permissions.ts';
+import { ADMIN_ROLE, roleRequiresTwoFactor, USER_ROLE } from '../../../contract/permissions.ts';
 import type { StaffMember } from '../../../contract/staff.ts';
 import { firstFreeStaffPhone } from '../../db/bootstrap.ts';
 import type { Db } from '../../db/client.ts';
@@ -9,7 +9,6 @@ import { users } from '../../db/schema/members.ts';
 import { audit } from '../../plugins/audit.ts';
 import { hashToken } from '../../plugins/auth.ts';
 import { AppError } from '../../plugins/errors.ts';
-import { twoFactorRequired } from '../roles/roles.service.ts';
 import { insertUser } from '../users/users.repository.ts';
 import * as repo from './staff.repository.ts';
 
@@ -189,7 +188,7 @@ export async function changeRole(app: FastifyInstance, request: FastifyRequest, 
     if (role.name !== ADMIN_ROLE) await assertNotLastAdministrator(tx, account, 'given another role');
     await tx.update(users).set({ roleId: role.roleId, updatedAt: new Date() }).where(eq(users.userId, userId));
     // A role that demands two-factor sign-in must not ride on sessions opened without it.
-    if (twoFactorRequired(role, app.config.adminTwoFactor) && !before.twoFactorEnabled) await repo.endSessions(tx, userId);
+    if (roleRequiresTwoFactor(role, app.config.adminTwoFactor) && !before.twoFactorEnabled) await repo.endSessions(tx, userId);
     const after = await requireStaff(tx, userId);
     await audit(tx, request, { action: 'change_role', entity: 'user', entityId: userId, before, after });
     return after;
