@@ -5,8 +5,10 @@ import react from '@vitejs/plugin-react';
 const serverTests = {
   environment: 'node' as const,
   include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts'],
-  testTimeout: 30_000,
-  hookTimeout: 60_000,
+  // Explicit, and several times what a test takes alone: `npm test` must pass while another
+  // process keeps both cores of the 2-core CI machine busy (createTestApp alone takes 10–40 s then).
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
 };
 
 // The API suite runs on the embedded PGlite, and again on a PostgreSQL server when
@@ -34,7 +36,8 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           // jsdom renders of whole pages take 3–7 s on a loaded 2-core machine; 5 s (the default) flaked.
-          testTimeout: 20_000,
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['src/web/test-setup.ts'],
         },

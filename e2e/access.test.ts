@@ -1,8 +1,9 @@
 import zlib from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPath } from './support/browser.ts';
+import { serverAndBrowser } from './support/journey.ts';
+import { signIn } from './support/screens.ts';
 
 /** A real size × size PNG of one colour, so the browser can decode and show it. */
 function solidPng(size: number, [r, g, b]: [number, number, number]): Buffer {
@@ -34,25 +35,12 @@ async function api<T>(page: Page, path: string): Promise<T> {
 }
 
 describe.skipIf(!chromiumPath)('access control and catalogue journey in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
-  });
 
   it('creates a permission and a role, links them, toggles, deletes one permission by typed id; edits a service icon', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`${server.url}/signin`);
-    await page.getByLabel('Email').fill(E2E_ADMIN.email);
-    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: 'Access Portal' }).click();
-    await page.waitForURL(`${server.url}/`);
+    const page = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await signIn(page, journey.server.url);
 
     // Permissions: the name is formatted as spec §5 says.
     await page.getByRole('link', { name: 'Permissions', exact: true }).click();

@@ -1,10 +1,10 @@
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumPath } from './support/browser.ts';
+import { serverAndBrowser } from './support/journey.ts';
 import {
-  MAIN_SCREENS, memberWithNetwork, openScreen, PUBLIC_SCREENS, settled, signIn, TEST_SCREENS, type Screen,
+  MAIN_SCREENS, memberWithNetwork, openScreen, PUBLIC_SCREENS, settled, signIn, TEST_SCREENS, transitionsDone, type Screen,
 } from './support/screens.ts';
 
 const axeSource: string = createRequire(import.meta.url)('axe-core').source;
@@ -43,7 +43,7 @@ async function checkModal(page: Page, screen: Screen) {
   await page.getByRole('button', { name: screen.modal.button }).first().click();
   const dialog = page.getByRole('dialog', { name: screen.modal.dialog });
   await dialog.waitFor();
-  await page.waitForTimeout(300); // the opening transition
+  await transitionsDone(page, dialog);
   await settled(page);
   await expectAccessible(page, `${screen.path} with its dialog open`);
   await page.keyboard.press('Escape');
@@ -51,34 +51,27 @@ async function checkModal(page: Page, screen: Screen) {
 }
 
 describe.skipIf(!chromiumPath)('accessibility: axe-core on every screen in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
     // The panel's CSP (script-src 'self') would refuse axe's injected script.
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
+    context = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
     page = await context.newPage();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
   });
 
   it('finds no serious or critical violation on the public screens', async () => {
     for (const screen of PUBLIC_SCREENS) {
-      await openScreen(page, server.url, screen);
+      await openScreen(page, journey.server.url, screen);
       await expectAccessible(page, screen.path);
     }
   });
 
   it('finds none on every main screen, with a dialog of each open where there is one', async () => {
-    await signIn(page, server.url);
+    await signIn(page, journey.server.url);
     for (const screen of MAIN_SCREENS) {
-      await openScreen(page, server.url, screen);
+      await openScreen(page, journey.server.url, screen);
       await expectAccessible(page, screen.path);
       await checkModal(page, screen);
     }
@@ -86,8 +79,8 @@ describe.skipIf(!chromiumPath)('accessibility: axe-core on every screen in Chrom
 
   it('finds none on the member page with the genealogy opened, nor in the header search', async () => {
     const token = (await page.evaluate(() => localStorage.getItem('authToken')))!;
-    const member = await memberWithNetwork(server.url, token);
-    await openScreen(page, server.url, { path: `/users/${member.userId}`, heading: member.fullName });
+    const member = await memberWithNetwork(journey.server.url, token);
+    await openScreen(page, journey.server.url, { path: `/users/${member.userId}`, heading: member.fullName });
     await page.getByRole('button', { name: /^Expand / }).first().click();
     await settled(page);
     await expectAccessible(page, 'member page');
@@ -101,7 +94,7 @@ describe.skipIf(!chromiumPath)('accessibility: axe-core on every screen in Chrom
 
   it('finds none on every /test/* screen', async () => {
     for (const screen of TEST_SCREENS) {
-      await openScreen(page, server.url, screen);
+      await openScreen(page, journey.server.url, screen);
       await expectAccessible(page, screen.path);
       await checkModal(page, screen);
     }
@@ -111,7 +104,7 @@ describe.skipIf(!chromiumPath)('accessibility: axe-core on every screen in Chrom
     await page.emulateMedia({ colorScheme: 'dark' });
     try {
       for (const screen of [MAIN_SCREENS[0], MAIN_SCREENS[1], MAIN_SCREENS[14]]) {
-        await openScreen(page, server.url, screen);
+        await openScreen(page, journey.server.url, screen);
         expect(await page.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
         await expectAccessible(page, `${screen.path} (dark)`);
       }
@@ -121,12 +114,12 @@ describe.skipIf(!chromiumPath)('accessibility: axe-core on every screen in Chrom
   });
 
   it('keeps the focus inside a modal and closes it on Escape', async () => {
-    await openScreen(page, server.url, MAIN_SCREENS[1]);
+    await openScreen(page, journey.server.url, MAIN_SCREENS[1]);
     const opener = page.getByRole('button', { name: 'Add User' });
     await opener.click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
     await dialog.waitFor();
-    await page.waitForTimeout(300);
+    await transitionsDone(page, dialog);
     for (let i = 0; i < 25; i++) {
       await page.keyboard.press(i % 5 === 4 ? 'Shift+Tab' : 'Tab');
       const inside = await page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'));

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { startServer, type RunningServer } from './support/server.ts';
-import { memberWithNetwork, openScreen, settled, signIn, TEST_SCREENS } from './support/screens.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromiumPath } from './support/browser.ts';
+import { serverAndBrowser } from './support/journey.ts';
+import { openScreen, settled, signIn, TEST_SCREENS } from './support/screens.ts';
 
 interface ApiUser {
   userId: number;
@@ -11,14 +11,13 @@ interface ApiUser {
 }
 
 describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealogy, search, charts, test routes, dark mode', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
   let context: BrowserContext;
   let page: Page;
   let token: string;
 
   const api = async <T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> => {
-    const res = await fetch(`${server.url}/api${path}`, {
+    const res = await fetch(`${journey.server.url}/api${path}`, {
       method: init.method ?? 'GET',
       headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
       body: init.body ? JSON.stringify(init.body) : undefined,
@@ -41,20 +40,14 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
   const colorScheme = () => page.locator('html').getAttribute('data-mantine-color-scheme');
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
+    context = await journey.browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: 'light' });
     page = await context.newPage();
-    await signIn(page, server.url);
+    await signIn(page, journey.server.url);
     token = (await page.evaluate(() => localStorage.getItem('authToken')))!;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
   });
 
   it('audit log: a change made on a screen is listed with before and after; the filters narrow the list', async () => {
-    await openScreen(page, server.url, { path: '/rank', heading: 'Ranks Management' });
+    await openScreen(page, journey.server.url, { path: '/rank', heading: 'Ranks Management' });
     await page.getByRole('button', { name: 'Add Rank' }).click();
     let dialog = page.getByRole('dialog', { name: 'Add Rank' });
     await dialog.getByLabel(/Rank Name/).fill('Audit Emerald');
@@ -66,7 +59,7 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
     await dialog.getByRole('button', { name: 'Update' }).click();
     await dialog.waitFor({ state: 'hidden' });
 
-    await openScreen(page, server.url, { path: '/audit', heading: 'Audit Log' });
+    await openScreen(page, journey.server.url, { path: '/audit', heading: 'Audit Log' });
     await page.getByRole('combobox', { name: 'Entity' }).click();
     await page.getByRole('option', { name: 'rank', exact: true }).click();
     await page.getByLabel('Action', { exact: true }).fill('update');
@@ -114,16 +107,16 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
     for (let i = 1; i <= 21; i++) children.push(await addMember(`Gena Child ${String(i).padStart(2, '0')}`, root.userId));
     const grandchild = await addMember('Gena Grandchild', children[0].userId);
 
-    await openScreen(page, server.url, { path: '/users', heading: 'User Management' });
+    await openScreen(page, journey.server.url, { path: '/users', heading: 'User Management' });
     await page.getByRole('table', { name: 'Users' }).getByRole('link', { name: `Open ${grandchild.fullName}` }).click();
-    await page.waitForURL(`${server.url}/users/${grandchild.userId}`);
+    await page.waitForURL(`${journey.server.url}/users/${grandchild.userId}`);
     await page.getByRole('heading', { level: 1, name: grandchild.fullName }).waitFor();
 
     // Upline: root → child 01 → the member.
     const upline = page.getByRole('navigation', { name: 'Upline chain' });
     expect(await upline.getByRole('link').allInnerTexts()).toEqual([`${root.fullName} (L1)`, `${children[0].fullName} (L2)`]);
     await upline.getByRole('link', { name: new RegExp(root.fullName) }).click();
-    await page.waitForURL(`${server.url}/users/${root.userId}`);
+    await page.waitForURL(`${journey.server.url}/users/${root.userId}`);
     await page.getByRole('heading', { level: 1, name: root.fullName }).waitFor();
     await settled(page);
     await page.getByText('Network: 22 members').waitFor();
@@ -150,7 +143,7 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
 
   it('global search: finds a member by name or user id, moves with the arrow keys, opens with Enter, closes on Escape', async () => {
     const [first, second] = [await addMember('Quorra Searchable'), await addMember('Quorra Findable')];
-    await openScreen(page, server.url, { path: '/', heading: 'Dashboard' });
+    await openScreen(page, journey.server.url, { path: '/', heading: 'Dashboard' });
     const search = page.getByRole('combobox', { name: 'Search members' });
     const listbox = page.getByRole('listbox', { name: 'Members found' });
 
@@ -168,7 +161,7 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
     await search.press('ArrowDown');
     expect(await search.getAttribute('aria-activedescendant')).toBe(await listbox.getByRole('option').nth(1).getAttribute('id'));
     await search.press('Enter');
-    await page.waitForURL(`${server.url}/users/${target.userId}`);
+    await page.waitForURL(`${journey.server.url}/users/${target.userId}`);
     await page.getByRole('heading', { level: 1, name: target.fullName }).waitFor();
     expect(await search.inputValue()).toBe('');
 
@@ -176,14 +169,14 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
     await search.fill(String(first.userId));
     await listbox.getByRole('option', { name: new RegExp(first.fullName) }).waitFor();
     await search.press('Enter');
-    await page.waitForURL(`${server.url}/users/${first.userId}`);
+    await page.waitForURL(`${journey.server.url}/users/${first.userId}`);
 
     await search.fill('zzqx-nobody');
     await page.getByText('No members found').waitFor();
   });
 
   it('dashboard: the three charts of the last 30 days render from the database', async () => {
-    await openScreen(page, server.url, { path: '/', heading: 'Dashboard' });
+    await openScreen(page, journey.server.url, { path: '/', heading: 'Dashboard' });
     for (const title of ['New members per day', 'Revenue per day', 'Payouts: success vs failure']) {
       const chart = page.getByRole('region', { name: title });
       await chart.locator('svg.recharts-surface').first().waitFor();
@@ -192,13 +185,13 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
   });
 
   it('/test/api connects; every /test/* route renders its screen without the layout', async () => {
-    await openScreen(page, server.url, { path: '/test/api', heading: 'API Connection Test' });
+    await openScreen(page, journey.server.url, { path: '/test/api', heading: 'API Connection Test' });
     await page.getByText('Connected', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Retry Connection' }).click();
     await page.getByText('Connected', { exact: true }).waitFor();
 
     for (const screen of TEST_SCREENS) {
-      await openScreen(page, server.url, screen);
+      await openScreen(page, journey.server.url, screen);
       expect(await page.getByRole('button', { name: 'Logout' }).count(), screen.path).toBe(0);
       expect(await page.getByRole('navigation', { name: /sidebar|main/i }).count(), screen.path).toBe(0);
       expect(await page.getByText(/coming soon/i).count(), screen.path).toBe(0);
@@ -206,7 +199,7 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
   });
 
   it('dark mode follows the system, the header toggle flips it, and the choice is kept', async () => {
-    await openScreen(page, server.url, { path: '/', heading: 'Dashboard' });
+    await openScreen(page, journey.server.url, { path: '/', heading: 'Dashboard' });
     expect(await colorScheme()).toBe('light');
     await page.getByRole('button', { name: 'Switch to dark mode' }).click();
     expect(await colorScheme()).toBe('dark');
@@ -216,16 +209,16 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
     await page.getByRole('button', { name: 'Switch to light mode' }).click();
     expect(await colorScheme()).toBe('light');
 
-    const fresh = await browser.newContext({ colorScheme: 'dark' });
+    const fresh = await journey.browser.newContext({ colorScheme: 'dark' });
     const dark = await fresh.newPage();
-    await dark.goto(`${server.url}/signin`);
+    await dark.goto(`${journey.server.url}/signin`);
     await dark.getByRole('heading', { name: 'Admin Portal' }).waitFor();
     expect(await dark.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
     await fresh.close();
   });
 
   it('shows the top progress bar while data loads', async () => {
-    await openScreen(page, server.url, { path: '/', heading: 'Dashboard' });
+    await openScreen(page, journey.server.url, { path: '/', heading: 'Dashboard' });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/api/dashboard/charts*', async (route) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
 import { ledgerProblems, moneyRequests, send, type FailedPayout, type MoneyRequest } from './support/money-traffic.ts';
-import { createPostgresDatabase, E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import { adminLogin, createPostgresDatabase, E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
 
 /**
  * Crash safety: wallet recharges and payout payments stream in with Idempotency-Keys, the server
@@ -50,10 +50,7 @@ async function api<T>(server: RunningServer, token: string, url: string): Promis
 }
 
 async function signIn(server: RunningServer): Promise<string> {
-  const res = await fetch(`${server.url}/api/Adminlogin`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
-  });
-  return ((await res.json()) as { data: { token: string } }).data.token;
+  return (await adminLogin(server.url)).token;
 }
 
 const wire = (d: Date) => `${String(d.getDate()).padStart(2, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${d.getFullYear()}`;

@@ -1,27 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { openPglite, openPostgres } from '../src/server/db/client.ts';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import { chromiumPath } from './support/browser.ts';
+import { serverAndBrowser } from './support/journey.ts';
+import { E2E_ADMIN } from './support/server.ts';
 
 const LABELS = ['Total Users', 'Active Users', 'Inactive Users', 'Membership Users'] as const;
 
 describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
-  });
 
   it('signs in, shows the dashboard numbers of the database, signs out; a User account sees "No access"', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/users`);
+    const page = await journey.browser.newPage();
+    await page.goto(`${journey.server.url}/users`);
     await page.waitForURL('**/signin'); // the guard sends a visitor without a token to /signin
     await page.getByRole('heading', { name: 'Admin Portal' }).waitFor();
 
@@ -32,7 +23,7 @@ describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
 
     await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
     await page.getByRole('button', { name: 'Access Portal' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${journey.server.url}/`);
     const shown: Record<string, number> = {};
     for (const label of LABELS) {
       const card = page.getByRole('region', { name: label, exact: true });
@@ -46,7 +37,7 @@ describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
     expect(await page.evaluate(() => window.localStorage.getItem('authToken'))).toBeNull();
 
     // A self-registered account (role User) can sign in but holds no permission.
-    const reg = await fetch(`${server.url}/api/register`, {
+    const reg = await fetch(`${journey.server.url}/api/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -56,7 +47,7 @@ describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
     });
     expect(reg.status).toBe(201);
     const { token } = (await reg.json()) as { token: string };
-    const denied = await fetch(`${server.url}/api/users/getAllUser`, { headers: { authorization: `Bearer ${token}` } });
+    const denied = await fetch(`${journey.server.url}/api/users/getAllUser`, { headers: { authorization: `Bearer ${token}` } });
     expect(denied.status).toBe(403);
     await page.getByLabel('Email').fill('e2e-user@test.local');
     await page.getByLabel(/^Password/).fill('user-password');
@@ -65,8 +56,8 @@ describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
     await expect(page.getByRole('link', { name: 'Dashboard' }).count()).resolves.toBe(0);
 
     // The server closes its database on SIGTERM; then the numbers are read straight from it.
-    expect(await server.stop()).toBe(0);
-    const database = server.databaseUrl ? await openPostgres(server.databaseUrl, 1) : await openPglite(server.dataDir);
+    expect(await journey.server.stop()).toBe(0);
+    const database = journey.server.databaseUrl ? await openPostgres(journey.server.databaseUrl, 1) : await openPglite(journey.server.dataDir);
     try {
       const [row] = await database.query<Record<string, number>>(`select
           (select count(*)::int from users where deleted_at is null) as total,

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPath } from './support/browser.ts';
+import { serverAndBrowser } from './support/journey.ts';
+import { signIn } from './support/screens.ts';
 
 interface ApiUser {
   userId: number;
@@ -11,13 +12,12 @@ interface ApiUser {
 }
 
 describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
   let page: Page;
   let token: string;
 
   const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(`${journey.server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status, path).toBe(200);
     return (await res.json()) as T;
   };
@@ -31,24 +31,14 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
   const settled = () => page.getByText('Updated just now').waitFor();
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    await page.goto(`${server.url}/signin`);
-    await page.getByLabel('Email').fill(E2E_ADMIN.email);
-    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: 'Access Portal' }).click();
-    await page.waitForURL(`${server.url}/`);
+    page = await journey.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signIn(page, journey.server.url);
     token = (await page.evaluate(() => localStorage.getItem('authToken')))!;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
   });
 
   it('adds a referred member, finds them in the referrer\'s downline, edits, filters, deletes', async () => {
     const { users: [referrer] } = await api<{ users: ApiUser[] }>('/users/getAllusers?level=2&limit=1');
-    await page.goto(`${server.url}/users`);
+    await page.goto(`${journey.server.url}/users`);
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
     await settled();
 
@@ -69,7 +59,8 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
     await nameFilter.fill('Zara Jour');
     await page.getByRole('option', { name: /^Zara Journey \(ID: \d+\)$/ }).click();
     await settled();
-    await expect(tableRows().count()).resolves.toBe(1);
+    // The filter's own answer, not an earlier refresh of the unfiltered list that ends just after the pick.
+    await expect.poll(() => tableRows().count(), { timeout: 10_000 }).toBe(1);
     const row = tableRows().first();
     await row.getByText(referrer.fullName).waitFor();
     expect(await row.locator('td').nth(6).innerText()).toBe(String(referrer.level + 1));
@@ -125,7 +116,7 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
   it('views a member\'s bank details', async () => {
     const { data } = await api<{ data: { userId: number; accountNumber: string }[] }>('/banks/getAllBanks?limit=1');
     const { user } = await api<{ user: ApiUser }>(`/users/updateByUserId/${data[0].userId}`);
-    await page.goto(`${server.url}/bank`);
+    await page.goto(`${journey.server.url}/bank`);
     await page.getByRole('heading', { name: 'Bank Details' }).waitFor();
     await page.getByRole('textbox', { name: 'Find a member' }).fill(String(user.userId));
     // The search is debounced: wait until only the member's own row is left.
@@ -138,7 +129,7 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
   });
 
   it('filters memberships by date', async () => {
-    await page.goto(`${server.url}/membership`);
+    await page.goto(`${journey.server.url}/membership`);
     await page.getByRole('columnheader', { name: 'Date Time' }).waitFor();
     const all = await api<{ total: number; data: { fullName: string }[] }>('/users/membership?limit=1');
     expect(all.total).toBeGreaterThan(0);
@@ -155,10 +146,10 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
 
   it('shows a member\'s amount history on membership version A', async () => {
     const { data } = await api<{ data: { fullName: string; userId: number }[] }>('/users/membership?limit=1');
-    const history = await fetch(`${server.url}/api/users/walletHistory?transactionType=dailyPayout&userId=${data[0].userId}`, {
+    const history = await fetch(`${journey.server.url}/api/users/walletHistory?transactionType=dailyPayout&userId=${data[0].userId}`, {
       headers: { authorization: `Bearer ${token}` },
     });
-    await page.goto(`${server.url}/test/membership`);
+    await page.goto(`${journey.server.url}/test/membership`);
     await page.getByRole('button', { name: `View Amount History of ${data[0].fullName}` }).first().click();
     const modal = page.getByRole('dialog');
     if (history.status === 200) {

@@ -1,63 +1,43 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { chromiumPath } from './support/browser.ts';
+import { getJson, isoDay, serverAndBrowser, walletBalance, wire } from './support/journey.ts';
+import { signIn } from './support/screens.ts';
+import { adminLogin } from './support/server.ts';
 
-function isoDay(days: number): string {
-  const d = new Date(Date.now() + days * 86400_000);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-const wire = (iso: string) => iso.split('-').reverse().join('-');
 const paise = (rupees: number) => Math.round(rupees * 100);
 
 /** Issue 13 finding 9, as the operator met it in a real browser against the real server. */
 describe.skipIf(!chromiumPath)('money forms keep what was typed, in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
   let page: Page;
   let token: string;
   let member: { userId: number; fullName: string };
   const posts: { path: string; key: string | undefined; body: unknown }[] = [];
 
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(200);
-    return (await res.json()) as T;
-  };
-  const balance = async (userId: number) => (await api<{ data: { balance: number } }>(`/wallet/balance/${userId}`)).data.balance;
+  const api = <T>(path: string) => getJson<T>(journey.server.url, token, path);
+  const balance = (userId: number) => walletBalance(journey.server.url, token, userId);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const login = await fetch(`${server.url}/api/Adminlogin`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
-    });
-    token = (await login.json()).data.token;
+    const login = await adminLogin(journey.server.url);
+    token = login.token;
     // A new member with an empty wallet, so every amount here stays far below the approval threshold.
     const fullName = 'Forms Tester';
-    const registered = await fetch(`${server.url}/api/users/register`, {
+    const registered = await fetch(`${journey.server.url}/api/users/register`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ fullName, dob: '1990-05-05', email: 'forms-tester@test.local', phone: '9512345678' }),
     });
     expect(registered.status).toBeLessThan(300);
     member = { userId: (await registered.json()).user.userId, fullName };
-    page = await browser.newPage();
+    page = await journey.browser.newPage();
     page.on('request', (request) => {
       const { pathname } = new URL(request.url());
       if (request.method() === 'POST' && /^\/api\/(wallets\/userWalletRecharge|transferAdmin)$/.test(pathname)) {
         posts.push({ path: pathname, key: request.headers()['idempotency-key'], body: request.postDataJSON() });
       }
     });
-    await page.goto(`${server.url}/signin`);
-    await page.getByLabel('Email').fill(E2E_ADMIN.email);
-    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: 'Access Portal' }).click();
-    await page.waitForURL(`${server.url}/`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
+    await signIn(page, journey.server.url);
   });
 
   async function openTransaction(type: 'Wallet Recharge' | 'Wallet Withdrawal'): Promise<Locator> {

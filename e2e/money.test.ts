@@ -1,46 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
-
-/** yyyy-mm-dd of today shifted by `days`, in the browser's (and server's) local calendar. */
-function isoDay(days: number): string {
-  const d = new Date(Date.now() + days * 86400_000);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
-const wire = (iso: string) => iso.split('-').reverse().join('-');
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPath } from './support/browser.ts';
+import { getJson, isoDay, serverAndBrowser, walletBalance, wire } from './support/journey.ts';
+import { signIn } from './support/screens.ts';
+import { adminLogin } from './support/server.ts';
 
 describe.skipIf(!chromiumPath)('money journey in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
   let page: Page;
   let token: string;
   let adminId: number;
 
-  const api = async <T>(path: string): Promise<T> => {
-    const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(200);
-    return (await res.json()) as T;
-  };
-  const balance = async (userId: number) => (await api<{ data: { balance: number } }>(`/wallet/balance/${userId}`)).data.balance;
+  const api = <T>(path: string) => getJson<T>(journey.server.url, token, path);
+  const balance = (userId: number) => walletBalance(journey.server.url, token, userId);
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const login = await fetch(`${server.url}/api/Adminlogin`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
-    });
-    ({ token, user: { userId: adminId } } = (await login.json()).data);
-    page = await browser.newPage();
-    await page.goto(`${server.url}/signin`);
-    await page.getByLabel('Email').fill(E2E_ADMIN.email);
-    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: 'Access Portal' }).click();
-    await page.waitForURL(`${server.url}/`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
+    const login = await adminLogin(journey.server.url);
+    ({ token, user: { userId: adminId } } = login);
+    page = await journey.browser.newPage();
+    await signIn(page, journey.server.url);
   });
 
   it('pays a failed payout with Pay Now (double-clicked): it turns Success and the wallet grows once', async () => {

@@ -47,7 +47,7 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
     await database?.drop();
   });
 
-  const call = async (base: string, method: string, url: string, token?: string, body?: unknown, key?: string) => {
+  const call = async <Data = Record<string, unknown>>(base: string, method: string, url: string, token?: string, body?: unknown, key?: string) => {
     const res = await fetch(`${base}/api${url}`, {
       method,
       headers: {
@@ -57,7 +57,7 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
       },
       body: body ? JSON.stringify(body) : undefined,
     });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
+    return { status: res.status, body: (await res.json()) as { success: boolean; message: string; data: Data } };
   };
   const login = async (base: string, email = E2E_ADMIN.email, password = E2E_ADMIN.password) =>
     call(base, 'POST', '/Adminlogin', undefined, { email, password });
@@ -151,9 +151,9 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
     const role = await call(a.url, 'POST', '/CreateRoles', token, { name: 'Scale Viewer', status: true });
     expect(role.status).toBe(201);
     const roleId = role.body.data.roleId as number;
-    const perms = await call(b.url, 'GET', '/permissions/getPermissions', token);
-    const dashboard = (perms.body.data as { permissionId: number; name: string }[]).find((p) => p.name === 'dashboard_view')!;
-    const users = (perms.body.data as { permissionId: number; name: string }[]).find((p) => p.name === 'users_view')!;
+    const perms = await call<{ permissionId: number; name: string }[]>(b.url, 'GET', '/permissions/getPermissions', token);
+    const dashboard = perms.body.data.find((p) => p.name === 'dashboard_view')!;
+    const users = perms.body.data.find((p) => p.name === 'users_view')!;
     const reg = await call(lb.url, 'POST', '/register', undefined, {
       name: 'scaleviewer', fullName: 'Scale Viewer', email: 'scale-viewer@test.local', phone: '9111111111', address: 'Pune', password: 'viewer-password',
     });

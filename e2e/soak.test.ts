@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import { adminLogin, startServer, type RunningServer } from './support/server.ts';
+import { until } from './support/wait.ts';
 
 /**
  * Soak: measure the capacity of a mixed read/write workload, then hold 80 % of it at a fixed
@@ -81,10 +82,7 @@ async function run(url: string, requests: ReturnType<typeof workload>, seconds: 
 async function liveMb(pid: number, file: string): Promise<number> {
   fs.rmSync(file, { force: true });
   process.kill(pid, 'SIGUSR2');
-  for (const deadline = Date.now() + 10_000; !fs.existsSync(file); ) {
-    if (Date.now() > deadline) throw new Error('the server did not answer the memory probe in 10 s');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await until(() => fs.existsSync(file), () => 'the server did not answer the memory probe', 30_000, 20);
   const usage = JSON.parse(fs.readFileSync(file, 'utf8')) as NodeJS.MemoryUsage;
   return (usage.heapUsed + usage.external) / 1024 / 1024;
 }
@@ -102,10 +100,7 @@ describe('soak at 80 % of measured capacity', () => {
       env: { LOG_LEVEL: 'error', MEMORY_PROBE_FILE: probeFile },
       nodeArgs: ['--expose-gc', '--import', './e2e/support/memory-probe.mjs'],
     });
-    const login = await fetch(`${server.url}/api/Adminlogin`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
-    });
-    const { data: signedIn } = (await login.json()) as { data: { token: string; user: { userId: number } } };
+    const signedIn = await adminLogin(server.url);
     token = signedIn.token;
     const members = await fetch(`${server.url}/api/wallet/balances?limit=50`, { headers: { authorization: `Bearer ${token}` } });
     // Not the administrator's own wallet: nobody moves money on their own (issue 13).

@@ -1,8 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumPath } from './support/browser.ts';
+import { serverAndBrowser } from './support/journey.ts';
+import { E2E_ADMIN } from './support/server.ts';
+import { until } from './support/wait.ts';
 
 const STAFF = { fullName: 'Tara Iyer', email: 'tara.iyer@test.local', password: 'tara-password-1' };
 
@@ -11,20 +13,11 @@ const codeAt = (secret: string, steps = 0) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: Date.now() + steps * 30_000 });
 
 describe.skipIf(!chromiumPath)('two-factor journey in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
-  });
 
   async function api<T>(path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
-    const res = await fetch(`${server.url}/api${path}`, {
+    const res = await fetch(`${journey.server.url}/api${path}`, {
       method: init.method ?? 'GET',
       headers: { 'content-type': 'application/json', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -34,18 +27,15 @@ describe.skipIf(!chromiumPath)('two-factor journey in Chromium', () => {
 
   /** The invitation link the development log mailer printed for this address. */
   async function inviteLinkFor(email: string): Promise<URL> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      const line = server.output().split('\n').find((l) => l.includes('staff invitation mail') && l.includes(email));
-      const link = line && /"inviteLink":"([^"]+)"/.exec(line)?.[1];
-      if (link) return new URL(link);
-      if (Date.now() > deadline) throw new Error(`no invitation for ${email} in the server output:\n${server.output()}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const link = await until(() => {
+      const line = journey.server.output().split('\n').find((l) => l.includes('staff invitation mail') && l.includes(email));
+      return line && /"inviteLink":"([^"]+)"/.exec(line)?.[1];
+    }, () => `no invitation for ${email} in the server output:\n${journey.server.output()}`, 30_000);
+    return new URL(link);
   }
 
   async function signInWithPassword(page: Page) {
-    await page.goto(`${server.url}/signin`);
+    await page.goto(`${journey.server.url}/signin`);
     await page.getByLabel('Email').fill(STAFF.email);
     await page.getByLabel(/^Password/).fill(STAFF.password);
     await page.getByRole('button', { name: 'Access Portal' }).click();
@@ -72,8 +62,8 @@ describe.skipIf(!chromiumPath)('two-factor journey in Chromium', () => {
     // The invitee opens the mailed link and chooses a password.
     const link = await inviteLinkFor(STAFF.email);
     expect(link.pathname).toBe('/accept-invite');
-    const page = await browser.newPage();
-    await page.goto(`${server.url}${link.pathname}${link.search}`);
+    const page = await journey.browser.newPage();
+    await page.goto(`${journey.server.url}${link.pathname}${link.search}`);
     await page.getByRole('heading', { name: 'Set your password' }).waitFor();
     await page.getByLabel(/^New password/).fill(STAFF.password);
     await page.getByLabel(/^Confirm password/).fill(STAFF.password);
@@ -85,7 +75,7 @@ describe.skipIf(!chromiumPath)('two-factor journey in Chromium', () => {
     await signInWithPassword(page);
     await page.waitForURL('**/two-factor-setup');
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
-    await page.goto(`${server.url}/`);
+    await page.goto(`${journey.server.url}/`);
     await page.waitForURL('**/two-factor-setup');
     const secret = (await page.getByTestId('two-factor-secret').innerText()).replace(/\s+/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -95,7 +85,7 @@ describe.skipIf(!chromiumPath)('two-factor journey in Chromium', () => {
     const recoveryCodes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts();
     expect(recoveryCodes).toHaveLength(10);
     await page.getByRole('button', { name: 'I have saved them' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${journey.server.url}/`);
     await page.getByRole('region', { name: 'Total Users', exact: true }).waitFor();
 
     // Next sign-in: password, then the code of the next 30-second step (the current one was used).
@@ -108,7 +98,7 @@ describe.skipIf(!chromiumPath)('two-factor journey in Chromium', () => {
     await page.getByText('Invalid two-factor code').waitFor();
     await page.getByLabel(/^Two-factor code/).fill(codeAt(secret, 1));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${journey.server.url}/`);
     await page.getByRole('region', { name: 'Total Users', exact: true }).waitFor();
 
     // The account page shows two-factor on and this session marked; a recovery code signs in elsewhere.
@@ -116,11 +106,11 @@ describe.skipIf(!chromiumPath)('two-factor journey in Chromium', () => {
     await page.waitForURL('**/account');
     await page.getByText('Every sign-in asks for a code from your authenticator app. Recovery codes left: 10.').waitFor();
     await page.getByText('This device').waitFor();
-    const other = await browser.newPage();
+    const other = await journey.browser.newPage();
     await signInWithPassword(other);
     await other.getByLabel(/^Two-factor code/).fill(recoveryCodes[0]);
     await other.getByRole('button', { name: 'Verify' }).click();
-    await other.waitForURL(`${server.url}/`);
+    await other.waitForURL(`${journey.server.url}/`);
     await page.reload();
     await page.getByText('Recovery codes left: 9.', { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: /^Sign out/ }).count()).toBe(2);

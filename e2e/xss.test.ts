@@ -1,7 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPath } from './support/browser.ts';
+import { serverAndBrowser } from './support/journey.ts';
+import { signIn } from './support/screens.ts';
+import { adminLogin } from './support/server.ts';
 
 /**
  * Stored XSS: names and descriptions an operator (or a compromised account) saves with markup
@@ -17,14 +19,13 @@ const PERMISSION_DESCRIPTION = `Lets ${markup('permission')} <svg onload="window
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 describe.skipIf(!chromiumPath)('stored markup is shown as text in Chromium', () => {
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = serverAndBrowser();
   let page: Page;
   let memberId: number;
   const dialogs: string[] = [];
 
   const post = async (path: string, body: unknown, token: string) => {
-    const res = await fetch(`${server.url}${path}`, {
+    const res = await fetch(`${journey.server.url}${path}`, {
       method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
     });
     const json = (await res.json()) as { user?: { userId: number } };
@@ -33,11 +34,8 @@ describe.skipIf(!chromiumPath)('stored markup is shown as text in Chromium', () 
   };
 
   beforeAll(async () => {
-    server = await startServer();
-    const login = await fetch(`${server.url}/api/Adminlogin`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
-    });
-    const token = ((await login.json()) as { data: { token: string } }).data.token;
+    const login = await adminLogin(journey.server.url);
+    const { token } = login;
     const member = await post('/api/users/register', { fullName: MEMBER, dob: '1990-01-01', email: 'mallory@test.local', phone: '9876501234' }, token);
     memberId = member.user!.userId;
     await post('/api/permissions/createPermission', { module: 'Settings', name: PERMISSION, description: PERMISSION_DESCRIPTION }, token);
@@ -47,29 +45,20 @@ describe.skipIf(!chromiumPath)('stored markup is shown as text in Chromium', () 
     form.append('category', 'Recharge');
     form.append('description', SERVICE_DESCRIPTION);
     form.append('serviceIcon', new Blob([PNG], { type: 'image/png' }), 'icon.png');
-    const created = await fetch(`${server.url}/api/services/createService`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const created = await fetch(`${journey.server.url}/api/services/createService`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     expect(created.status, await created.clone().text()).toBe(201);
 
-    browser = await launchBrowser();
-    page = await browser.newPage();
+    page = await journey.browser.newPage();
     page.on('dialog', (d) => {
       dialogs.push(d.message());
       void d.dismiss();
     });
-    await page.goto(`${server.url}/signin`);
-    await page.getByLabel('Email').fill(E2E_ADMIN.email);
-    await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
-    await page.getByRole('button', { name: 'Access Portal' }).click();
-    await page.waitForURL(`${server.url}/`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
+    await signIn(page, journey.server.url);
   });
 
   /** The literal text is on screen, and nothing of the markup became part of the page. */
   async function expectShownAsText(path: string, texts: string[]) {
-    await page.goto(`${server.url}${path}`);
+    await page.goto(`${journey.server.url}${path}`);
     for (const text of texts) await page.getByText(text, { exact: false }).first().waitFor({ timeout: 15_000 });
     expect(await page.locator('[id^="xss-"]').count(), `${path}: injected element`).toBe(0);
     expect(await page.locator('img[src="x"], svg[onload], script:not([src])').count(), `${path}: injected markup`).toBe(0);

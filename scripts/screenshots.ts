@@ -8,16 +8,16 @@ import type { Page } from 'playwright-core';
 import { chromiumPath, launchBrowser } from '../e2e/support/browser.ts';
 import { startServer } from '../e2e/support/server.ts';
 import {
-  MAIN_SCREENS, memberWithNetwork, openScreen, PUBLIC_SCREENS, settled, signIn, TEST_SCREENS,
+  MAIN_SCREENS, memberWithNetwork, openScreen, PUBLIC_SCREENS, settled, signIn, TEST_SCREENS, transitionsDone,
 } from '../e2e/support/screens.ts';
 
 const OUT = path.resolve(import.meta.dirname, '../docs/screenshots');
 /** The test duplicates that are screens of their own; the others repeat a main screen without the layout. */
 const DISTINCT_TEST_SCREENS = new Set(['/test/api', '/test/membership', '/test/membership-test']);
 
-async function shoot(page: Page, name: string) {
+async function shoot(page: Page, name: string, dialog?: string) {
   await page.mouse.move(0, 899);
-  await page.waitForTimeout(400); // chart and modal transitions
+  await transitionsDone(page, dialog ? page.getByRole('dialog', { name: dialog }) : undefined);
   await page.screenshot({ path: path.join(OUT, `${name}.png`) });
   console.log(`  docs/screenshots/${name}.png`);
 }
@@ -74,15 +74,15 @@ async function main() {
     await openScreen(page, server.url, MAIN_SCREENS[1]);
     await page.getByRole('button', { name: 'Add User' }).click();
     await page.getByRole('dialog', { name: 'Add User' }).waitFor();
-    await shoot(page, 'users-add');
+    await shoot(page, 'users-add', 'Add User');
     await openScreen(page, server.url, { path: '/audit', heading: 'Audit Log' });
     await page.getByRole('button', { name: /^View Details of / }).first().click();
     await page.getByRole('dialog', { name: 'Change details' }).waitFor();
-    await shoot(page, 'audit-details');
+    await shoot(page, 'audit-details', 'Change details');
     await openScreen(page, server.url, { path: '/staff', heading: 'Staff' });
     await page.getByRole('button', { name: 'Invite staff' }).click();
     await page.getByRole('dialog', { name: 'Invite staff' }).waitFor();
-    await shoot(page, 'staff-invite');
+    await shoot(page, 'staff-invite', 'Invite staff');
     await page.goto(`${server.url}/two-factor-setup`);
     await page.getByRole('img', { name: /QR/i }).waitFor();
     await shoot(page, 'two-factor-setup');

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { answersOk, until } from './wait.ts';
 
 export const nginxPath = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => fs.existsSync(p));
 
@@ -39,17 +40,10 @@ http {
   let out = '';
   child.stderr!.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${listenPort}`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+  await until(async () => {
     if (child.exitCode !== null) throw new Error(`nginx exited: ${out}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) break;
-    } catch {
-      /* starting */
-    }
-    if (Date.now() > deadline) throw new Error(`nginx did not answer: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return answersOk(`${url}/api/health`);
+  }, () => `nginx did not answer: ${out}`, 15_000);
   return {
     url,
     /** The last lines of nginx's error log (why a request through it failed). */

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { E2E_ADMIN } from './server.ts';
 
 export interface Screen {
@@ -88,7 +88,27 @@ export async function settled(page: Page): Promise<void> {
     undefined,
     { timeout: 15_000 },
   );
-  await page.waitForTimeout(150);
+  await transitionsDone(page);
+}
+
+/**
+ * Every CSS transition and finite animation on the page has ended (spinners and other endless
+ * animations aside), and a frame has been painted since: what a reader, axe or a screenshot sees
+ * is the final state, not a modal half faded in. `within`, when given, must also be fully opaque
+ * (a Mantine modal is in the page at opacity 0 before its transition starts).
+ */
+export async function transitionsDone(page: Page, within?: Locator): Promise<void> {
+  if (within) await within.evaluate(async (el) => {
+    while (getComputedStyle(el).opacity !== '1') await new Promise(requestAnimationFrame);
+  });
+  // No named functions inside: the screenshots script runs under tsx, whose name-keeping helper
+  // (__name) does not exist in the page.
+  await page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await new Promise(requestAnimationFrame);
+    await new Promise(requestAnimationFrame);
+  });
 }
 
 /** A member with direct referrals who is one themselves: the genealogy and upline both have something to show. */

@@ -5,8 +5,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { answersOk, until } from './wait.ts';
 
 export const E2E_ADMIN = { email: 'e2e-admin@test.local', password: 'e2e-admin-password' };
+
+/** Signs the e2e administrator in through the API (no browser): the token and the account. */
+export async function adminLogin(baseUrl: string): Promise<{ token: string; user: { userId: number } }> {
+  const res = await fetch(`${baseUrl}/api/Adminlogin`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN),
+  });
+  return ((await res.json()) as { data: { token: string; user: { userId: number } } }).data;
+}
 
 export interface RunningServer {
   url: string;
@@ -39,19 +48,14 @@ export async function freePort(): Promise<number> {
 }
 
 async function waitHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not become healthy in 60 s:\n${output()}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  try {
+    await until(async () => {
+      if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
+      return answersOk(`${url}/api/health`);
+    }, () => `server did not become healthy:\n${output()}`, 60_000, 200);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
   }
 }
 

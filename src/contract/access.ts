@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { messageResponse } from './common.ts';
+import { endpoints } from './endpoint.ts';
 import { PERMISSION_MODULES } from './permissions.ts';
 
 /**
@@ -40,6 +42,22 @@ export type PermissionBody = z.input<typeof permissionBody>;
 export const permissionListResponse = z.object({ success: z.literal(true), data: z.array(permission) });
 export const permissionResponse = z.object({ success: z.literal(true), message: z.string(), data: permission });
 
+export const permissionsApi = endpoints('permissions', {
+  list: { method: 'GET', path: '/permissions/getPermissions', access: 'permissions_view', responses: { 200: permissionListResponse } },
+  create: {
+    method: 'POST', path: '/permissions/createPermission', access: 'permissions_manage', body: permissionBody,
+    responses: { 201: permissionResponse },
+  },
+  update: {
+    method: 'PUT', path: '/permissions/updatePermission/:id', access: 'permissions_manage', params: permissionIdParams,
+    body: permissionBody, responses: { 200: permissionResponse },
+  },
+  remove: {
+    method: 'DELETE', path: '/permissions/deletePermission/:id', access: 'permissions_manage', params: permissionIdParams,
+    responses: { 200: messageResponse },
+  },
+});
+
 // ---- Roles ----
 
 export const role = z.object({
@@ -62,6 +80,15 @@ export type RoleBody = z.input<typeof roleBody>;
 
 export const roleListResponse = z.object({ success: z.literal(true), data: z.array(role) });
 export const roleResponse = z.object({ success: z.literal(true), message: z.string(), data: role });
+
+export const rolesApi = endpoints('roles', {
+  list: { method: 'GET', path: '/GetAllRoles', access: 'roles_view', responses: { 200: roleListResponse } },
+  create: { method: 'POST', path: '/CreateRoles', access: 'roles_manage', body: roleBody, responses: { 201: roleResponse } },
+  update: {
+    method: 'PUT', path: '/updateRole/:id', access: 'roles_manage', params: roleIdParams, body: roleBody, responses: { 200: roleResponse },
+  },
+  remove: { method: 'DELETE', path: '/deleteRole/:id', access: 'roles_manage', params: roleIdParams, responses: { 200: messageResponse } },
+});
 
 // ---- Role permissions ----
 
@@ -102,4 +129,27 @@ export type UpdateRolePermissionBody = z.input<typeof updateRolePermissionBody>;
 
 export const rolePermissionListResponse = z.object({ success: z.literal(true), data: z.array(rolePermission) });
 export const rolePermissionResponse = z.object({ success: z.literal(true), message: z.string(), data: rolePermission });
-export const messageResponse = z.object({ success: z.literal(true), message: z.string() });
+
+export const rolePermissionsApi = endpoints('role-permissions', {
+  list: {
+    method: 'GET', path: '/role-permissions/getAllRolePermissions', access: 'roles_view', responses: { 200: rolePermissionListResponse },
+  },
+  create: {
+    method: 'POST', path: '/role-permissions/createPermissionForRole', access: 'roles_manage', body: createRolePermissionBody,
+    responses: { 201: rolePermissionResponse },
+  },
+  update: {
+    method: 'PUT', path: '/role-permissions/updatePermissionForRole/:roleId', access: 'roles_manage', params: rolePermissionParams,
+    body: updateRolePermissionBody, responses: { 200: rolePermissionResponse },
+  },
+  /** Takes one permission out of the role's set. */
+  removePermission: {
+    method: 'DELETE', path: '/role-permissions/removePermissionFromRole/:roleId/:permissionId', access: 'roles_manage',
+    params: rolePermissionItemParams, responses: { 200: rolePermissionResponse },
+  },
+  /** Removes the role's whole set; the role itself stays. */
+  remove: {
+    method: 'DELETE', path: '/role-permissions/deleteRoleById/:roleId', access: 'roles_manage', params: rolePermissionParams,
+    responses: { 200: messageResponse },
+  },
+});

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { TWO_FACTOR_CODE } from './auth.ts';
+import { messageResponse } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** The signed-in account's own security: two-factor sign-in and its sessions (any account, no permission). */
 
@@ -64,3 +66,25 @@ export const changeEmailBody = z.object({
   password: z.string().min(1, 'Enter your password').max(256),
 });
 export type ChangeEmailBody = z.infer<typeof changeEmailBody>;
+
+// A session that must enrol may use exactly the three two-factor set-up calls (and /users/me, /users/logout).
+export const accountApi = endpoints('account', {
+  twoFactorStatus: {
+    method: 'GET', path: '/account/two-factor', access: 'session', duringEnrolment: true, responses: { 200: twoFactorStatusResponse },
+  },
+  setUpTwoFactor: {
+    method: 'POST', path: '/account/two-factor/setup', access: 'session', duringEnrolment: true, responses: { 200: twoFactorSetupResponse },
+  },
+  confirmTwoFactor: {
+    method: 'POST', path: '/account/two-factor/confirm', access: 'session', duringEnrolment: true, body: twoFactorConfirmBody,
+    responses: { 200: twoFactorConfirmResponse },
+  },
+  turnOffTwoFactor: {
+    method: 'DELETE', path: '/account/two-factor', access: 'session', body: twoFactorCodeBody, responses: { 200: messageResponse },
+  },
+  changeEmail: { method: 'PUT', path: '/account/email', access: 'session', body: changeEmailBody, responses: { 200: messageResponse } },
+  sessions: { method: 'GET', path: '/account/sessions', access: 'session', responses: { 200: accountSessionsResponse } },
+  endSession: {
+    method: 'DELETE', path: '/account/sessions/:id', access: 'session', params: sessionIdParams, responses: { 200: messageResponse },
+  },
+});

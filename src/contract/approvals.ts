@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { paging } from './common.ts';
+import { paging, pageOf } from './common.ts';
+import { endpoints } from './endpoint.ts';
 import { plainText } from './reports.ts';
 
 /**
@@ -62,13 +63,7 @@ export const approval = z.object({
 });
 export type Approval = z.infer<typeof approval>;
 
-export const approvalsResponse = z.object({
-  success: z.literal(true),
-  data: z.array(approval),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const approvalsResponse = pageOf(approval);
 export type ApprovalsPage = z.infer<typeof approvalsResponse>;
 
 export const approvalResponse = z.object({ success: z.literal(true), data: approval });
@@ -78,4 +73,17 @@ export const approvalDecisionResponse = z.object({
   success: z.literal(true),
   message: z.string(),
   data: approval.extend({ result: z.record(z.string(), z.unknown()).nullable() }),
+});
+
+export const approvalsApi = endpoints('approvals', {
+  list: { method: 'GET', path: '/approvals', access: 'money_approve', query: approvalsQuery, responses: { 200: approvalsResponse } },
+  get: { method: 'GET', path: '/approvals/:id', access: 'money_approve', params: approvalIdParams, responses: { 200: approvalResponse } },
+  approve: {
+    method: 'POST', path: '/approvals/:id/approve', access: 'money_approve', params: approvalIdParams, body: approveBody,
+    responses: { 200: approvalDecisionResponse },
+  },
+  reject: {
+    method: 'POST', path: '/approvals/:id/reject', access: 'money_approve', params: approvalIdParams, body: rejectBody,
+    responses: { 200: approvalDecisionResponse },
+  },
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paging, wireDate } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** The records the audit log names (entity column). */
 export const AUDIT_ENTITIES = [
@@ -50,3 +51,8 @@ export const auditPage = z.object({
   limit: z.number(),
 });
 export type AuditPage = z.infer<typeof auditPage>;
+
+export const auditApi = endpoints('audit', {
+  list: { method: 'GET', path: '/audit/logs', access: 'audit_view', query: auditQuery, responses: { 200: auditPage } },
+  csv: { method: 'GET', path: '/audit/logs.csv', access: 'audit_view', query: auditQuery, file: 'csv', responses: {} },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { errorResponse } from './common.ts';
+import { errorResponse, messageResponse } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** A 6-digit authenticator code, or a one-time recovery code (`abcde-fghij`, dash optional). */
 export const TWO_FACTOR_CODE = /^(\d{6}|[A-Za-z2-7]{5}-?[A-Za-z2-7]{5})$/;
@@ -64,6 +65,21 @@ export const resetPasswordBody = z.object({
   newPassword: z.string().min(8, 'Password must be at least 8 characters').max(256),
 });
 
-export const okResponse = z.object({ success: z.literal(true), message: z.string() });
-
 export const meResponse = z.object({ success: z.literal(true), data: sessionUser });
+
+export const authApi = endpoints('auth', {
+  login: {
+    method: 'POST', path: '/Adminlogin', access: 'public', body: loginBody, responses: { 200: loginResponse },
+    errors: { 401: loginErrorResponse },
+  },
+  register: { method: 'POST', path: '/register', access: 'public', body: registerBody, responses: { 201: registerResponse } },
+  logout: { method: 'POST', path: '/users/logout', access: 'session', duringEnrolment: true, responses: { 200: messageResponse } },
+  me: { method: 'GET', path: '/users/me', access: 'session', duringEnrolment: true, responses: { 200: meResponse } },
+  forgotPassword: {
+    method: 'POST', path: '/users/forgot-password', access: 'public', body: forgotPasswordBody, responses: { 200: messageResponse },
+  },
+  /** Also an invite link's first password. */
+  resetPassword: {
+    method: 'POST', path: '/users/reset-password', access: 'public', body: resetPasswordBody, responses: { 200: messageResponse },
+  },
+});

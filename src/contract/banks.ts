@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { paging } from './common.ts';
+import { messageResponse, paging } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** Spec §3 Bank account. */
 export const bankAccount = z.object({
@@ -45,4 +46,14 @@ export const banksQuery = paging.extend({ userId: z.coerce.number().int().positi
 export const banksResponse = z.object({ success: z.literal(true), data: z.array(bankAccount) });
 export const banksPage = banksResponse.extend({ total: z.number(), page: z.number(), limit: z.number() });
 export const bankChangedResponse = z.object({ success: z.literal(true), message: z.string(), data: bankAccount });
-export const bankDeletedResponse = z.object({ success: z.literal(true), message: z.string() });
+
+export const banksApi = endpoints('banks', {
+  ofUser: { method: 'GET', path: '/banks/getBanksByUserId/:userId', access: 'banks_view', params: bankUserParam, responses: { 200: banksResponse } },
+  list: { method: 'GET', path: '/banks/getAllBanks', access: 'banks_view', query: banksQuery, responses: { 200: banksPage } },
+  create: { method: 'POST', path: '/banks/createBankAccount', access: 'banks_manage', body: createBankBody, responses: { 201: bankChangedResponse } },
+  update: {
+    method: 'PUT', path: '/banks/updateBank/:id', access: 'banks_manage', params: bankIdParam, body: updateBankBody,
+    responses: { 200: bankChangedResponse },
+  },
+  remove: { method: 'DELETE', path: '/banks/deleteBank/:id', access: 'banks_manage', params: bankIdParam, responses: { 200: messageResponse } },
+});

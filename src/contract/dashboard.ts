@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoints } from './endpoint.ts';
 
 export const dashboardStats = z.object({
   totalUsers: z.number(),
@@ -30,3 +31,9 @@ export const dashboardChartsResponse = z.object({
   data: z.object({ days: z.array(dashboardDay) }),
 });
 export type DashboardCharts = z.infer<typeof dashboardChartsResponse>['data'];
+
+export const dashboardApi = endpoints('dashboard', {
+  /** The four statistics, at the path the spec gives them. */
+  stats: { method: 'GET', path: '/users/getAllUser', access: 'dashboard_view', responses: { 200: dashboardStatsResponse } },
+  charts: { method: 'GET', path: '/dashboard/charts', access: 'dashboard_view', query: dashboardChartsQuery, responses: { 200: dashboardChartsResponse } },
+});

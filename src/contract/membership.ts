@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { paging, wireDate } from './common.ts';
+import { pageOf, paging, wireDate } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** Spec §3 Member view, with the membership's amount and date. */
 export const member = z.object({
@@ -28,34 +29,9 @@ export const membershipQuery = paging
     path: ['fromDate'],
   });
 
-export const membershipResponse = z.object({
-  success: z.literal(true),
-  data: z.array(member),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const membershipResponse = pageOf(member);
 export type MembershipPage = z.infer<typeof membershipResponse>;
 
-/** GET /users/walletHistory?transactionType=dailyPayout&userId= (served by the wallet module). */
-export const historyEntry = z.object({
-  id: z.union([z.number(), z.string()]),
-  userId: z.number().optional(),
-  amount: z.number(),
-  type: z.enum(['credit', 'debit']).optional(),
-  transactionType: z.string().optional(),
-  description: z.string().nullable().optional(),
-  date: z.string().optional(),
-  createdAt: z.string().optional(),
-  dateTime: z.string().optional(),
-  transactionId: z.union([z.number(), z.string()]).nullable().optional(),
+export const membershipApi = endpoints('membership', {
+  list: { method: 'GET', path: '/users/membership', access: 'membership_view', query: membershipQuery, responses: { 200: membershipResponse } },
 });
-export type HistoryEntry = z.infer<typeof historyEntry>;
-
-export const amountHistory = z.object({
-  user: z.object({ userId: z.number().optional(), fullName: z.string().optional() }).passthrough().nullable().optional(),
-  currentAmount: z.number(),
-  history: z.array(historyEntry).optional(),
-  transactions: z.array(historyEntry).optional(),
-});
-export type AmountHistory = z.infer<typeof amountHistory>;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { awaitingApprovalResponse } from './approvals.ts';
 import { paging, rupeeAmount, wireDate } from './common.ts';
+import { endpoints } from './endpoint.ts';
 import { plainText } from './reports.ts';
 
 export const PAYOUT_STATUSES = ['Success', 'Failure'] as const;
@@ -75,4 +77,13 @@ export const transferResponse = z.object({
     payoutId: z.number().nullable(),
     status: payoutStatus.nullable(),
   }),
+});
+
+export const payoutsApi = endpoints('payouts', {
+  list: { method: 'GET', path: '/wallets/dailyPayout', access: 'payouts_view', query: payoutsQuery, responses: { 200: payoutsResponse } },
+  csv: { method: 'GET', path: '/wallets/dailyPayout.csv', access: 'payouts_view', query: payoutsCsvQuery, file: 'csv', responses: {} },
+  transfer: {
+    method: 'POST', path: '/transferAdmin', access: 'payouts_pay', body: transferBody,
+    responses: { 200: transferResponse, 202: awaitingApprovalResponse },
+  },
 });

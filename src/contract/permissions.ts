@@ -33,6 +33,12 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, { module: PermissionModule; description: string }>;
 
 export type PermissionName = keyof typeof PERMISSIONS;
+
+/**
+ * Who may call an endpoint. Every /api endpoint declares one: 'public', 'session' (any signed-in
+ * account, e.g. logout), or the one permission it needs.
+ */
+export type Access = 'public' | 'session' | PermissionName;
 export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as PermissionName[];
 
 /** The bootstrap role that holds every permission and can't be deactivated. */

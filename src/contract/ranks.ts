@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { messageResponse } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** Spec §3 Rank. */
 export const rank = z.object({
@@ -21,4 +23,14 @@ export const rankIdParam = z.object({ id: z.coerce.number().int().positive().max
 export const ranksResponse = z.object({ success: z.literal(true), data: z.array(rank) });
 export const rankResponse = z.object({ success: z.literal(true), data: rank });
 export const rankChangedResponse = z.object({ success: z.literal(true), message: z.string(), data: rank });
-export const rankDeletedResponse = z.object({ success: z.literal(true), message: z.string() });
+
+export const ranksApi = endpoints('ranks', {
+  list: { method: 'GET', path: '/ranks/getAllRank', access: 'ranks_view', responses: { 200: ranksResponse } },
+  get: { method: 'GET', path: '/ranks/getRankById/:id', access: 'ranks_view', params: rankIdParam, responses: { 200: rankResponse } },
+  create: { method: 'POST', path: '/ranks/createRank', access: 'ranks_manage', body: rankBody, responses: { 201: rankChangedResponse } },
+  update: {
+    method: 'PUT', path: '/ranks/updateRank/:id', access: 'ranks_manage', params: rankIdParam, body: rankBody,
+    responses: { 200: rankChangedResponse },
+  },
+  remove: { method: 'DELETE', path: '/ranks/deleteRank/:id', access: 'ranks_manage', params: rankIdParam, responses: { 200: messageResponse } },
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paging, wireDate } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** Free text from a form (names, remarks): trimmed, bounded, and without NUL, which PostgreSQL text refuses. */
 export const plainText = (max: number) =>
@@ -46,13 +47,10 @@ export const rewardsCsvQuery = reportRange
   .extend({ transactionType: rewardType.default('dailyPayout') })
   .refine(notReversed, REVERSED_RANGE);
 
-export const revenueEntry = z.object({
-  id: z.number(),
-  dateTime: z.string(),
-  amount: z.number(),
-  userName: z.string(),
-  userId: z.number(),
-});
+/** What every report row names: the member and an amount in rupees. */
+const memberAmount = z.object({ userId: z.number(), userName: z.string(), amount: z.number() });
+
+export const revenueEntry = memberAmount.extend({ id: z.number(), dateTime: z.string() });
 export type RevenueEntry = z.infer<typeof revenueEntry>;
 
 export const revenueResponse = z.object({
@@ -77,14 +75,7 @@ export function royaltyDisplayLevel(rankName: string | null | undefined, amount:
   return 1;
 }
 
-export const receiver = z.object({
-  userId: z.number(),
-  userName: z.string(),
-  amount: z.number(),
-  rankName: z.string().nullable(),
-  dateTime: z.string(),
-  level: z.number(),
-});
+export const receiver = memberAmount.extend({ rankName: z.string().nullable(), dateTime: z.string(), level: z.number() });
 
 export const incomeBatch = z.object({
   batchId: z.number(),
@@ -97,14 +88,7 @@ export const incomeBatch = z.object({
   receivers: z.array(receiver),
 });
 
-export const incomeUser = z.object({
-  userId: z.number(),
-  userName: z.string(),
-  rankName: z.string().nullable(),
-  level: z.number(),
-  amount: z.number(),
-  transactions: z.number(),
-});
+export const incomeUser = memberAmount.extend({ rankName: z.string().nullable(), level: z.number(), transactions: z.number() });
 export type IncomeUser = z.infer<typeof incomeUser>;
 
 export const incomeResponse = z.object({
@@ -119,3 +103,12 @@ export const incomeResponse = z.object({
   limit: z.number(),
 });
 export type IncomeResponse = z.infer<typeof incomeResponse>;
+
+export const reportsApi = endpoints('reports', {
+  revenue: { method: 'GET', path: '/wallets/adminRevenue', access: 'reports_view', query: revenueQuery, responses: { 200: revenueResponse } },
+  revenueCsv: { method: 'GET', path: '/wallets/adminRevenue.csv', access: 'reports_view', query: reportCsvQuery, file: 'csv', responses: {} },
+  royalty: { method: 'GET', path: '/royalties/royaltyStats', access: 'reports_view', query: revenueQuery, responses: { 200: incomeResponse } },
+  royaltyCsv: { method: 'GET', path: '/royalties/royaltyStats.csv', access: 'reports_view', query: reportCsvQuery, file: 'csv', responses: {} },
+  rewards: { method: 'GET', path: '/rewards/rewardsDaily', access: 'reports_view', query: rewardsQuery, responses: { 200: incomeResponse } },
+  rewardsCsv: { method: 'GET', path: '/rewards/rewardsDaily.csv', access: 'reports_view', query: rewardsCsvQuery, file: 'csv', responses: {} },
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpoints } from './endpoint.ts';
 
 export const SERVICE_CATEGORIES = ['Recharge', 'BBPS'] as const;
 export type ServiceCategory = (typeof SERVICE_CATEGORIES)[number];
@@ -17,6 +18,8 @@ export const SERVICE_ICON_BASE = '/uploads/service-icons/';
 /** Random hex names the server gives uploads; anything else is refused (no path traversal). */
 export const SERVICE_ICON_FILE = /^[a-f0-9]{32}\.(png|jpg|webp)$/;
 export const SERVICE_ICON_MAX_BYTES = 1024 * 1024;
+/** A request carrying an icon: the icon plus room for the other fields. */
+export const SERVICE_UPLOAD_BODY_LIMIT = SERVICE_ICON_MAX_BYTES + 64 * 1024;
 export const SERVICE_ICON_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 export const SERVICE_ICON_RULE = 'The icon must be a PNG, JPEG or WebP image of at most 1 MB';
 
@@ -66,3 +69,21 @@ export const serviceIdParams = z.object({ serviceId: z.coerce.number().int().pos
 export const serviceListResponse = z.object({ success: z.literal(true), data: z.array(service) });
 export const serviceCreatedResponse = z.object({ success: z.literal(true), message: z.string(), data: service });
 export const serviceUpdatedResponse = z.object({ success: z.literal(true), message: z.string(), updatedService: service });
+
+export const servicesApi = endpoints('services', {
+  list: { method: 'GET', path: '/services/getAllServices', access: 'services_view', responses: { 200: serviceListResponse } },
+  /** Multipart (spec §7): the text fields of createServiceFields and a `serviceIcon` file, or existingIcon. */
+  create: {
+    method: 'POST', path: '/services/createService', access: 'services_manage', multipart: true, body: createServiceFields,
+    bodyLimit: SERVICE_UPLOAD_BODY_LIMIT,
+    responses: { 201: serviceCreatedResponse },
+  },
+  /**
+   * JSON as spec §7 says; multipart too, so that an edit can carry a new icon file (its fields are
+   * then checked by the route). A multipart request has no JSON body, hence nullish.
+   */
+  update: {
+    method: 'PUT', path: '/services/updateService/:serviceId', access: 'services_manage', params: serviceIdParams,
+    multipart: 'optional', bodyLimit: SERVICE_UPLOAD_BODY_LIMIT, body: updateServiceBody.nullish(), responses: { 200: serviceUpdatedResponse },
+  },
+});

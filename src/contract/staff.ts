@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { paging } from './common.ts';
+import { errorResponse, paging } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** The accounts that sign in to the back-office (issue 13: staff are not members). */
 export const STAFF_STATUSES = ['active', 'inactive'] as const;
@@ -69,3 +70,25 @@ export const staffParams = z.object({ userId: z.coerce.number().int().positive()
 
 export const staffResponse = z.object({ success: z.literal(true), message: z.string(), data: staffMember });
 export type StaffResponse = z.infer<typeof staffResponse>;
+
+/** The invitation mail could not be sent (the account exists: send it again). */
+const mailFailed = { 502: errorResponse };
+const access = 'staff_manage';
+
+/** The Staff screen's API (issue 13): the only place where accounts that sign in are invited, given a role, switched off or signed out. */
+export const staffApi = endpoints('staff', {
+  list: { method: 'GET', path: '/staff', access, query: staffQuery, responses: { 200: staffPage } },
+  roles: { method: 'GET', path: '/staff/roles', access, responses: { 200: staffRolesResponse } },
+  invite: { method: 'POST', path: '/staff/invite', access, body: inviteStaffBody, responses: { 201: staffResponse }, errors: mailFailed },
+  resendInvite: {
+    method: 'POST', path: '/staff/:userId/invite', access, params: staffParams, responses: { 200: staffResponse }, errors: mailFailed,
+  },
+  update: { method: 'PUT', path: '/staff/:userId', access, params: staffParams, body: updateStaffBody, responses: { 200: staffResponse } },
+  changeRole: {
+    method: 'PUT', path: '/staff/:userId/role', access, params: staffParams, body: staffRoleBody, responses: { 200: staffResponse },
+  },
+  setStatus: {
+    method: 'PUT', path: '/staff/:userId/status', access, params: staffParams, body: staffStatusBody, responses: { 200: staffResponse },
+  },
+  signOut: { method: 'POST', path: '/staff/:userId/sign-out', access, params: staffParams, responses: { 200: staffResponse } },
+});

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { paging } from './common.ts';
+import { messageResponse, paging } from './common.ts';
+import { endpoints } from './endpoint.ts';
 
 /** Levels of the user filter (spec §9). */
 export const LEVELS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
-/** The network view walks at most this many levels below a member. */
-export const MAX_TREE_DEPTH = 10;
 
 /** A member or account as every user call answers it (spec §3 User). */
 export const user = z.object({
@@ -107,70 +106,17 @@ export const idParam = z.object({ id: z.coerce.number().int().positive().max(Num
 export const userResponse = z.object({ success: z.literal(true), user });
 export const createdUserResponse = z.object({ success: z.literal(true), message: z.string(), user });
 export const updatedUserResponse = z.object({ success: z.literal(true), message: z.string(), updatedUser: user });
-export const messageResponse = z.object({ success: z.literal(true), message: z.string() });
-
-/** One member of a downline (spec §3 Downline member). */
-export const downlineMember = z.object({
-  fullName: z.string(),
-  userId: z.number(),
-  level: z.number(),
-  state: z.string().nullable(),
-  status: z.boolean(),
-  createDate: z.string(),
-});
-export type DownlineMember = z.infer<typeof downlineMember>;
-
-export const downlineQuery = paging.extend({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-
-export const downlineResponse = z.object({
-  statusCode: z.number(),
-  message: z.string(),
-  totalMember: z.number(),
-  data: z.array(downlineMember),
-});
-export type DownlineResponse = z.infer<typeof downlineResponse>;
-
-/** A short reference to a member: the upline chain and the referral card. */
-export const memberRef = z.object({
-  userId: z.number(),
-  fullName: z.string(),
-  level: z.number(),
-  referralCode: z.string(),
-  status: z.boolean(),
-});
-
-export const referralResponse = z.object({
-  success: z.literal(true),
-  data: z.object({
-    userId: z.number(),
-    fullName: z.string(),
-    referralCode: z.string(),
-    level: z.number(),
-    referredBy: z.number().nullable(),
-    referrerName: z.string().nullable(),
-    /** Members this member referred directly. */
-    directReferrals: z.number(),
-  }),
-});
-
-/** The referrer first, then the referrer's referrer, up to the root. */
-export const uplineResponse = z.object({ success: z.literal(true), userId: z.number(), total: z.number(), data: z.array(memberRef) });
 
 export const usersByRankQuery = paging.extend({ rankId: z.coerce.number().int().positive() });
 
-export const downlineTreeQuery = z.object({
-  userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  depth: z.coerce.number().int().min(1).max(MAX_TREE_DEPTH).default(MAX_TREE_DEPTH),
-  /** How many members of each level come with the counts. */
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+export const usersApi = endpoints('users', {
+  list: { method: 'GET', path: '/users/getAllusers', access: 'users_view', query: usersQuery, responses: { 200: usersPage } },
+  byRank: { method: 'GET', path: '/users/getUsersByRank', access: 'users_view', query: usersByRankQuery, responses: { 200: usersPage } },
+  get: { method: 'GET', path: '/users/updateByUserId/:id', access: 'users_view', params: idParam, responses: { 200: userResponse } },
+  update: {
+    method: 'PUT', path: '/users/updateByUserId/:id', access: 'users_edit', params: idParam, body: updateUserBody,
+    responses: { 200: updatedUserResponse },
+  },
+  create: { method: 'POST', path: '/users/register', access: 'users_create', body: createUserBody, responses: { 201: createdUserResponse } },
+  remove: { method: 'DELETE', path: '/users/deleteByUserId/:userId', access: 'users_delete', params: userIdParam, responses: { 200: messageResponse } },
 });
-
-export const downlineTreeResponse = z.object({
-  success: z.literal(true),
-  user: memberRef,
-  depth: z.number(),
-  /** Everyone within `depth` levels below the member. */
-  totalMember: z.number(),
-  levels: z.array(z.object({ depth: z.number(), count: z.number(), members: z.array(downlineMember) })),
-});
-export type DownlineTree = z.infer<typeof downlineTreeResponse>;

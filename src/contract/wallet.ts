@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { paging, rupeeAmount } from './common.ts';
+import { awaitingApprovalResponse } from './approvals.ts';
+import { pageOf, paging, rupeeAmount } from './common.ts';
+import { endpoints } from './endpoint.ts';
 import { plainText } from './reports.ts';
 
 /** Spec §9 wallet types. */
@@ -49,13 +51,7 @@ export const walletTransaction = z.object({
 });
 export type WalletTransaction = z.infer<typeof walletTransaction>;
 
-export const walletTransactionsResponse = z.object({
-  success: z.literal(true),
-  data: z.array(walletTransaction),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const walletTransactionsResponse = pageOf(walletTransaction);
 export type WalletTransactionsPage = z.infer<typeof walletTransactionsResponse>;
 
 /** One ledger row as the member's amount history shows it (spec §3 Wallet history entry). */
@@ -108,13 +104,9 @@ export const balanceResponse = z.object({
 });
 
 export const balancesQuery = z.object({ userName: plainText(100).optional(), ...paging.shape });
-export const balancesResponse = z.object({
-  success: z.literal(true),
-  data: z.array(z.object({ userId: z.number(), userName: z.string(), fullName: z.string(), balance: z.number() })),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
-});
+export const memberBalance = z.object({ userId: z.number(), userName: z.string(), fullName: z.string(), balance: z.number() });
+export type MemberBalance = z.infer<typeof memberBalance>;
+export const balancesResponse = pageOf(memberBalance);
 
 export const walletSummaryResponse = z.object({
   success: z.literal(true),
@@ -188,10 +180,33 @@ export const withdrawalRequest = z.object({
 });
 
 export const withdrawalResponse = z.object({ success: z.literal(true), message: z.string(), data: withdrawalRequest });
-export const withdrawalsResponse = z.object({
-  success: z.literal(true),
-  data: z.array(withdrawalRequest),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
+export type WithdrawalRequest = z.infer<typeof withdrawalRequest>;
+export const withdrawalsResponse = pageOf(withdrawalRequest);
+
+export const walletApi = endpoints('wallet', {
+  // One route, two lists (spec §7): the wallet transactions, or one member's ledger for the
+  // Membership screen. One route has one permission: wallet_view for both.
+  history: {
+    method: 'GET', path: '/users/walletHistory', access: 'wallet_view', query: walletHistoryQuery, responses: { 200: walletHistoryResponse },
+  },
+  historyCsv: { method: 'GET', path: '/users/walletHistory.csv', access: 'wallet_view', file: 'csv', responses: {} },
+  recharge: {
+    method: 'POST', path: '/wallets/userWalletRecharge', access: 'wallet_manage', body: rechargeBody,
+    responses: { 200: moneyMovedResponse, 202: awaitingApprovalResponse },
+  },
+  balance: { method: 'GET', path: '/wallet/balance/:userId', access: 'wallet_view', params: userIdParams, responses: { 200: balanceResponse } },
+  balances: { method: 'GET', path: '/wallet/balances', access: 'wallet_view', query: balancesQuery, responses: { 200: balancesResponse } },
+  summary: { method: 'GET', path: '/wallet/summary', access: 'wallet_view', responses: { 200: walletSummaryResponse } },
+  memberSummary: {
+    method: 'GET', path: '/wallet/summary/:userId', access: 'wallet_view', params: userIdParams, responses: { 200: userSummaryResponse },
+  },
+  transaction: { method: 'GET', path: '/wallet/transactions/:id', access: 'wallet_view', params: idParams, responses: { 200: transactionResponse } },
+  requestWithdrawal: {
+    method: 'POST', path: '/wallet/withdrawal', access: 'wallet_manage', body: withdrawalBody, responses: { 201: withdrawalResponse },
+  },
+  withdrawals: { method: 'GET', path: '/wallet/withdrawals', access: 'wallet_view', query: withdrawalsQuery, responses: { 200: withdrawalsResponse } },
+  decideWithdrawal: {
+    method: 'PUT', path: '/wallet/withdrawals/:id', access: 'wallet_manage', params: idParams, body: withdrawalDecisionBody,
+    responses: { 200: withdrawalResponse, 202: awaitingApprovalResponse },
+  },
 });

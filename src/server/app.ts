@@ -17,8 +17,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
-import { networkRoutes } from './modules/users/network.routes.ts';
-import { genealogyRoutes } from './modules/network/network.routes.ts';
+import { networkRoutes } from './modules/network/network.routes.ts';
 import { ranksRoutes } from './modules/ranks/ranks.routes.ts';
 import { banksRoutes } from './modules/banks/banks.routes.ts';
 import { membershipRoutes } from './modules/membership/membership.routes.ts';
@@ -117,7 +116,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(auditRoutes, { prefix: '/api' });
   await app.register(usersRoutes, { prefix: '/api' });
   await app.register(networkRoutes, { prefix: '/api' });
-  await app.register(genealogyRoutes, { prefix: '/api' });
   await app.register(ranksRoutes, { prefix: '/api' });
   await app.register(banksRoutes, { prefix: '/api' });
   await app.register(membershipRoutes, { prefix: '/api' });

@@ -1,8 +1,15 @@
 import { sql } from 'drizzle-orm';
 import { paiseToRupees } from '../../contract/common.ts';
 import { rowsOf, type Db } from './client.ts';
-import type { LedgerKind } from './schema/money.ts';
-import { AppError } from '../plugins/errors.ts';
+import { iso } from './rows.ts';
+import type { users } from './schema/members.ts';
+import type { LedgerKind, ledgerEntries } from './schema/money.ts';
+import { AppError } from '../lib/errors.ts';
+
+type Ledger = typeof ledgerEntries.$inferSelect;
+type Balance = Pick<typeof users.$inferSelect, 'balancePaise'>;
+/** The posting statement's answer: raw SQL gives the timestamp as the driver reads it (text or Date). */
+type Posted = Pick<Ledger, 'id'> & Balance & { createdAt: Date | string };
 
 export interface LedgerPosting {
   userId: number;
@@ -36,7 +43,7 @@ export async function postEntry(tx: Db, posting: LedgerPosting): Promise<PostedE
   if (!Number.isSafeInteger(posting.amountPaise) || posting.amountPaise === 0) {
     throw new AppError(400, 'Amount must be a non-zero whole number of paise');
   }
-  const [posted] = rowsOf<{ id: number | string; created_at: Date | string; balance_paise: number | string }>(await tx.execute(sql`
+  const [posted] = rowsOf<Posted>(await tx.execute(sql`
     with moved as (
       update users set balance_paise = balance_paise + ${posting.amountPaise}
        where user_id = ${posting.userId} and deleted_at is null and balance_paise + ${posting.amountPaise} >= 0
@@ -48,22 +55,22 @@ export async function postEntry(tx: Db, posting: LedgerPosting): Promise<PostedE
         from moved
       returning id, created_at
     )
-    select entry.id, entry.created_at, moved.balance_paise from moved, entry`));
+    select entry.id, entry.created_at as "createdAt", moved.balance_paise as "balancePaise" from moved, entry`));
   if (!posted) {
-    const [member] = rowsOf<{ balance_paise: number | string }>(await tx.execute(sql`
-      select balance_paise from users where user_id = ${posting.userId} and deleted_at is null`));
+    const [member] = rowsOf<Balance>(await tx.execute(sql`
+      select balance_paise as "balancePaise" from users where user_id = ${posting.userId} and deleted_at is null`));
     if (!member) throw new AppError(404, `Member ${posting.userId} not found`);
-    const balance = Number(member.balance_paise);
+    const balance = member.balancePaise;
     throw new AppError(
       400,
       `Insufficient wallet balance: the member has ${rupees(balance)} and ${rupees(-posting.amountPaise)} was requested`,
     );
   }
   return {
-    entryId: Number(posted.id),
+    entryId: posted.id,
     userId: posting.userId,
     amountPaise: posting.amountPaise,
-    balancePaise: Number(posted.balance_paise),
-    createdAt: new Date(posted.created_at).toISOString(),
+    balancePaise: posted.balancePaise,
+    createdAt: iso(posted.createdAt),
   };
 }

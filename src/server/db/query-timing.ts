@@ -37,8 +37,9 @@ function wrap(original: AnyQuery, textOf: (args: unknown[]) => string | undefine
     const text = textOf(args);
     if (timing.explain && text && isRead(text)) {
       const [first, ...rest] = args;
-      // A prepared (named) query hands its values in its config object, else they follow the text.
-      const values = typeof first === 'object' && first !== null ? (first as { values?: unknown[] }).values : rest[0];
+      // A prepared (named) query hands its values in its config object (or, from Drizzle, as the
+      // second argument next to it); a plain one passes them after the text.
+      const values = typeof first === 'object' && first !== null ? ((first as { values?: unknown[] }).values ?? rest[0]) : rest[0];
       const explained = await original.apply(this, [`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values]);
       timing.execMs += executionTime(explained.rows);
     }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../test/harness.ts';
 
-// The trigger-kept rollups (drizzle/0001–0003) must equal counting the tables, whatever writes do.
+// The trigger-kept rollups (drizzle/functions/) must equal counting the tables, whatever writes do.
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp({ members: 200 });

@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureReferenceData } from '../db/bootstrap.ts';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
 import { seedDemoData } from '../db/demo-data.ts';
 import { createTestApp, testDbKind, type TestContext } from '../test/harness.ts';
+import { throwawayPostgres } from '../test/throwaway-postgres.ts';
 import { moneyInvariantViolations, verifyLedger } from './money-invariants.ts';
 
 const run = promisify(execFile);
@@ -72,22 +71,10 @@ describe('npm run verify-ledger', () => {
     let open: () => Promise<Database>;
     let cleanUp: () => Promise<void>;
     if (testDbKind === 'postgres') {
-      const server = process.env.TEST_DATABASE_URL!;
-      const name = `bo_verify_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: server });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(server);
-      url.pathname = `/${name}`;
-      env = { DATABASE_URL: url.toString() };
-      open = () => openPostgres(url.toString(), 1);
-      cleanUp = async () => {
-        const c = new pg.Client({ connectionString: server });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      };
+      const throwaway = await throwawayPostgres('bo_verify');
+      env = { DATABASE_URL: throwaway.url };
+      open = () => openPostgres(throwaway.url, 1);
+      cleanUp = throwaway.drop;
     } else {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verify-ledger-'));
       env = { DATA_DIR: dir };

@@ -1,36 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ADMIN_ROLE, PERMISSION_NAMES, roleRequiresTwoFactor, type PermissionName } from '../../contract/permissions.ts';
-import { AppError } from './errors.ts';
+import { ADMIN_ROLE, PERMISSION_NAMES, roleRequiresTwoFactor, type Access } from '../../contract/permissions.ts';
+import type { Config } from '../config.ts';
+import type { AuthContext, Ctx } from '../lib/context.ts';
+import { AppError } from '../lib/errors.ts';
+import { findSession, touchSession as touchSessionRow } from '../modules/auth/auth.repository.ts';
 // The decorations this guard reads (app.config, app.database) are declared by app.ts; a program
 // that reaches this file without app.ts (the e2e tests import hashToken) still needs them.
 import type {} from '../app.ts';
-
-/**
- * Who may call a route. Every /api route declares one: 'public', 'session' (any signed-in
- * account, e.g. logout), or the one permission it needs.
- */
-export type Access = 'public' | 'session' | PermissionName;
-
-export interface AuthContext {
-  userId: number;
-  tokenHash: string;
-  /** The session's public handle ("your sessions"). */
-  sessionId: number;
-  name: string | null;
-  fullName: string;
-  email: string;
-  /** The role's name, '' for an account without a role. */
-  role: string;
-  /** Empty while the session must still set up two-factor (stage 'enrol'). */
-  permissions: ReadonlySet<string>;
-  twoFactorEnabled: boolean;
-  /** The role requires two-factor sign-in (roles.two_factor_required, or Admin with ADMIN_TWO_FACTOR). */
-  twoFactorRequired: boolean;
-  /** 'enrol': signed in with a password but two-factor must be set up before anything else. */
-  stage: 'full' | 'enrol';
-  lastUsedAt: Date | null;
-}
 
 export interface RouteAccess {
   method: string;
@@ -57,63 +34,33 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-// One round trip per request: the session, its account, and the permission names of the
-// account's active role — for the role Admin every permission there is, including ones created
-// later. No cache, so a role change applies to the very next request on every server copy.
-// Only accounts that sign in (staff) hold sessions; an account without a role holds no permission.
-const SESSION_SQL = `
-  select u.user_id, u.username, u.full_name, u.email, coalesce(r.name, '') as role,
-         s.id as session_id, s.stage, s.last_used_at,
-         coalesce(r.two_factor_required, false) as role_requires_two_factor,
-         exists (select 1 from two_factor tf where tf.user_id = u.user_id and tf.enabled_at is not null) as two_factor_enabled,
-         case when r.name = '${ADMIN_ROLE}' then (select array_agg(p.name) from permissions p)
-              when r.status then (select array_agg(p.name)
-                                    from role_permissions rp
-                                    join permissions p on p.permission_id = any(rp.permission_ids)
-                                   where rp.role_id = u.role_id and rp.status)
-         end as permissions
-    from sessions s
-    join users u on u.user_id = s.user_id
-    left join roles r on r.role_id = u.role_id
-   where s.token_hash = $1 and s.expires_at > now() and u.deleted_at is null and u.status and u.can_sign_in`;
-
-interface SessionRow {
-  user_id: number;
-  username: string | null;
-  full_name: string;
-  email: string;
-  role: string;
-  session_id: number | string;
-  stage: 'full' | 'enrol';
-  last_used_at: Date | string | null;
-  role_requires_two_factor: boolean;
-  two_factor_enabled: boolean;
-  permissions: string[] | null;
-}
-
 /** Whether an account of this role must sign in with a second factor. */
-export function accountRequiresTwoFactor(app: FastifyInstance, role: string, flagged: boolean): boolean {
-  return roleRequiresTwoFactor({ name: role, twoFactorRequired: flagged }, app.config.adminTwoFactor);
+export function accountRequiresTwoFactor(config: Pick<Config, 'adminTwoFactor'>, role: string, flagged: boolean): boolean {
+  return roleRequiresTwoFactor({ name: role, twoFactorRequired: flagged }, config.adminTwoFactor);
 }
 
-export async function loadSession(app: FastifyInstance, token: string): Promise<AuthContext | null> {
+/**
+ * The signed-in account of a bearer token: one prepared round trip per request, and no cache, so
+ * a role change applies to the very next request on every server copy.
+ */
+export async function loadSession(deps: Pick<Ctx, 'database' | 'config'>, token: string): Promise<AuthContext | null> {
   const tokenHash = hashToken(token);
-  const [row] = await app.database.query<SessionRow>(SESSION_SQL, [tokenHash]);
+  const row = await findSession(deps.database, tokenHash);
   if (!row) return null;
   const names = row.role === ADMIN_ROLE ? [...PERMISSION_NAMES, ...(row.permissions ?? [])] : (row.permissions ?? []);
   return {
-    userId: Number(row.user_id),
+    userId: row.userId,
     tokenHash,
-    sessionId: Number(row.session_id),
+    sessionId: row.sessionId,
     name: row.username,
-    fullName: row.full_name,
+    fullName: row.fullName,
     email: row.email,
     role: row.role,
     permissions: new Set(row.stage === 'enrol' ? [] : names.sort()),
-    twoFactorEnabled: row.two_factor_enabled,
-    twoFactorRequired: accountRequiresTwoFactor(app, row.role, row.role_requires_two_factor),
+    twoFactorEnabled: row.twoFactorEnabled,
+    twoFactorRequired: accountRequiresTwoFactor(deps.config, row.role, row.roleRequiresTwoFactor),
     stage: row.stage,
-    lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at),
+    lastUsedAt: row.lastUsedAt,
   };
 }
 
@@ -122,7 +69,7 @@ const TOUCH_EVERY_MS = 60_000;
 
 async function touchSession(app: FastifyInstance, auth: AuthContext): Promise<void> {
   if (auth.lastUsedAt && Date.now() - auth.lastUsedAt.getTime() < TOUCH_EVERY_MS) return;
-  await app.database.query('update sessions set last_used_at = now() where token_hash = $1', [auth.tokenHash]);
+  await touchSessionRow(app.database.db, auth.tokenHash);
 }
 
 /** Secrets that travel in a page address (reset and invite links), kept out of request log lines. */

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEEP_PAGE_MESSAGE, pageTooDeep } from '../../contract/common.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../lib/errors.ts';
 
 /** A page larger than this is heavy: the panel's pages are 10 to 100 rows. */
 const LARGE_PAGE = 100;

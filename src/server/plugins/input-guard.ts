@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.ts';
+import { AppError } from '../lib/errors.ts';
 
 const MAX_DEPTH = 64;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEEP_PAGE_MESSAGE } from '../../contract/common.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
@@ -16,7 +16,7 @@ beforeAll(async () => {
   t = await createTestApp({ members: 20 });
   token = await t.login();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
 
@@ -155,7 +155,14 @@ describe('statement timeout (STATEMENT_TIMEOUT_MS)', () => {
       // A second server copy waits for the start-up lock as long as the first one migrates.
       await locker.query('select pg_advisory_lock(80092026)');
       const waited = database.exclusive(async () => 'bootstrapped');
-      await new Promise((r) => setTimeout(r, 800));
+      // Release only once the second copy has been waiting for the lock well past the 300 ms statement timeout (by the server's clock).
+      await vi.waitFor(async () => {
+        const { rows } = await locker.query(
+          `select 1 from pg_locks where locktype = 'advisory' and not granted and now() - waitstart > interval '800 milliseconds'
+              and database = (select oid from pg_database where datname = current_database())`,
+        );
+        expect(rows).toHaveLength(1);
+      }, { timeout: 20_000, interval: 100 });
       await locker.query('select pg_advisory_unlock(80092026)');
       await expect(waited).resolves.toBe('bootstrapped');
       // Migrations run on their own connection, without the timeout: a statement longer than it passes.

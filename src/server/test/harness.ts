@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
@@ -8,6 +6,7 @@ import { ensureAdmin, ensureReferenceData } from '../db/bootstrap.ts';
 import { seedDemoData } from '../db/demo-data.ts';
 import type { Mailer } from '../mailer.ts';
 import { scanResponses, secretWatch, type SecretWatch } from './secrets.ts';
+import { throwawayPostgres } from './throwaway-postgres.ts';
 
 /**
  * A fresh, migrated database per call: PGlite by default, a throw-away database on the
@@ -34,28 +33,12 @@ async function freshPglite(): Promise<Database> {
 }
 
 async function freshPostgres(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `bo_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const database = await openPostgres(target.toString(), 5);
+  const { url, drop } = await throwawayPostgres();
+  const database = await openPostgres(url, 5);
   await database.migrate();
   await ensureReferenceData(database);
   await ensureAdmin(database, ADMIN_EMAIL, ADMIN_PASSWORD, () => ADMIN_PASSWORD);
-  return {
-    database,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
+  return { database, drop };
 }
 
 export interface SentMail {
@@ -130,3 +113,26 @@ export async function createTestApp(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * A self-registered account: signed in, but its role holds no permission — the caller every
+ * permission test uses. Phone and email are derived from `n` so a file can make several.
+ */
+export async function plainAccount(t: TestContext, n = 1): Promise<Record<string, string>> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/register',
+    payload: {
+      name: `plainuser${n === 1 ? '' : n}`, fullName: 'Plain User', email: n === 1 ? 'plain@test.local' : `plain${n}@test.local`,
+      phone: `91111111${String(10 + n).slice(-2)}`.slice(0, 10), address: 'Pune', password: 'plain-password',
+    },
+  });
+  if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  return bearer(res.json().token);
+}
+
+/** An inject call with the given headers (default: none): `call('GET', '/api/…', undefined, admin)`. */
+export function caller(t: TestContext, defaults: Record<string, string> = {}) {
+  return (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = defaults) =>
+    t.app.inject({ method, url, headers, payload });
+}

@@ -4,7 +4,7 @@ import type { PermissionName } from '../../contract/permissions';
 import { NoAccessPage } from '../components/no-access-page';
 import { PageLoader } from '../components/page-loader';
 import { useAuth } from '../features/auth/auth-context';
-import { PATHS } from './paths';
+import { PATHS } from '../lib/paths';
 
 /** Spec §2: unauthenticated visitors are sent to the sign-in page after a short wait. */
 export const SIGN_IN_REDIRECT_DELAY_MS = 300;

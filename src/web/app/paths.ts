@@ -19,40 +19,7 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import type { PermissionName } from '../../contract/permissions';
-
-export const PATHS = {
-  signIn: '/signin',
-  signUp: '/signup',
-  register: '/register',
-  forgotPassword: '/forgot-password',
-  resetPassword: '/reset-password',
-  acceptInvite: '/accept-invite',
-  twoFactorSetup: '/two-factor-setup',
-  dashboard: '/',
-  users: '/users',
-  services: '/services',
-  revenue: '/revenue',
-  royaltyIncome: '/royalty-income',
-  rewardIncome: '/reward-income',
-  dailyPayout: '/daily-payout',
-  wallet: '/wallet',
-  rank: '/rank',
-  bank: '/bank',
-  membership: '/membership',
-  permissions: '/permissions',
-  roles: '/roles',
-  rolePermissions: '/role-permissions',
-  audit: '/audit',
-  staff: '/staff',
-  approvals: '/approvals',
-} as const;
-
-/** The signed-in account's own security page (two-factor, active sessions): any account, no permission. */
-export const ACCOUNT_PATH = '/account';
-
-/** A member's own page: profile, upline chain and genealogy (permission users_view). */
-export const MEMBER_PATH = '/users/:userId';
-export const memberPath = (userId: number) => `/users/${userId}`;
+import { PATHS } from '../lib/paths';
 
 export type MainPath = Exclude<
   (typeof PATHS)[keyof typeof PATHS],

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderRoutes, signIn } from '../test-utils';
 import { routes } from './router';
 
-const LAYOUT_WAIT = { timeout: 5000 };
+// A lazy route's first render in jsdom takes seconds on a loaded machine; the wait ends as soon as it shows.
+const LAYOUT_WAIT = { timeout: 15_000 };
 
 function serveAs(user: ReturnType<typeof signIn>) {
   return mockFetch((path) =>

@@ -4,7 +4,8 @@ import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorFallback } from '../components/error-fallback';
 import { PageLoader } from '../components/page-loader';
 import { RequireAuth, RequirePermission } from './guards';
-import { ACCOUNT_PATH, MEMBER_PATH, PATHS, ROUTE_PERMISSIONS, type MainPath } from './paths';
+import { ACCOUNT_PATH, MEMBER_PATH, PATHS } from '../lib/paths';
+import { ROUTE_PERMISSIONS, type MainPath } from './paths';
 
 // The shell is its own chunk: the sign-in route does not load it (size budget, vite-budget.ts).
 const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));

@@ -1,24 +1,26 @@
 import { useState } from 'react';
 import { Button } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { errorMessage } from '../lib/api-client';
-import { downloadCsv } from '../lib/download-csv';
+import type { CallInput, Endpoint } from '../../contract/endpoint';
+import { download, errorMessage } from '../lib/api-client';
 
-interface CsvButtonProps {
-  /** API path with the current filters, e.g. /wallets/adminRevenue.csv?fromDate=… */
-  path: string;
+interface CsvButtonProps<E extends Endpoint> {
+  /** The contract's CSV export (an endpoint with `file: 'csv'`). */
+  endpoint: E;
+  /** Its query: the current filters. */
+  input?: CallInput<E>;
   filename: string;
   disabled?: boolean;
   onError: (message: string) => void;
 }
 
 /** "Download CSV": the whole filtered range, streamed by the server, not just the visible page. */
-export function CsvButton({ path, filename, disabled, onError }: CsvButtonProps) {
+export function CsvButton<E extends Endpoint>({ endpoint, input, filename, disabled, onError }: CsvButtonProps<E>) {
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
     try {
-      await downloadCsv(path, filename);
+      await download(endpoint as Endpoint, filename, input);
     } catch (err) {
       onError(errorMessage(err, 'Download failed'));
     } finally {

@@ -8,7 +8,7 @@ import { ApiError } from './api-client';
 export interface MoneyAnswer {
   success: true;
   message: string;
-  data?: { approvalId?: number; status?: string };
+  data?: Record<string, unknown>;
 }
 
 /** The form's outcome for its page: a done movement, or one that awaits a second operator. */

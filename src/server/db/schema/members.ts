@@ -9,6 +9,14 @@ import { ranks } from './catalogue.ts';
  * Members and sign-in accounts are one table (decisions.md). Members added by an operator have no
  * password. `balance_paise` caches the sum of the member's ledger rows, updated in the same
  * transaction as each ledger row, and can never go negative.
+ *
+ * Triggers that read its columns (drizzle/functions/; change a rollup there, not here):
+ * - stat_counters.sql (users_counters_insert/_update/_delete): status, deleted_at, user_id;
+ * - user_segments.sql (user_segments_insert/_update/_delete): level, rank_id, deleted_at;
+ * - downline_counts.sql (downline_counts_insert/_update/_delete): user_id, referred_by, deleted_at;
+ * - search_counts.sql (search_counts_insert/_update/_delete): full_name, email, phone, level,
+ *   rank_id, deleted_at, user_id.
+ * Renaming or retyping one of these columns means editing those files too.
  */
 export const users = pgTable(
   'users',
@@ -84,7 +92,10 @@ export const bankAccounts = pgTable(
   ],
 );
 
-/** A member's paid membership; its fee is a ledger row of kind membership_fee (revenue). */
+/**
+ * A member's paid membership; its fee is a ledger row of kind membership_fee (revenue).
+ * Triggers that read its columns: stat_counters.sql (memberships_counters_insert/_delete): user_id.
+ */
 export const memberships = pgTable(
   'memberships',
   {

@@ -11,7 +11,12 @@ export const LEDGER_KINDS = [
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
-/** One distribution run of royalty or reward income (spec §3 batch). */
+/**
+ * One distribution run of royalty or reward income (spec §3 batch).
+ * Triggers that read its columns (drizzle/functions/income_months.sql): income_batches_fixed
+ * (kind, reward_type, run_date may not change), income_months_insert (batch_id, kind, reward_type,
+ * run_date, through the credits' batch).
+ */
 export const incomeBatches = pgTable(
   'income_batches',
   {
@@ -24,7 +29,13 @@ export const incomeBatches = pgTable(
   (t) => [index('income_batches_kind_date_idx').on(t.kind, t.runDate)],
 );
 
-/** The wallet ledger: immutable, the single source of truth for every balance. */
+/**
+ * The wallet ledger: immutable, the single source of truth for every balance.
+ * Triggers that read its columns (drizzle/functions/):
+ * - ledger_totals.sql (ledger_daily_insert): created_at, kind, user_id, amount_paise;
+ * - income_months.sql (income_months_insert): batch_id, user_id, amount_paise;
+ * - ledger_immutable.sql (ledger_immutable): refuses every update and delete.
+ */
 export const ledgerEntries = pgTable(
   'ledger_entries',
   {
@@ -50,7 +61,7 @@ export const ledgerEntries = pgTable(
 
 /**
  * Per-day totals per ledger kind (business day in Asia/Kolkata), kept by a trigger in the same
- * transaction as each ledger row. Split into 8 shards by user so that concurrent writers on one
+ * transaction as each ledger row (drizzle/functions/ledger_totals.sql). Split into 8 shards by user so that concurrent writers on one
  * day do not queue on a single row; readers add the shards up.
  */
 export const ledgerDaily = pgTable(
@@ -67,7 +78,7 @@ export const ledgerDaily = pgTable(
 
 /**
  * All-time totals per ledger kind, in the same 8 shards and kept by the same trigger as
- * ledger_daily (drizzle/0010): "how many wallet transactions" without summing a year of days.
+ * ledger_daily (drizzle/functions/ledger_totals.sql): "how many wallet transactions" without summing a year of days.
  */
 export const ledgerTotals = pgTable(
   'ledger_totals',
@@ -80,7 +91,11 @@ export const ledgerTotals = pgTable(
   (t) => [primaryKey({ columns: [t.kind, t.shard] })],
 );
 
-/** One payout per member and day, Success or Failure (decisions.md). */
+/**
+ * One payout per member and day, Success or Failure (decisions.md).
+ * Triggers that read its columns: payouts_daily.sql (payouts_daily_insert/_update/_delete, all
+ * running payouts_daily_add): payout_date, status, amount_paise.
+ */
 export const dailyPayouts = pgTable(
   'daily_payouts',
   {
@@ -103,7 +118,8 @@ export const dailyPayouts = pgTable(
 );
 
 /**
- * Per-day payout counts and amounts by status, kept by triggers on daily_payouts (drizzle/0002),
+ * Per-day payout counts and amounts by status, kept by triggers on daily_payouts
+ * (drizzle/functions/payouts_daily.sql),
  * so month totals and charts never scan a month of payout rows.
  */
 export const payoutsDaily = pgTable(
@@ -184,7 +200,7 @@ export const operatorDailyCredits = pgTable(
 /**
  * Royalty and reward income per calendar month (of the batch run date), kind, reward type ('' for
  * royalty) and receiver, kept by a trigger on ledger_entries in the same transaction as the
- * credits (drizzle/0007). A month's page of receivers is read in order from the
+ * credits (drizzle/functions/income_months.sql). A month's page of receivers is read in order from the
  * (…, total_paise desc, user_id) index instead of grouping a month of ledger rows per request.
  */
 export const incomeMonthUsers = pgTable(
@@ -203,7 +219,10 @@ export const incomeMonthUsers = pgTable(
   ],
 );
 
-/** The month's totals of income_month_users: amount, credits and distinct receivers. */
+/**
+ * The month's totals of income_month_users: amount, credits and distinct receivers, kept by the
+ * same trigger (drizzle/functions/income_months.sql).
+ */
 export const incomeMonthTotals = pgTable(
   'income_month_totals',
   {

@@ -100,7 +100,8 @@ export const idempotencyKeys = pgTable(
 
 /**
  * Live members per level and rank (rank_key 0 = no rank), kept by triggers on users
- * (drizzle/0003): the users list's level and rank filters count from here, not over the table.
+ * (drizzle/functions/user_segments.sql): the users list's level and rank filters count from
+ * here, not over the table.
  */
 export const userSegments = pgTable(
   'user_segments',
@@ -114,8 +115,9 @@ export const userSegments = pgTable(
 
 /**
  * How many live members sit at each depth (1–10) below a member, kept by triggers on users
- * (drizzle/0006): the downline tree's per-level counts without walking a network of 100,000.
- * `first_members` holds the lowest ids at that depth (up to 100, deleted ones included; drizzle/0008),
+ * (drizzle/functions/downline_counts.sql): the downline tree's per-level counts without walking
+ * a network of 100,000.
+ * `first_members` holds the lowest ids at that depth (up to 100, deleted ones included),
  * so the tree's first page of each level is read, not walked. Ids only grow, so once full it
  * rarely changes.
  */
@@ -130,7 +132,10 @@ export const downlineCounts = pgTable(
   (t) => [primaryKey({ columns: [t.ancestorId, t.depth] })],
 );
 
-/** Counters kept by triggers so the dashboard never counts a million rows per request. */
+/**
+ * Counters kept by triggers on users and memberships (drizzle/functions/stat_counters.sql) so the
+ * dashboard never counts a million rows per request.
+ */
 export const statCounters = pgTable('stat_counters', {
   name: text('name').primaryKey(),
   value: bigint('value', { mode: 'number' }).notNull().default(0),
@@ -138,7 +143,8 @@ export const statCounters = pgTable('stat_counters', {
 
 /**
  * The count of live members matching a frequent search (a term of 1,000 matches or more, with its
- * level and rank filters; 0 = any), kept exact by triggers on users (drizzle/0009) and recounted
+ * level and rank filters; 0 = any), kept exact by triggers on users
+ * (drizzle/functions/search_counts.sql, by the rule of src/server/db/member-search.ts) and recounted
  * after ten minutes: "Total Users: N" for "sharma" without counting 30,000 rows per request.
  */
 export const searchCounts = pgTable(
@@ -152,3 +158,12 @@ export const searchCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.term, t.levelKey, t.rankKey] })],
 );
+
+/**
+ * The digest of drizzle/functions/*.sql (and the journal) last applied by migrate(), one row:
+ * the trigger functions are re-applied only when a file changed (src/server/db/functions.ts).
+ */
+export const dbFunctions = pgTable('db_functions', {
+  digest: text('digest').primaryKey(),
+  appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,71 +1,89 @@
-import { sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { paiseToRupees } from '../../../contract/common.ts';
 import type { Approval, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
-import { rowsOf, type Database, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import { users } from '../../db/schema/members.ts';
+import { moneyRequests } from '../../db/schema/money.ts';
 
-interface ApprovalRow {
-  id: number | string;
-  kind: ApprovalKind;
-  user_id: number | string;
-  user_name: string;
-  amount_paise: number | string;
-  status: ApprovalStatus;
-  maker_id: number | string;
-  maker_name: string;
-  checker_id: number | string | null;
-  checker_name: string | null;
-  remarks: string | null;
-  payout_id: string | null;
-  withdrawal_id: string | null;
-  created_at: Date | string;
-  decided_at: Date | string | null;
+const maker = alias(users, 'mk');
+const checker = alias(users, 'ck');
+const r = moneyRequests;
+
+/** A request with the names it shows: the member's, the maker's and the checker's (an operator since deleted shows their id). */
+const selectApprovals = (db: Db) =>
+  db.select({
+    request: r,
+    userName: users.fullName,
+    makerName: sql<string>`coalesce(${maker.fullName}, 'Operator ' || ${r.makerId})`,
+    checkerName: sql<string | null>`case when ${r.checkerId} is null then null else coalesce(${checker.fullName}, 'Operator ' || ${r.checkerId}) end`,
+  })
+    .from(r)
+    .innerJoin(users, eq(users.userId, r.userId))
+    .leftJoin(maker, eq(maker.userId, r.makerId))
+    .leftJoin(checker, eq(checker.userId, r.checkerId));
+
+type ApprovalRow = Awaited<ReturnType<typeof selectApprovals>>[number];
+
+/** The payout or withdrawal request a stored payload names, when it names one. */
+function payloadId(payload: unknown, field: 'payoutId' | 'withdrawalId'): number | null {
+  const value = (payload as Record<string, unknown> | null)?.[field];
+  return value === undefined || value === null ? null : Number(value);
 }
 
-const COLUMNS = sql.raw(`r.id, r.kind, r.user_id, u.full_name as user_name, r.amount_paise, r.status,
-  r.maker_id, coalesce(mk.full_name, 'Operator ' || r.maker_id) as maker_name,
-  r.checker_id, case when r.checker_id is null then null else coalesce(ck.full_name, 'Operator ' || r.checker_id) end as checker_name,
-  r.remarks, r.payload->>'payoutId' as payout_id, r.payload->>'withdrawalId' as withdrawal_id, r.created_at, r.decided_at`);
-
-const FROM = sql.raw(`money_requests r
-  join users u on u.user_id = r.user_id
-  left join users mk on mk.user_id = r.maker_id
-  left join users ck on ck.user_id = r.checker_id`);
-
-const iso = (value: Date | string) => new Date(value).toISOString();
-const idOrNull = (value: number | string | null) => (value === null ? null : Number(value));
-
-function toApproval(r: ApprovalRow): Approval {
+function toApproval({ request, userName, makerName, checkerName }: ApprovalRow): Approval {
   return {
-    id: Number(r.id),
-    kind: r.kind,
-    userId: Number(r.user_id),
-    userName: r.user_name,
-    amount: paiseToRupees(r.amount_paise),
-    status: r.status,
-    makerId: Number(r.maker_id),
-    makerName: r.maker_name,
-    checkerId: idOrNull(r.checker_id),
-    checkerName: r.checker_name,
-    remarks: r.remarks,
-    payoutId: idOrNull(r.payout_id),
-    withdrawalId: idOrNull(r.withdrawal_id),
-    createdAt: iso(r.created_at),
-    decidedAt: r.decided_at === null ? null : iso(r.decided_at),
+    id: request.id,
+    kind: request.kind as ApprovalKind,
+    userId: request.userId,
+    userName,
+    amount: paiseToRupees(request.amountPaise),
+    status: request.status,
+    makerId: request.makerId,
+    makerName,
+    checkerId: request.checkerId,
+    checkerName,
+    remarks: request.remarks,
+    payoutId: payloadId(request.payload, 'payoutId'),
+    withdrawalId: payloadId(request.payload, 'withdrawalId'),
+    createdAt: iso(request.createdAt),
+    decidedAt: request.decidedAt === null ? null : iso(request.decidedAt),
   };
 }
 
-export async function approvalById(tx: Db, id: number): Promise<Approval | null> {
-  const [row] = rowsOf<ApprovalRow>(await tx.execute(sql`select ${COLUMNS} from ${FROM} where r.id = ${id}`));
+export async function approvalById(db: Db, id: number): Promise<Approval | null> {
+  const [row] = await selectApprovals(db).where(eq(r.id, id));
   return row ? toApproval(row) : null;
 }
 
 /** The queue: one status newest first, or every request with the pending ones first. */
-export async function listApprovals(database: Database, status: ApprovalStatus | undefined, page: number, limit: number) {
-  const where = status ? sql`where r.status = ${status}` : sql``;
-  const order = status ? sql`r.created_at desc, r.id desc` : sql`(r.status = 'pending') desc, r.created_at desc, r.id desc`;
-  const rows = rowsOf<ApprovalRow>(await database.db.execute(sql`
-    select ${COLUMNS} from ${FROM} ${where} order by ${order} limit ${limit} offset ${(page - 1) * limit}`));
-  const [count] = rowsOf<{ n: string }>(await database.db.execute(sql`
-    select count(*)::text as n from money_requests r ${where}`));
-  return { data: rows.map(toApproval), total: Number(count.n) };
+export async function listApprovals(db: Db, status: ApprovalStatus | undefined, page: number, limit: number) {
+  const where = status ? eq(r.status, status) : undefined;
+  const order = status ? [desc(r.createdAt), desc(r.id)] : [sql`(${r.status} = 'pending') desc`, desc(r.createdAt), desc(r.id)];
+  const [rows, [counted]] = await Promise.all([
+    selectApprovals(db).where(where).orderBy(...order).limit(limit).offset((page - 1) * limit),
+    db.select({ n: count() }).from(r).where(where),
+  ]);
+  return { data: rows.map(toApproval), total: counted.n };
+}
+
+/**
+ * Claims a pending request for a decision: the guarded UPDATE lets one of two checkers at once
+ * through. Null when the request is not pending (or does not exist).
+ */
+export async function claimPending(
+  db: Db, id: number, decision: { status: 'approved' | 'rejected'; checkerId: number; remarks: string | null },
+) {
+  const remarks = decision.status === 'approved' ? sql`coalesce(${decision.remarks}, ${r.remarks})` : decision.remarks;
+  const [claimed] = await db.update(r)
+    .set({ status: decision.status, checkerId: decision.checkerId, decidedAt: sql`now()`, remarks })
+    .where(and(eq(r.id, id), eq(r.status, 'pending')))
+    .returning({ kind: r.kind, userId: r.userId, makerId: r.makerId, payload: r.payload });
+  return claimed ? { ...claimed, kind: claimed.kind as ApprovalKind } : null;
+}
+
+/** What the movement answered when it ran. */
+export async function recordResult(db: Db, id: number, result: Record<string, unknown>) {
+  await db.update(r).set({ result }).where(eq(r.id, id));
 }

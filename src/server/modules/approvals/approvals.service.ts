@@ -1,16 +1,25 @@
-import { sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import type { Approval, ApprovalKind } from '../../../contract/approvals.ts';
+import type { Approval, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
 import { transferBody } from '../../../contract/payouts.ts';
 import { rechargeBody, withdrawalDecisionBody } from '../../../contract/wallet.ts';
-import { rowsOf, type Db } from '../../db/client.ts';
-import { audit } from '../../plugins/audit.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { MoneyResult } from '../../plugins/idempotency.ts';
+import type { Db } from '../../db/client.ts';
+import { audit } from '../../lib/audit.ts';
+import { actorId, type Ctx } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { MoneyResult } from '../../lib/idempotency.ts';
 import { transferAdmin } from '../payouts/payouts.service.ts';
 import { decideWithdrawal, rechargeOrWithdraw } from '../wallet/wallet.service.ts';
-import { approvalById } from './approvals.repository.ts';
+import * as repo from './approvals.repository.ts';
 import { moneyContext, type MoneyContext } from './four-eyes.ts';
+
+export function listApprovals(ctx: Ctx, input: { status?: ApprovalStatus; page: number; limit: number }) {
+  return repo.listApprovals(ctx.database.db, input.status, input.page, input.limit);
+}
+
+export async function getApproval(ctx: Ctx, id: number): Promise<Approval> {
+  const found = await repo.approvalById(ctx.database.db, id);
+  if (!found) throw new AppError(404, `Approval request ${id} not found`);
+  return found;
+}
 
 /**
  * Runs a stored movement through the very service function of its direct path; the payload is
@@ -38,7 +47,7 @@ function people(a: Approval) {
 }
 
 async function refuseDecided(tx: Db, id: number): Promise<never> {
-  const existing = await approvalById(tx, id);
+  const existing = await repo.approvalById(tx, id);
   if (!existing) throw new AppError(404, `Approval request ${id} not found`);
   throw new AppError(409, `Approval request ${id} has already been ${existing.status}`);
 }
@@ -49,26 +58,23 @@ async function refuseDecided(tx: Db, id: number): Promise<never> {
  * refused (balance, payout already paid, daily limit) everything rolls back and the request stays
  * pending.
  */
-export async function approveRequest(tx: Db, request: FastifyRequest, id: number, remarks: string | undefined): Promise<MoneyResult> {
-  const checkerId = request.auth!.userId;
-  const [claimed] = rowsOf<{ kind: ApprovalKind; user_id: number | string; maker_id: number | string; payload: unknown }>(await tx.execute(sql`
-    update money_requests set status = 'approved', checker_id = ${checkerId}, decided_at = now(), remarks = coalesce(${remarks ?? null}, remarks)
-     where id = ${id} and status = 'pending'
-    returning kind, user_id, maker_id, payload`));
+export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: string | undefined): Promise<MoneyResult> {
+  const checkerId = actorId(ctx);
+  const claimed = await repo.claimPending(tx, id, { status: 'approved', checkerId, remarks: remarks ?? null });
   if (!claimed) return refuseDecided(tx, id);
-  const makerId = Number(claimed.maker_id);
+  const { makerId } = claimed;
   if (makerId === checkerId) {
     throw new AppError(403, 'You asked for this movement yourself: another operator with money_approve must approve it');
   }
-  if (Number(claimed.user_id) === checkerId) {
+  if (claimed.userId === checkerId) {
     throw new AppError(403, 'You cannot approve a movement of your own wallet: another operator must do it');
   }
-  const ctx: MoneyContext = { ...moneyContext(request), makerId, approved: true };
-  const moved = await replay(tx, ctx, claimed.kind, claimed.payload);
-  await audit(tx, request, moved.audit);
+  const money: MoneyContext = { ...moneyContext(ctx), makerId, approved: true };
+  const moved = await replay(tx, money, claimed.kind, claimed.payload);
+  await audit(tx, ctx, moved.audit);
   const result = (moved.body as { data: Record<string, unknown>; message: string });
-  await tx.execute(sql`update money_requests set result = ${JSON.stringify(result.data)}::jsonb where id = ${id}`);
-  const data = (await approvalById(tx, id))!;
+  await repo.recordResult(tx, id, result.data);
+  const data = (await repo.approvalById(tx, id))!;
   return {
     status: 200,
     body: { success: true, message: `Request approved: ${result.message}`, data: { ...data, result: result.data } },
@@ -83,12 +89,10 @@ export async function approveRequest(tx: Db, request: FastifyRequest, id: number
 }
 
 /** POST /approvals/:id/reject: nothing moves. The maker may withdraw their own request this way. */
-export async function rejectRequest(tx: Db, request: FastifyRequest, id: number, remarks: string): Promise<MoneyResult> {
-  const claimed = rowsOf(await tx.execute(sql`
-    update money_requests set status = 'rejected', checker_id = ${request.auth!.userId}, decided_at = now(), remarks = ${remarks}
-     where id = ${id} and status = 'pending' returning id`));
-  if (claimed.length === 0) return refuseDecided(tx, id);
-  const data = (await approvalById(tx, id))!;
+export async function rejectRequest(tx: Db, ctx: Ctx, id: number, remarks: string): Promise<MoneyResult> {
+  const claimed = await repo.claimPending(tx, id, { status: 'rejected', checkerId: actorId(ctx), remarks });
+  if (!claimed) return refuseDecided(tx, id);
+  const data = (await repo.approvalById(tx, id))!;
   return {
     status: 200,
     body: { success: true, message: 'Request rejected: no money moved', data: { ...data, result: null } },

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { paiseToRupees } from '../../../contract/common.ts';
 import type { ApprovalKind } from '../../../contract/approvals.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { MoneyResult } from '../../plugins/idempotency.ts';
+import type { moneyRequests, operatorDailyCredits } from '../../db/schema/money.ts';
+import { actorId, type Ctx } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { MoneyResult } from '../../lib/idempotency.ts';
 
 /**
  * Who moves money and under which rules. On the direct path actor and maker are the signed-in
@@ -21,11 +22,15 @@ export interface MoneyContext {
   dailyCreditLimitPaise: number;
 }
 
-export function moneyContext(request: FastifyRequest): MoneyContext {
-  const { approvalThresholdPaise, dailyCreditLimitPaise } = request.server.config;
-  const actorId = request.auth!.userId;
-  return { actorId, makerId: actorId, approved: false, approvalThresholdPaise, dailyCreditLimitPaise };
+/** The direct path's rules for the signed-in operator of `ctx`. */
+export function moneyContext(ctx: Ctx): MoneyContext {
+  const { approvalThresholdPaise, dailyCreditLimitPaise } = ctx.config;
+  const actor = actorId(ctx);
+  return { actorId: actor, makerId: actor, approved: false, approvalThresholdPaise, dailyCreditLimitPaise };
 }
+
+type Credited = Pick<typeof operatorDailyCredits.$inferSelect, 'paise'>;
+type RequestId = Pick<typeof moneyRequests.$inferSelect, 'id'>;
 
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
 export const formatRupees = (paise: number) => inr.format(paiseToRupees(paise));
@@ -54,9 +59,9 @@ function overLimit(ctx: MoneyContext, paise: number, usedPaise: number): AppErro
 }
 
 async function creditedToday(tx: Db, makerId: number): Promise<number> {
-  const [row] = rowsOf<{ paise: number | string }>(await tx.execute(sql`
+  const [row] = rowsOf<Credited>(await tx.execute(sql`
     select paise from operator_daily_credits where actor_id = ${makerId} and day = ${TODAY}`));
-  return row ? Number(row.paise) : 0;
+  return row ? row.paise : 0;
 }
 
 /** Refuses now a credit that could not fit in what the maker may still credit today (nothing is reserved). */
@@ -96,11 +101,11 @@ export interface HeldMovement {
  * so a retry gets the same id).
  */
 export async function holdForApproval(tx: Db, ctx: MoneyContext, held: HeldMovement): Promise<MoneyResult> {
-  const [created] = rowsOf<{ id: number | string }>(await tx.execute(sql`
+  const [created] = rowsOf<RequestId>(await tx.execute(sql`
     insert into money_requests (kind, user_id, amount_paise, payload, maker_id)
     values (${held.kind}, ${held.userId}, ${held.amountPaise}, ${JSON.stringify(held.payload)}::jsonb, ${ctx.makerId})
     returning id`));
-  const approvalId = Number(created.id);
+  const approvalId = created.id;
   return {
     status: 202,
     body: {
@@ -119,7 +124,7 @@ export async function holdForApproval(tx: Db, ctx: MoneyContext, held: HeldMovem
 
 /** One pending request per payout or withdrawal request: a second would pay or approve it twice. */
 export async function refuseSecondPending(tx: Db, kind: 'pay_payout' | 'withdrawal_approval', field: 'payoutId' | 'withdrawalId', id: number) {
-  const [pending] = rowsOf<{ id: number | string }>(await tx.execute(sql`
+  const [pending] = rowsOf<RequestId>(await tx.execute(sql`
     select id from money_requests
      where status = 'pending' and kind = ${kind} and payload->>${field} = ${String(id)} limit 1`));
   if (pending) {

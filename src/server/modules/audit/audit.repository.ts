@@ -1,5 +1,7 @@
+import { AUDIT_COUNT_CAP, type AuditEntry } from '../../../contract/audit.ts';
 import type { Database } from '../../db/client.ts';
-import { AUDIT_COUNT_CAP } from '../../../contract/audit.ts';
+import { iso } from '../../db/rows.ts';
+import type { auditLog } from '../../db/schema/system.ts';
 
 export interface AuditFilter {
   actor?: string;
@@ -37,21 +39,24 @@ function where(f: AuditFilter): { text: string; params: unknown[] } {
 
 // The name the actor had when the row was written; rows from before audit_log.actor_name existed
 // fall back to the current one.
-const COLUMNS = `a.id, a.actor_id, coalesce(a.actor_name, u.full_name) as actor_name, a.action, a.entity, a.entity_id,
-  a.before, a.after, a.ip, a.created_at`;
+const COLUMNS = `a.id, a.actor_id as "actorId", coalesce(a.actor_name, u.full_name) as "actorName", a.action, a.entity,
+  a.entity_id as "entityId", a.before, a.after, a.ip, a.created_at as "createdAt"`;
 
-export interface AuditRow {
-  id: number;
-  actor_id: number | null;
-  actor_name: string | null;
-  action: string;
-  entity: string;
-  entity_id: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-  created_at: Date | string;
-}
+/** A row as the raw statements give it: the time as the driver reads it (text or Date). */
+type AuditRow = Omit<typeof auditLog.$inferSelect, 'createdAt'> & { createdAt: Date | string };
+
+const toEntry = (r: AuditRow): AuditEntry => ({
+  id: r.id,
+  actorId: r.actorId,
+  actorName: r.actorName,
+  action: r.action,
+  entity: r.entity,
+  entityId: r.entityId,
+  before: r.before ?? null,
+  after: r.after ?? null,
+  ip: r.ip,
+  createdAt: iso(r.createdAt),
+});
 
 export async function listAudit(database: Database, f: AuditFilter, page: number, limit: number) {
   const w = where(f);
@@ -64,16 +69,17 @@ export async function listAudit(database: Database, f: AuditFilter, page: number
     `select count(*)::int as n from (select 1 from audit_log a ${w.text} limit ${AUDIT_COUNT_CAP + 1}) c`,
     w.params,
   );
-  return { rows, total: Math.min(Number(n), AUDIT_COUNT_CAP), capped: Number(n) > AUDIT_COUNT_CAP };
+  return { data: rows.map(toEntry), total: Math.min(n, AUDIT_COUNT_CAP), capped: n > AUDIT_COUNT_CAP };
 }
 
 /** One batch of matches older than `beforeId`, newest first (keyset paging for the CSV export). */
 export async function auditBatch(database: Database, f: AuditFilter, beforeId: number | null, batch: number) {
   const w = where(f);
   const cursor = `$${w.params.length + 1}`;
-  return database.query<AuditRow>(
+  const rows = await database.query<AuditRow>(
     `select ${COLUMNS} from audit_log a left join users u on u.user_id = a.actor_id
       ${w.text ? `${w.text} and` : 'where'} a.id < ${cursor} order by a.id desc limit ${batch}`,
     [...w.params, beforeId ?? Number.MAX_SAFE_INTEGER],
   );
+  return rows.map(toEntry);
 }

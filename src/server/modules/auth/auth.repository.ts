@@ -1,8 +1,49 @@
 import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { AccountSession } from '../../../contract/account.ts';
+import { ADMIN_ROLE } from '../../../contract/permissions.ts';
+import type { Database, Db } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
 import { roles } from '../../db/schema/access.ts';
 import { users } from '../../db/schema/members.ts';
 import { loginFailures, passwordResets, sessions } from '../../db/schema/system.ts';
+
+/**
+ * The session of a token hash, its account, and the permission names of the account's active
+ * role — for the role Admin every permission there is, including ones created later. Only
+ * accounts that sign in (staff) hold sessions; an account without a role holds no permission.
+ * Every request runs it: plain SQL with one parameter, which the client prepares once per
+ * connection (Drizzle's own statements pass their values where EXPLAIN_QUERIES cannot see them).
+ */
+const SESSION_SQL = `
+  select u.user_id as "userId", u.username, u.full_name as "fullName", u.email, coalesce(r.name, '') as role,
+         s.id as "sessionId", s.stage, s.last_used_at as "lastUsedAt",
+         coalesce(r.two_factor_required, false) as "roleRequiresTwoFactor",
+         exists (select 1 from two_factor tf where tf.user_id = u.user_id and tf.enabled_at is not null) as "twoFactorEnabled",
+         case when r.name = '${ADMIN_ROLE}' then (select array_agg(p.name) from permissions p)
+              when r.status then (select array_agg(p.name)
+                                    from role_permissions rp
+                                    join permissions p on p.permission_id = any(rp.permission_ids)
+                                   where rp.role_id = u.role_id and rp.status)
+         end as permissions
+    from sessions s
+    join users u on u.user_id = s.user_id
+    left join roles r on r.role_id = u.role_id
+   where s.token_hash = $1 and s.expires_at > now() and u.deleted_at is null and u.status and u.can_sign_in`;
+
+/** A row of SESSION_SQL, typed from the tables it reads (both drivers give Date and number here). */
+export type SessionRecord = Pick<typeof users.$inferSelect, 'userId' | 'username' | 'fullName' | 'email'>
+  & Pick<typeof sessions.$inferSelect, 'stage' | 'lastUsedAt'>
+  & { role: string; sessionId: number; roleRequiresTwoFactor: boolean; twoFactorEnabled: boolean; permissions: string[] | null };
+
+export async function findSession(database: Database, tokenHash: string): Promise<SessionRecord | null> {
+  const [row] = await database.query<SessionRecord>(SESSION_SQL, [tokenHash]);
+  return row ?? null;
+}
+
+/** "Last used" of the session, to the minute (the guard decides when). */
+export async function touchSession(db: Db, tokenHash: string) {
+  await db.update(sessions).set({ lastUsedAt: sql`now()` }).where(eq(sessions.tokenHash, tokenHash));
+}
 
 /** An account by email, with what sign-in needs to know about its role and second factor. */
 export async function findAccountByEmail(db: Db, email: string) {
@@ -103,8 +144,20 @@ export async function setSessionStage(db: Db, tokenHash: string, stage: 'full' |
   await db.update(sessions).set({ stage }).where(eq(sessions.tokenHash, tokenHash));
 }
 
+export type SessionRow = Pick<typeof sessions.$inferSelect, 'id' | 'tokenHash' | 'ip' | 'userAgent' | 'createdAt' | 'lastUsedAt'>;
+
+/** "Your sessions": `current` is the one this request was made with. */
+export const toAccountSession = (r: SessionRow, currentTokenHash: string): AccountSession => ({
+  id: r.id,
+  ip: r.ip,
+  userAgent: r.userAgent,
+  createdAt: iso(r.createdAt),
+  lastUsedAt: r.lastUsedAt === null ? null : iso(r.lastUsedAt),
+  current: r.tokenHash === currentTokenHash,
+});
+
 /** The account's live sessions, most recently used first. */
-export async function listSessions(db: Db, userId: number) {
+export async function listSessions(db: Db, userId: number): Promise<SessionRow[]> {
   return db
     .select({
       id: sessions.id,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { LoginBody, RegisterBody, SessionUser } from '../../../contract/auth.ts';
-import { audit } from '../../plugins/audit.ts';
-import { accountRequiresTwoFactor, hashToken, loadSession, type AuthContext } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { audit } from '../../lib/audit.ts';
+import { actorId, type AuthContext, type Ctx } from '../../lib/context.ts';
+import { accountRequiresTwoFactor, hashToken, loadSession } from '../../plugins/auth.ts';
+import { AppError } from '../../lib/errors.ts';
 import { mailLink } from '../../mailer.ts';
 import { insertUser } from '../users/users.repository.ts';
 import * as repo from './auth.repository.ts';
@@ -31,20 +31,23 @@ export function toSessionUser(auth: AuthContext): SessionUser {
   };
 }
 
-async function openSession(
-  app: FastifyInstance, request: FastifyRequest, userId: number, long: boolean, stage: 'full' | 'enrol' = 'full',
-) {
+/** Who opens a session: the browser's User-Agent, kept for "your sessions" (the address is ctx.ip). */
+export interface Client {
+  userAgent: string | null;
+}
+
+async function openSession(ctx: Ctx, client: Client, userId: number, long: boolean, stage: 'full' | 'enrol' = 'full') {
   const token = randomBytes(32).toString('base64url');
-  await repo.createSession(app.database.db, {
+  await repo.createSession(ctx.database.db, {
     tokenHash: hashToken(token),
     userId,
     expiresAt: new Date(Date.now() + (long ? LONG_SESSION_MS : SHORT_SESSION_MS)),
-    ip: request.ip,
-    userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+    ip: ctx.ip,
+    userAgent: client.userAgent?.slice(0, 300) ?? null,
     stage,
     lastUsedAt: new Date(),
   });
-  const auth = await loadSession(app, token);
+  const auth = await loadSession(ctx, token);
   if (!auth) throw new AppError(403, 'Your account is inactive. Contact an administrator.');
   return { token, user: toSessionUser(auth) };
 }
@@ -58,10 +61,10 @@ function signInKeys(email: string, address: string) {
   return { pair: `login:${email}|${address}`, address: `login-ip:${address}`, account: `login-email:${email}` };
 }
 
-export async function login(app: FastifyInstance, request: FastifyRequest, input: LoginBody) {
-  const { db } = app.database;
-  const { loginWindowMinutes: window, loginMaxFailuresPerEmail, loginMaxFailuresPerIp, loginMaxFailuresPerAccount } = app.config;
-  const keys = signInKeys(input.email, request.ip);
+export async function login(ctx: Ctx, input: LoginBody, client: Client) {
+  const { db } = ctx.database;
+  const { loginWindowMinutes: window, loginMaxFailuresPerEmail, loginMaxFailuresPerIp, loginMaxFailuresPerAccount } = ctx.config;
+  const keys = signInKeys(input.email, ctx.ip);
   const attempts = await repo.recentAttempts(db, Object.values(keys), window);
   if (
     attempts(keys.pair) >= loginMaxFailuresPerEmail ||
@@ -89,21 +92,21 @@ export async function login(app: FastifyInstance, request: FastifyRequest, input
     if (!input.code) throw new AppError(401, CODE_NEEDED, { data: { message: CODE_NEEDED }, twoFactorRequired: true });
     if (!(await verifyCode(db, account.userId, second!, input.code))) return fail(401, INVALID_CODE, { twoFactorRequired: true });
   }
-  const mustEnrol = !enabled && accountRequiresTwoFactor(app, account.roleName ?? '', account.roleRequiresTwoFactor ?? false);
+  const mustEnrol = !enabled && accountRequiresTwoFactor(ctx.config, account.roleName ?? '', account.roleRequiresTwoFactor ?? false);
   await repo.clearAttempts(db, keys.pair);
   await repo.touchLastLogin(db, account.userId);
-  const session = await openSession(app, request, account.userId, input.rememberMe === true, mustEnrol ? 'enrol' : 'full');
+  const session = await openSession(ctx, client, account.userId, input.rememberMe === true, mustEnrol ? 'enrol' : 'full');
   const secondFactor = !enabled ? (mustEnrol ? 'enrolment required' : 'off') : /^\d{6}$/.test(input.code ?? '') ? 'code' : 'recovery code';
-  await audit(db, request, {
+  await audit(db, ctx, {
     action: 'login', entity: 'session', entityId: account.userId, actorId: account.userId, after: { twoFactor: secondFactor },
   });
   return session;
 }
 
 /** Self-registration: an account that signs in with no role, so it holds no permission until staff assign one. */
-export async function register(app: FastifyInstance, request: FastifyRequest, input: RegisterBody) {
-  if (!app.config.allowRegistration) throw new AppError(403, 'Registration is disabled');
-  const { db } = app.database;
+export async function register(ctx: Ctx, input: RegisterBody, client: Client) {
+  if (!ctx.config.allowRegistration) throw new AppError(403, 'Registration is disabled');
+  const { db } = ctx.database;
   const taken = await repo.emailOrPhoneTaken(db, input.email, input.phone, input.name);
   if (taken) throw new AppError(409, taken);
   const passwordHash = await hashPassword(input.password);
@@ -119,36 +122,39 @@ export async function register(app: FastifyInstance, request: FastifyRequest, in
       roleId: null,
       level: 1,
     });
-    await audit(tx, request, { action: 'register', entity: 'user', entityId: created.userId, after: created, actorId: created.userId });
+    await audit(tx, ctx, { action: 'register', entity: 'user', entityId: created.userId, after: created, actorId: created.userId });
     return created;
   });
-  return openSession(app, request, user.userId, false);
+  return openSession(ctx, client, user.userId, false);
 }
 
-export async function logout(app: FastifyInstance, request: FastifyRequest) {
-  const auth = request.auth!;
-  await repo.deleteSession(app.database.db, auth.tokenHash);
-  await audit(app.database.db, request, { action: 'logout', entity: 'session', entityId: auth.userId });
+export async function logout(ctx: Ctx) {
+  const userId = actorId(ctx);
+  await repo.deleteSession(ctx.database.db, ctx.auth!.tokenHash);
+  await audit(ctx.database.db, ctx, { action: 'logout', entity: 'session', entityId: userId });
 }
 
 /**
  * Mails a reset link on PUBLIC_URL. Answers the same whether or not the account exists: per email
  * at most RESET_MAX_PER_EMAIL mails in the window (more calls mail nothing), per address at most
  * RESET_MAX_PER_IP calls (then 429, which says nothing about any account).
+ *
+ * Returns the mail's delivery, not awaited: a slow mail server must not make an existing account
+ * answer later than a missing one (the caller logs a failed delivery); null when nothing is mailed.
  */
-export async function forgotPassword(app: FastifyInstance, request: FastifyRequest, email: string) {
-  const { db } = app.database;
-  const { loginWindowMinutes: window, resetMaxPerEmail, resetMaxPerIp } = app.config;
+export async function forgotPassword(ctx: Ctx, email: string): Promise<{ delivery: Promise<void> | null }> {
+  const { db } = ctx.database;
+  const { loginWindowMinutes: window, resetMaxPerEmail, resetMaxPerIp } = ctx.config;
   const emailKey = `reset-email:${email}`;
-  const ipKey = `reset-ip:${request.ip}`;
+  const ipKey = `reset-ip:${ctx.ip}`;
   const attempts = await repo.recentAttempts(db, [emailKey, ipKey], window);
   if (attempts(ipKey) >= resetMaxPerIp) {
     throw new AppError(429, `Too many password reset requests from this address. Please try again in ${window} minutes.`);
   }
   await repo.recordAttempts(db, [emailKey, ipKey]);
-  if (attempts(emailKey) >= resetMaxPerEmail) return;
+  if (attempts(emailKey) >= resetMaxPerEmail) return { delivery: null };
   const account = await repo.findAccountByEmail(db, email);
-  if (!account?.canSignIn || !account.status) return;
+  if (!account?.canSignIn || !account.status) return { delivery: null };
   const token = randomBytes(32).toString('base64url');
   await db.transaction(async (tx) => {
     await repo.voidPasswordResets(tx, account.userId);
@@ -159,26 +165,24 @@ export async function forgotPassword(app: FastifyInstance, request: FastifyReque
       purpose: 'reset',
     });
   });
-  // Not awaited: a slow mail server must not make an existing account answer later than a missing one.
-  app.mailer.sendPasswordReset(email, mailLink(app.config, 'reset-password', token)).catch((error: unknown) => {
-    request.log.error({ to: email, reason: error instanceof Error ? error.message : String(error) }, 'the password reset mail could not be sent');
-  });
+  return { delivery: ctx.mailer.sendPasswordReset(email, mailLink(ctx.config, 'reset-password', token)) };
 }
 
 /**
  * Consumes a reset link, or an invite link (an invited staff member's first password). Using one
  * voids every other link of the account and signs out every session.
  */
-export async function resetPassword(app: FastifyInstance, request: FastifyRequest, token: string, newPassword: string) {
+export async function resetPassword(ctx: Ctx, input: { token: string; newPassword: string }) {
+  const { token, newPassword } = input;
   const passwordHash = await hashPassword(newPassword);
-  return app.database.db.transaction(async (tx) => {
+  return ctx.database.db.transaction(async (tx) => {
     const link = await repo.consumePasswordReset(tx, hashToken(token));
     if (!link) throw new AppError(400, 'Invalid or expired reset token');
     await repo.voidPasswordResets(tx, link.userId);
     await repo.setPassword(tx, link.userId, passwordHash);
     await repo.deleteUserSessions(tx, link.userId);
     const action = link.purpose === 'invite' ? 'accept_invite' : 'reset_password';
-    await audit(tx, request, { action, entity: 'user', entityId: link.userId, actorId: link.userId });
+    await audit(tx, ctx, { action, entity: 'user', entityId: link.userId, actorId: link.userId });
     return link.purpose;
   });
 }

@@ -14,12 +14,7 @@ const RECOVERY_CODES = 10;
 /** RFC 4648 base32 letters: no 0/1/8/9, so a code read aloud or copied by hand is not confused. */
 const RECOVERY_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
-export interface TwoFactorRow {
-  secret: string;
-  enabledAt: Date | null;
-  recoveryCodeHashes: string[];
-  lastStep: number | null;
-}
+export type TwoFactorRow = Pick<typeof twoFactor.$inferSelect, 'secret' | 'enabledAt' | 'recoveryCodeHashes' | 'lastStep'>;
 
 export async function findTwoFactor(db: Db, userId: number): Promise<TwoFactorRow | null> {
   const [row] = await db

@@ -1,34 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 
 let t: TestContext;
 let admin: Record<string, string>;
 let noPermission: Record<string, string>;
 let memberId: number;
+let call: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   t = await createTestApp();
   admin = bearer(await t.login());
-  const reg = await t.app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: { name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9111111111', address: 'Pune', password: 'plain-password' },
-  });
-  noPermission = bearer(reg.json().token);
+  noPermission = await plainAccount(t);
+  call = caller(t, admin);
   memberId = await addMember(1);
 });
 afterAll(() => t.close());
 
 async function addMember(n: number): Promise<number> {
-  const res = await t.app.inject({
-    method: 'POST', url: '/api/users/register', headers: admin,
-    payload: { fullName: `Bank Member ${n}`, dob: '1985-03-03', email: `bank${n}@test.local`, phone: `96000000${String(n).padStart(2, '0')}` },
+  const res = await call('POST', '/api/users/register', {
+    fullName: `Bank Member ${n}`, dob: '1985-03-03', email: `bank${n}@test.local`, phone: `96000000${String(n).padStart(2, '0')}`,
   });
   return res.json().user.userId;
 }
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = admin) =>
-  t.app.inject({ method, url, headers, payload });
 
 let acct = 100000000;
 const account = (extra: Record<string, unknown> = {}) => ({

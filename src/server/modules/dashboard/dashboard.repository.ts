@@ -1,8 +1,33 @@
+import type { DashboardDay, DashboardStats } from '../../../contract/dashboard.ts';
 import type { Database } from '../../db/client.ts';
+import { statCounters } from '../../db/schema/system.ts';
 
-// The last `days` business days (Asia/Kolkata) up to today. Revenue and payouts come from the
-// trigger-kept day rollups; new members from the created_at index (one month of rows).
-const CHARTS_SQL = `
+const COUNTERS = {
+  users_total: 'totalUsers', users_active: 'activeUsers', users_inactive: 'inactiveUsers', membership_users: 'membershipUsers',
+} as const;
+
+/**
+ * Kept by triggers in the writers' transactions (drizzle/functions/stat_counters.sql): no count over the users table.
+ * A measured hot path: plain SQL the client prepares, typed from the table.
+ */
+export async function stats(database: Database): Promise<DashboardStats> {
+  const rows = await database.query<Pick<typeof statCounters.$inferSelect, 'name' | 'value'>>(
+    `select name, value from stat_counters where name = any($1::text[])`,
+    [Object.keys(COUNTERS)],
+  );
+  const out: DashboardStats = { totalUsers: 0, activeUsers: 0, inactiveUsers: 0, membershipUsers: 0 };
+  for (const r of rows) out[COUNTERS[r.name as keyof typeof COUNTERS]] = r.value;
+  return out;
+}
+
+/**
+ * The last `days` business days (Asia/Kolkata) up to today. Revenue and payouts come from the
+ * trigger-kept day rollups; new members from the created_at index (one month of rows). A measured
+ * hot path: plain SQL the client prepares (Drizzle's statements pass their values where
+ * EXPLAIN_QUERIES cannot see them); int8 arrives as a number from both drivers.
+ */
+export async function charts(database: Database, days: number): Promise<DashboardDay[]> {
+  const rows = await database.query<{ date: string; new_members: number; revenue_paise: number; ok: number; failed: number }>(`
   with days as (
     select d::date as day
       from generate_series((now() at time zone 'Asia/Kolkata')::date - ($1::int - 1),
@@ -31,13 +56,7 @@ const CHARTS_SQL = `
     left join joined on joined.day = days.day
     left join revenue on revenue.day = days.day
     left join payouts on payouts.day = days.day
-   order by days.day`;
-
-export async function dashboardCharts(database: Database, days: number) {
-  const rows = await database.query<{ date: string; new_members: number; revenue_paise: number; ok: number; failed: number }>(
-    CHARTS_SQL,
-    [days],
-  );
+   order by days.day`, [days]);
   return rows.map((r) => ({
     date: r.date,
     newMembers: Number(r.new_members),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 
 let t: TestContext;
 let admin: Record<string, string>;
@@ -9,18 +9,12 @@ const ids: number[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   admin = bearer(await t.login());
-  const reg = await t.app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: { name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9111111111', address: 'Pune', password: 'plain-password' },
-  });
-  noPermission = bearer(reg.json().token);
+  noPermission = await plainAccount(t);
   // Memberships taken at fixed instants: 10 Mar 2026 23:30 IST is still 10 March in India (18:00 UTC).
   const times = ['2026-03-01T04:00:00Z', '2026-03-10T18:00:00Z', '2026-03-10T18:45:00Z', '2026-04-02T06:00:00Z'];
   for (const [i, at] of times.entries()) {
-    const res = await t.app.inject({
-      method: 'POST', url: '/api/users/register', headers: admin,
-      payload: { fullName: `Member ${i}`, dob: '1990-01-01', email: `m${i}@test.local`, phone: `95000000${String(i).padStart(2, '0')}` },
+    const res = await caller(t, admin)('POST', '/api/users/register', {
+      fullName: `Member ${i}`, dob: '1990-01-01', email: `m${i}@test.local`, phone: `95000000${String(i).padStart(2, '0')}`,
     });
     const userId = res.json().user.userId;
     ids.push(userId);
@@ -29,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string, headers = admin) => t.app.inject({ method: 'GET', url, headers });
+const get = (url: string, headers = admin) => caller(t, headers)('GET', url);
 const userIds = (body: { data: { userId: number }[] }) => body.data.map((m) => m.userId);
 
 describe('GET /api/users/membership', () => {
@@ -63,7 +57,7 @@ describe('GET /api/users/membership', () => {
   });
 
   it('leaves deleted members out and needs membership_view', async () => {
-    await t.app.inject({ method: 'DELETE', url: `/api/users/deleteByUserId/${ids[0]}`, headers: admin });
+    await caller(t, admin)('DELETE', `/api/users/deleteByUserId/${ids[0]}`);
     const body = (await get('/api/users/membership')).json();
     expect(userIds(body)).not.toContain(ids[0]);
     expect(body.total).toBe(3);

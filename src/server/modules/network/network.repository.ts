@@ -1,61 +1,180 @@
-import type { NetworkNode } from '../../../contract/network.ts';
-import type { Database } from '../../db/client.ts';
-import { iso } from '../users/users.repository.ts';
+import { and, count, eq, isNull, sql } from 'drizzle-orm';
+import type { DownlineMember, DownlineTree, MemberRef, NetworkNode } from '../../../contract/network.ts';
+import { rowsOf, type Database, type Db } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import { users } from '../../db/schema/members.ts';
 
-interface ChildRow {
-  total: number | string;
-  user_id: number | string | null;
-  full_name: string;
-  level: number;
-  state: string | null;
-  status: boolean;
-  created_at: Date | string;
-  deleted: boolean;
-  direct_referrals: number | string;
-}
+type UserColumns = typeof users.$inferSelect;
+type Nullable<T> = { [K in keyof T]: T[K] | null };
+
+/** A member as a downline shows them (spec §3 Downline member), by the schema's column names. */
+type MemberRow = Pick<UserColumns, 'userId' | 'fullName' | 'level' | 'state' | 'status' | 'createdAt'>;
+/** A direct referral in the genealogy: the member, whether deleted, and their own direct referrals. */
+type NodeRow = MemberRow & { deleted: boolean; directReferrals: number };
+
+/** MemberRow's columns of the users row aliased `a`, for the raw statements below. */
+const memberColumns = (a: string) =>
+  `${a}.user_id as "userId", ${a}.full_name as "fullName", ${a}.level, ${a}.state, ${a}.status, ${a}.created_at as "createdAt"`;
+
+export const toDownlineMember = (r: MemberRow): DownlineMember => ({
+  fullName: r.fullName,
+  userId: r.userId,
+  level: r.level,
+  state: r.state,
+  status: r.status,
+  createDate: iso(r.createdAt),
+});
+
+const toNetworkNode = (r: NodeRow): NetworkNode => ({ ...toDownlineMember(r), deleted: r.deleted, directReferrals: r.directReferrals });
+
+const liveReferralsOf = (userId: number) => and(eq(users.referredBy, userId), isNull(users.deletedAt));
 
 /**
- * One page of a member's direct referrals, oldest first, each with the number of their own direct
- * referrals, and the total — in one statement. The children's ids are collected through
- * users_referred_by_idx first (materialized), so even a member with 100,000 direct referrals never
- * makes the planner walk the primary key hoping to meet them; the counts touch only the page's rows.
+ * Live members directly referred by this member, newest first (like the users list), one page,
+ * with their total. Raw prepared statements: the benchmark measures this call.
  */
-export async function childrenPage(
+export async function directDownline(
   database: Database,
   userId: number,
   page: number,
   limit: number,
-): Promise<{ total: number; nodes: NetworkNode[] }> {
-  const rows = await database.query<ChildRow>(
-    `with c as materialized (select user_id from users where referred_by = $1)
-     select t.total, x.* from (select count(*) as total from c) t
-     left join lateral (
-       select u.user_id, u.full_name, u.level, u.state, u.status, u.created_at, u.deleted_at is not null as deleted,
-              (select count(*) from users g where g.referred_by = u.user_id) as direct_referrals
-         from (select user_id from c order by user_id limit $2 offset $3) p
-         join users u on u.user_id = p.user_id
-     ) x on true
-     order by x.user_id`,
-    [userId, limit, (page - 1) * limit],
+): Promise<{ total: number; members: DownlineMember[] }> {
+  const [rows, [counted]] = await Promise.all([
+    database.query<MemberRow>(
+      `select ${memberColumns('u')} from users u
+        where u.referred_by = $1 and u.deleted_at is null order by u.user_id desc limit $2 offset $3`,
+      [userId, limit, (page - 1) * limit],
+    ),
+    database.query<{ n: number }>('select count(*) as n from users where referred_by = $1 and deleted_at is null', [userId]),
+  ]);
+  return { total: counted.n, members: rows.map(toDownlineMember) };
+}
+
+export async function directReferralCount(db: Db, userId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(liveReferralsOf(userId));
+  return row.n;
+}
+
+/**
+ * One page of a member's direct referrals (deleted ones too), oldest first, each with the number
+ * of their own direct referrals, and the total — in one statement. The children's ids are
+ * collected through users_referred_by_idx first (materialized), so even a member with 100,000
+ * direct referrals never makes the planner walk the primary key hoping to meet them; the counts
+ * touch only the page's rows.
+ */
+export async function childrenPage(db: Db, userId: number, page: number, limit: number): Promise<{ total: number; nodes: NetworkNode[] }> {
+  const rows = rowsOf<{ total: number } & Nullable<NodeRow>>(
+    await db.execute(sql`
+      with c as materialized (select user_id from users where referred_by = ${userId})
+      select t.total, x.* from (select count(*) as total from c) t
+      left join lateral (
+        select ${sql.raw(memberColumns('u'))}, u.deleted_at is not null as deleted,
+               (select count(*) from users g where g.referred_by = u.user_id) as "directReferrals"
+          from (select user_id from c order by user_id limit ${limit} offset ${(page - 1) * limit}) p
+          join users u on u.user_id = p.user_id
+      ) x on true
+      order by x."userId"`),
   );
-  const total = Number(rows[0]?.total ?? 0);
-  const nodes = rows
-    .filter((r) => r.user_id !== null)
-    .map((r) => ({
-      fullName: r.full_name,
-      userId: Number(r.user_id),
-      level: r.level,
-      state: r.state,
-      status: r.status,
-      createDate: iso(r.created_at),
-      deleted: r.deleted,
-      directReferrals: Number(r.direct_referrals),
-    }));
+  const total = rows[0]?.total ?? 0;
+  const nodes = rows.filter((r): r is { total: number } & NodeRow => r.userId !== null).map(toNetworkNode);
   return { total, nodes };
 }
 
 /** Any member, deleted or not: a deleted member's branch can still be opened. */
-export async function memberExists(database: Database, userId: number): Promise<boolean> {
-  const rows = await database.query('select 1 from users where user_id = $1', [userId]);
+export async function memberExists(db: Db, userId: number): Promise<boolean> {
+  const rows = await db.select({ userId: users.userId }).from(users).where(eq(users.userId, userId)).limit(1);
   return rows.length > 0;
+}
+
+/** Guards the walk up against a corrupted (cyclic) chain; real chains are far shorter. */
+const MAX_UPLINE = 1000;
+
+/**
+ * The referrer, the referrer's referrer, … up to the root. A deleted referrer stays in the chain:
+ * referrals keep their referrer (decisions.md), so the chain is the history of who brought whom.
+ */
+export async function upline(db: Db, userId: number): Promise<MemberRef[]> {
+  const rows = rowsOf<Pick<UserColumns, 'userId' | 'fullName' | 'level' | 'referralCode' | 'status'>>(
+    await db.execute(sql`
+      with recursive chain(user_id, hop) as (
+        select referred_by, 1 from users where user_id = ${userId} and referred_by is not null
+        union all
+        select u.referred_by, c.hop + 1 from chain c join users u on u.user_id = c.user_id
+         where u.referred_by is not null and c.hop < ${sql.raw(String(MAX_UPLINE))}
+      )
+      select u.user_id as "userId", u.full_name as "fullName", u.level, u.referral_code as "referralCode", u.status
+        from chain c join users u on u.user_id = c.user_id order by c.hop`),
+  );
+  return rows.map((r) => ({ userId: r.userId, fullName: r.fullName, level: r.level, referralCode: r.referralCode, status: r.status }));
+}
+
+/**
+ * The network under a member, level by level, to `depth`: each level's count of live members and
+ * its first `limit` live members (lowest ids), both from the trigger-kept downline_counts
+ * (drizzle/functions/downline_counts.sql) — one index read and `limit` rows a level, whatever the network's size.
+ * Deleted members are not counted or shown, but their referrals stay in the network. Raw
+ * prepared statements: the benchmark measures this call.
+ */
+export async function downlineTree(database: Database, userId: number, depth: number, limit: number): Promise<DownlineTree['levels']> {
+  const rows = await database.query<{ depth: number; members: number } & Nullable<MemberRow>>(
+    `select d.depth, d.members, ${memberColumns('m')}
+       from downline_counts d
+       left join lateral (
+         select u.user_id, u.full_name, u.level, u.state, u.status, u.created_at
+           from users u where u.user_id = any(d.first_members) and u.deleted_at is null
+          order by u.user_id limit $3
+       ) m on true
+      where d.ancestor_id = $1 and d.depth <= $2 and d.members > 0
+      order by d.depth, m.user_id`,
+    [userId, depth, limit],
+  );
+  const levels: DownlineTree['levels'] = [];
+  for (const r of rows) {
+    let level = levels.at(-1);
+    if (level?.depth !== r.depth) {
+      level = { depth: r.depth, count: r.members, members: [] };
+      levels.push(level);
+    }
+    if (r.userId !== null) level.members.push(toDownlineMember(r as MemberRow));
+  }
+  // So many of a level's first 100 were deleted that the page came up short: walk for it instead.
+  const short = levels.some((l) => l.members.length < Math.min(limit, l.count));
+  return short ? walkedTree(database, userId, depth, limit, levels) : levels;
+}
+
+/** How many members of a level the fallback walk carries to the next one. */
+const WALK_WIDTH = 200;
+
+/**
+ * The fallback: a walk, in one statement, that carries at most WALK_WIDTH members (lowest ids
+ * first) of each level to the next through the (referred_by, user_id) index, then shows the
+ * first `limit` live ones of each level. Up to WALK_WIDTH members on a level it is exact; beyond,
+ * it is the first members found under the level above's first ones.
+ */
+async function walkedTree(
+  database: Database,
+  userId: number,
+  depth: number,
+  limit: number,
+  counted: DownlineTree['levels'],
+): Promise<DownlineTree['levels']> {
+  const members = await database.query<MemberRow & { depth: number }>(
+    `with recursive walk(depth, ids) as (
+       select 0, array[$1::int8]
+       union all
+       select w.depth + 1,
+              array(select u.user_id from users u where u.referred_by = any(w.ids) order by u.user_id limit ${WALK_WIDTH})
+         from walk w where w.depth < $2 and cardinality(w.ids) > 0
+     )
+     select w.depth, ${memberColumns('m')}
+       from walk w cross join lateral (
+         select u.user_id, u.full_name, u.level, u.state, u.status, u.created_at
+           from users u where u.user_id = any(w.ids) and u.deleted_at is null
+          order by u.user_id limit $3
+       ) m
+      where w.depth > 0
+      order by w.depth, m.user_id`,
+    [userId, depth, limit],
+  );
+  return counted.map((l) => ({ ...l, members: members.filter((m) => m.depth === l.depth).map(toDownlineMember) }));
 }

@@ -1,32 +1,45 @@
+import { eq, sql } from 'drizzle-orm';
 import { paiseToRupees } from '../../../contract/common.ts';
-import type { Database } from '../../db/client.ts';
+import type { Payout } from '../../../contract/payouts.ts';
+import { rowsOf, type Database, type Db } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import { users } from '../../db/schema/members.ts';
+import { dailyPayouts } from '../../db/schema/money.ts';
 
 export interface PayoutFilters {
   fromDate?: string;
   toDate?: string;
-  status?: 'Success' | 'Failure';
+  status?: PayoutStatus;
   userName?: string;
 }
 
-interface PayoutRow {
-  id: number;
-  user_id: number;
-  user_name: string;
-  amount_paise: number;
-  date: string;
-  status: 'Success' | 'Failure';
-  paid_at: Date | string | null;
-}
+type PayoutStatus = (typeof dailyPayouts.$inferSelect)['status'];
 
-const toPayout = (r: PayoutRow) => ({
-  id: Number(r.id),
-  userId: Number(r.user_id),
-  userName: r.user_name,
-  amount: paiseToRupees(r.amount_paise),
+/** A payout as the list and export statements give it: the day as text, the time as the driver reads it. */
+type PayoutRow = Pick<typeof dailyPayouts.$inferSelect, 'id' | 'userId' | 'amountPaise' | 'status'> & {
+  userName: string;
+  date: string;
+  paidAt: Date | string | null;
+};
+
+const toPayout = (r: PayoutRow): Payout => ({
+  id: r.id,
+  userId: r.userId,
+  userName: r.userName,
+  amount: paiseToRupees(r.amountPaise),
   date: r.date,
   status: r.status,
-  paidAt: r.paid_at === null ? null : new Date(r.paid_at).toISOString(),
+  paidAt: r.paidAt === null ? null : iso(r.paidAt),
 });
+
+/** The list's and the export's one statement: the filters, an optional keyset, then the order and paging. */
+const selectPayouts = (filter: string, paging: string) => `
+    select p.id, p.user_id as "userId", coalesce(u.username, u.full_name) as "userName", p.amount_paise as "amountPaise",
+           p.payout_date::text as date, p.status, p.paid_at as "paidAt"
+      from daily_payouts p join users u on u.user_id = p.user_id
+      ${filter}
+     order by p.payout_date desc, p.id desc
+     ${paging}`;
 
 /** `like` pattern for a name fragment, with the wildcards of the input escaped. */
 export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
@@ -63,25 +76,19 @@ export async function listPayouts(database: Database, f: PayoutFilters, page: nu
   const params: unknown[] = [];
   const filter = where(f, true, params);
   params.push(limit, (page - 1) * limit);
-  const rows = await database.query<PayoutRow>(`
-    select p.id, p.user_id, coalesce(u.username, u.full_name) as user_name, p.amount_paise, p.payout_date::text as date,
-           p.status, p.paid_at
-      from daily_payouts p join users u on u.user_id = p.user_id
-      ${filter}
-     order by p.payout_date desc, p.id desc
-     limit $${params.length - 1} offset $${params.length}`, params);
+  const rows = await database.query<PayoutRow>(selectPayouts(filter, `limit $${params.length - 1} offset $${params.length}`), params);
 
   // The cards, the chart and the paging total in one pass: from the trigger-kept day rollup
   // (payouts_daily: a month is ~60 rows), or, with a name filter, over the range's payouts.
   const aggParams: unknown[] = [];
-  const groups = await database.query<{ date: string; status: 'Success' | 'Failure'; n: string; paise: string }>(
+  const groups = await database.query<{ date: string; status: PayoutStatus; n: number; paise: number }>(
     f.userName
-      ? `select p.payout_date::text as date, p.status, count(*)::text as n, sum(p.amount_paise)::text as paise
+      ? `select p.payout_date::text as date, p.status, count(*)::int8 as n, sum(p.amount_paise)::int8 as paise
            from daily_payouts p join users u on u.user_id = p.user_id
            ${where(f, false, aggParams)}
           group by p.payout_date, p.status
           order by p.payout_date`
-      : `select d.day::text as date, d.status, d.payouts::text as n, d.total_paise::text as paise
+      : `select d.day::text as date, d.status, d.payouts as n, d.total_paise as paise
            from payouts_daily d
           ${rollupWhere(f, aggParams)}
           order by d.day`,
@@ -93,9 +100,9 @@ export async function listPayouts(database: Database, f: PayoutFilters, page: nu
   let total = 0;
   let paise = 0;
   for (const g of groups) {
-    const n = Number(g.n);
+    const n = g.n;
     totals.count += n;
-    paise += Number(g.paise);
+    paise += g.paise;
     if (g.status === 'Success') totals.successful += n;
     else totals.failed += n;
     if (!f.status || f.status === g.status) total += n;
@@ -123,12 +130,43 @@ export async function payoutsBatch(database: Database, f: PayoutFilters, after: 
     filter = filter ? `${filter} and ${keyset}` : `where ${keyset}`;
   }
   params.push(size);
-  const rows = await database.query<PayoutRow>(`
-    select p.id, p.user_id, coalesce(u.username, u.full_name) as user_name, p.amount_paise, p.payout_date::text as date,
-           p.status, p.paid_at
-      from daily_payouts p join users u on u.user_id = p.user_id
-      ${filter}
-     order by p.payout_date desc, p.id desc
-     limit $${params.length}`, params);
+  const rows = await database.query<PayoutRow>(selectPayouts(filter, `limit $${params.length}`), params);
   return rows.map(toPayout);
+}
+
+/** A payout still to be paid, as the payment checks it: whose it is, how much, and its day. */
+type Payable = Pick<typeof dailyPayouts.$inferSelect, 'userId' | 'amountPaise'> & { date: string };
+
+/**
+ * Marks a Failure payout paid and returns it; null when it is not (any longer) a Failure. The
+ * guard on status lets exactly one of two concurrent payments through.
+ */
+export async function claimFailedPayout(db: Db, id: number): Promise<Payable | null> {
+  const [row] = rowsOf<Payable>(await db.execute(sql`
+    update daily_payouts set status = 'Success', paid_at = now()
+     where id = ${id} and status = 'Failure'
+     returning user_id as "userId", amount_paise as "amountPaise", payout_date::text as date`));
+  return row ?? null;
+}
+
+/** A Failure payout, its row locked until the transaction ends; null when it is not a Failure. */
+export async function lockFailedPayout(db: Db, id: number): Promise<Payable | null> {
+  const [row] = rowsOf<Payable>(await db.execute(sql`
+    select user_id as "userId", amount_paise as "amountPaise", payout_date::text as date from daily_payouts
+     where id = ${id} and status = 'Failure' for update`));
+  return row ?? null;
+}
+
+export async function payoutStatus(db: Db, id: number): Promise<PayoutStatus | null> {
+  const [row] = await db.select({ status: dailyPayouts.status }).from(dailyPayouts).where(eq(dailyPayouts.id, id));
+  return row?.status ?? null;
+}
+
+export async function linkLedgerEntry(db: Db, id: number, ledgerEntryId: number) {
+  await db.update(dailyPayouts).set({ ledgerEntryId }).where(eq(dailyPayouts.id, id));
+}
+
+export async function liveMemberExists(db: Db, userId: number): Promise<boolean> {
+  const rows = await db.select({ userId: users.userId }).from(users).where(sql`${users.userId} = ${userId} and ${users.deletedAt} is null`);
+  return rows.length > 0;
 }

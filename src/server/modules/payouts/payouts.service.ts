@@ -1,38 +1,38 @@
-import { sql } from 'drizzle-orm';
 import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
 import type { TransferBody } from '../../../contract/payouts.ts';
 import type { Db } from '../../db/client.ts';
-import { AppError } from '../../plugins/errors.ts';
-import type { MoneyResult } from '../../plugins/idempotency.ts';
-import { rowsOf } from '../../db/client.ts';
 import { postEntry } from '../../db/ledger.ts';
+import type { Ctx } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { MoneyResult } from '../../lib/idempotency.ts';
 import {
   countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, type MoneyContext,
 } from '../approvals/four-eyes.ts';
+import * as repo from './payouts.repository.ts';
+
+export function listPayouts(ctx: Ctx, filters: repo.PayoutFilters, page: number, limit: number) {
+  return repo.listPayouts(ctx.database, filters, page, limit);
+}
+
+export function payoutsBatch(ctx: Ctx, filters: repo.PayoutFilters, after: repo.PayoutKeyset | null, size: number) {
+  return repo.payoutsBatch(ctx.database, filters, after, size);
+}
 
 const fixed = (paise: number) => paiseToRupees(paise).toFixed(2);
 
 /** A payout that may be paid: it exists, is still Failure, and the body names its member and exact amount. */
 async function payablePayout(tx: Db, body: TransferBody, paise: number, lock: 'claim' | 'check'): Promise<string> {
-  const claimed = lock === 'claim'
-    ? rowsOf<{ user_id: number; amount_paise: number; date: string }>(await tx.execute(sql`
-        update daily_payouts set status = 'Success', paid_at = now()
-         where id = ${body.payoutId!} and status = 'Failure'
-         returning user_id, amount_paise, payout_date::text as date`))
-    : rowsOf<{ user_id: number; amount_paise: number; date: string }>(await tx.execute(sql`
-        select user_id, amount_paise, payout_date::text as date from daily_payouts
-         where id = ${body.payoutId!} and status = 'Failure' for update`));
-  if (!claimed[0]) {
-    const [existing] = rowsOf<{ status: string }>(await tx.execute(sql`select status from daily_payouts where id = ${body.payoutId!}`));
-    if (!existing) throw new AppError(404, `Payout ${body.payoutId} not found`);
-    throw new AppError(409, `Payout ${body.payoutId} has already been paid`);
+  const payoutId = body.payoutId!;
+  const payout = lock === 'claim' ? await repo.claimFailedPayout(tx, payoutId) : await repo.lockFailedPayout(tx, payoutId);
+  if (!payout) {
+    if ((await repo.payoutStatus(tx, payoutId)) === null) throw new AppError(404, `Payout ${payoutId} not found`);
+    throw new AppError(409, `Payout ${payoutId} has already been paid`);
   }
-  const payout = claimed[0];
-  if (Number(payout.user_id) !== body.userId) {
-    throw new AppError(400, `Payout ${body.payoutId} belongs to member ${payout.user_id}, not ${body.userId}`);
+  if (payout.userId !== body.userId) {
+    throw new AppError(400, `Payout ${payoutId} belongs to member ${payout.userId}, not ${body.userId}`);
   }
-  if (Number(payout.amount_paise) !== paise) {
-    throw new AppError(400, `The amount must equal the payout amount of ${fixed(Number(payout.amount_paise))}`);
+  if (payout.amountPaise !== paise) {
+    throw new AppError(400, `The amount must equal the payout amount of ${fixed(payout.amountPaise)}`);
   }
   return payout.date;
 }
@@ -42,21 +42,20 @@ async function payablePayout(tx: Db, body: TransferBody, paise: number, lock: 'c
  * the same transaction; the UPDATE guarded by status = 'Failure' lets exactly one of two
  * concurrent payments through, the other gets 409. Above the approval threshold the payment is
  * only filed (202; the payout row is locked while filing, so one payout gets one pending request);
- * a checker's approval runs this same function with ctx.approved.
+ * a checker's approval runs this same function with money.approved.
  */
-export async function transferAdmin(tx: Db, ctx: MoneyContext, body: TransferBody): Promise<MoneyResult> {
-  refuseOwnWallet(ctx, body.userId);
+export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferBody): Promise<MoneyResult> {
+  refuseOwnWallet(money, body.userId);
   const paise = rupeesToPaise(body.amount);
-  if (needsApproval(ctx, paise)) {
+  if (needsApproval(money, paise)) {
     if (body.payoutId !== undefined) {
       await payablePayout(tx, body, paise, 'check');
       await refuseSecondPending(tx, 'pay_payout', 'payoutId', body.payoutId);
     } else {
-      const [member] = rowsOf(await tx.execute(sql`select 1 from users where user_id = ${body.userId} and deleted_at is null`));
-      if (!member) throw new AppError(404, `Member ${body.userId} not found`);
+      if (!(await repo.liveMemberExists(tx, body.userId))) throw new AppError(404, `Member ${body.userId} not found`);
     }
-    await refuseOverDailyLimit(tx, ctx, paise);
-    return holdForApproval(tx, ctx, {
+    await refuseOverDailyLimit(tx, money, paise);
+    return holdForApproval(tx, money, {
       kind: body.payoutId !== undefined ? 'pay_payout' : 'admin_transfer', userId: body.userId, amountPaise: paise, payload: body,
     });
   }
@@ -66,11 +65,11 @@ export async function transferAdmin(tx: Db, ctx: MoneyContext, body: TransferBod
     kind: body.typeIncome === 'dailyPayout' ? 'daily_payout' : 'admin_transfer',
     amountPaise: paise,
     description: payoutDate ? `Daily payout for ${payoutDate}` : 'Transfer by administrator',
-    actorId: ctx.actorId,
+    actorId: money.actorId,
   });
-  await countDailyCredit(tx, ctx, paise);
+  await countDailyCredit(tx, money, paise);
   if (body.payoutId !== undefined) {
-    await tx.execute(sql`update daily_payouts set ledger_entry_id = ${posted.entryId} where id = ${body.payoutId}`);
+    await repo.linkLedgerEntry(tx, body.payoutId, posted.entryId);
   }
   const after = { userId: body.userId, typeIncome: body.typeIncome, amountPaise: paise, ledgerEntryId: posted.entryId, balancePaise: posted.balancePaise };
   return {

@@ -1,95 +1,72 @@
-import { asc, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '../../../contract/access.ts';
 import { PERMISSIONS } from '../../../contract/permissions.ts';
 import type { Db } from '../../db/client.ts';
-import { permissions, rolePermissions } from '../../db/schema/access.ts';
-import { audit } from '../../plugins/audit.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { audit } from '../../lib/audit.ts';
+import type { Ctx } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import * as repo from './permissions.repository.ts';
 
-type Row = typeof permissions.$inferSelect;
-interface PermissionInput {
+export interface PermissionInput {
   name: string;
   description: string;
   module: string;
 }
 
-export function toWire(row: Row): Permission {
-  return {
-    permissionId: row.permissionId,
-    name: row.name,
-    description: row.description,
-    module: row.module,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-// The routes declare these names in config.access: renaming or deleting one would silently
+// The routes declare these names as their access: renaming or deleting one would silently
 // take a screen away from every role but Admin.
 const BUILT_IN = new Set<string>(Object.keys(PERMISSIONS));
 
-/** The whole catalogue: a few dozen rows, ordered by module then name. */
-export async function listPermissions(db: Db): Promise<Permission[]> {
-  const rows = await db.select().from(permissions).orderBy(asc(permissions.module), asc(permissions.name));
-  return rows.map(toWire);
+const duplicate = (name: string) => new AppError(409, `A permission named ${name} already exists`);
+
+export async function listPermissions(ctx: Ctx): Promise<Permission[]> {
+  return (await repo.listPermissions(ctx.database.db)).map(repo.toPermission);
 }
 
-async function nameTaken(db: Db, name: string, exceptId?: number): Promise<boolean> {
-  const [row] = await db.select({ id: permissions.permissionId }).from(permissions).where(eq(permissions.name, name)).limit(1);
-  return !!row && row.id !== exceptId;
-}
-
-const DUPLICATE = (name: string) => new AppError(409, `A permission named ${name} already exists`);
-
-export async function createPermission(app: FastifyInstance, request: FastifyRequest, input: PermissionInput) {
-  return app.database.db.transaction(async (tx) => {
-    if (await nameTaken(tx, input.name)) throw DUPLICATE(input.name);
-    const [row] = await tx.insert(permissions).values(input).returning();
-    await audit(tx, request, { action: 'create', entity: 'permission', entityId: row.permissionId, after: toWire(row) });
-    return toWire(row);
+export async function createPermission(ctx: Ctx, input: PermissionInput): Promise<Permission> {
+  return ctx.database.db.transaction(async (tx) => {
+    if (await repo.nameTaken(tx, input.name)) throw duplicate(input.name);
+    const data = repo.toPermission(await repo.insertPermission(tx, input));
+    await audit(tx, ctx, { action: 'create', entity: 'permission', entityId: data.permissionId, after: data });
+    return data;
   });
 }
 
-async function lockPermission(tx: Db, id: number): Promise<Row> {
-  const [row] = await tx.select().from(permissions).where(eq(permissions.permissionId, id)).for('update');
-  if (!row) throw new AppError(404, `Permission ${id} not found`);
+async function lockPermission(db: Db, permissionId: number) {
+  const row = await repo.lockPermission(db, permissionId);
+  if (!row) throw new AppError(404, `Permission ${permissionId} not found`);
   return row;
 }
 
-export async function updatePermission(app: FastifyInstance, request: FastifyRequest, id: number, input: PermissionInput) {
-  return app.database.db.transaction(async (tx) => {
-    const before = await lockPermission(tx, id);
+/** A built-in permission keeps its name; its description and module may change. */
+export async function updatePermission(ctx: Ctx, permissionId: number, input: PermissionInput): Promise<Permission> {
+  return ctx.database.db.transaction(async (tx) => {
+    const before = await lockPermission(tx, permissionId);
     if (input.name !== before.name) {
       if (BUILT_IN.has(before.name)) {
         throw new AppError(409, `${before.name} is used by the server's routes and can't be renamed; only its description and module can change`);
       }
-      if (await nameTaken(tx, input.name, id)) throw DUPLICATE(input.name);
+      if (await repo.nameTaken(tx, input.name, permissionId)) throw duplicate(input.name);
     }
-    const [row] = await tx.update(permissions).set(input).where(eq(permissions.permissionId, id)).returning();
-    await audit(tx, request, { action: 'update', entity: 'permission', entityId: id, before: toWire(before), after: toWire(row) });
-    return toWire(row);
+    const data = repo.toPermission(await repo.updatePermission(tx, permissionId, input));
+    await audit(tx, ctx, { action: 'update', entity: 'permission', entityId: permissionId, before: repo.toPermission(before), after: data });
+    return data;
   });
 }
 
 /** Deletes the permission and, in the same transaction, takes its id out of every role's set. */
-export async function deletePermission(app: FastifyInstance, request: FastifyRequest, id: number): Promise<void> {
-  await app.database.db.transaction(async (tx) => {
-    const before = await lockPermission(tx, id);
+export async function deletePermission(ctx: Ctx, permissionId: number): Promise<void> {
+  await ctx.database.db.transaction(async (tx) => {
+    const before = await lockPermission(tx, permissionId);
     if (BUILT_IN.has(before.name)) {
       throw new AppError(409, `${before.name} is used by the server's routes and can't be deleted`);
     }
-    const changed = await tx
-      .update(rolePermissions)
-      .set({ permissionIds: sql`array_remove(${rolePermissions.permissionIds}, ${id})` })
-      .where(sql`${rolePermissions.permissionIds} @> array[${id}::int]`)
-      .returning({ roleId: rolePermissions.roleId, permissionIds: rolePermissions.permissionIds });
-    for (const rp of changed) {
-      await audit(tx, request, {
-        action: 'remove_permission', entity: 'role_permission', entityId: rp.roleId,
-        before: { permissionId: id }, after: { permissionIds: rp.permissionIds },
+    for (const set of await repo.removeFromRoleSets(tx, permissionId)) {
+      await audit(tx, ctx, {
+        action: 'remove_permission', entity: 'role_permission', entityId: set.roleId,
+        before: { permissionId }, after: { permissionIds: set.permissionIds },
       });
     }
-    await tx.delete(permissions).where(eq(permissions.permissionId, id));
-    await audit(tx, request, { action: 'delete', entity: 'permission', entityId: id, before: toWire(before) });
+    await repo.deletePermission(tx, permissionId);
+    await audit(tx, ctx, { action: 'delete', entity: 'permission', entityId: permissionId, before: repo.toPermission(before) });
   });
 }

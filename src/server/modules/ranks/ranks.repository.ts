@@ -1,44 +1,53 @@
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Rank } from '../../../contract/ranks.ts';
-import type { Database } from '../../db/client.ts';
-import { iso } from '../users/users.repository.ts';
+import type { Db } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import { users } from '../../db/schema/members.ts';
+import { ranks } from '../../db/schema/catalogue.ts';
 
-interface RankRow {
-  rank_id: number;
-  name: string;
-  status: boolean;
-  created_at: Date | string;
-}
+export type RankRow = typeof ranks.$inferSelect;
 
 export const toRank = (r: RankRow): Rank => ({
-  _id: String(r.rank_id),
-  rankId: r.rank_id,
+  _id: String(r.rankId),
+  rankId: r.rankId,
   name: r.name,
   status: r.status,
-  createdAt: iso(r.created_at),
+  createdAt: iso(r.createdAt),
 });
 
 /** Ranks are a short list: all of them, by name. */
-export async function listRanks(database: Database): Promise<Rank[]> {
-  const rows = await database.query<RankRow>('select rank_id, name, status, created_at from ranks order by lower(name), rank_id');
-  return rows.map(toRank);
+export async function listRanks(db: Db): Promise<RankRow[]> {
+  return db.select().from(ranks).orderBy(sql`lower(${ranks.name})`, asc(ranks.rankId));
 }
 
-export async function findRank(database: Database, rankId: number): Promise<Rank | null> {
-  const [row] = await database.query<RankRow>('select rank_id, name, status, created_at from ranks where rank_id = $1', [rankId]);
-  return row ? toRank(row) : null;
+export async function findRank(db: Db, rankId: number): Promise<RankRow | null> {
+  const [row] = await db.select().from(ranks).where(eq(ranks.rankId, rankId));
+  return row ?? null;
 }
 
 /** Another rank with this name in any letter case. */
-export async function nameTaken(database: Database, name: string, exceptRankId = 0): Promise<boolean> {
-  const rows = await database.query('select 1 from ranks where lower(name) = lower($1) and rank_id <> $2', [name, exceptRankId]);
+export async function nameTaken(db: Db, name: string, exceptRankId = 0): Promise<boolean> {
+  const rows = await db.select({ rankId: ranks.rankId }).from(ranks)
+    .where(and(sql`lower(${ranks.name}) = lower(${name})`, ne(ranks.rankId, exceptRankId))).limit(1);
   return rows.length > 0;
 }
 
 /** Members (deleted ones too: their rows still point at it) holding the rank. */
-export async function holders(database: Database, rankId: number): Promise<number> {
-  const [row] = await database.query<{ n: number | string }>(
-    'select count(*) as n from users where rank_id = $1',
-    [rankId],
-  );
-  return Number(row.n);
+export async function holders(db: Db, rankId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(users).where(eq(users.rankId, rankId));
+  return row.n;
+}
+
+export async function insertRank(db: Db, values: { name: string; status: boolean }): Promise<RankRow> {
+  const [row] = await db.insert(ranks).values(values).returning();
+  return row;
+}
+
+export async function updateRank(db: Db, rankId: number, values: { name: string; status: boolean }): Promise<RankRow | null> {
+  const [row] = await db.update(ranks).set(values).where(eq(ranks.rankId, rankId)).returning();
+  return row ?? null;
+}
+
+export async function deleteRank(db: Db, rankId: number): Promise<void> {
+  await db.delete(ranks).where(eq(ranks.rankId, rankId));
 }

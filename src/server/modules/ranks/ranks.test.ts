@@ -1,24 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 
 let t: TestContext;
 let admin: Record<string, string>;
 let noPermission: Record<string, string>;
+let call: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   t = await createTestApp({ members: 20 });
   admin = bearer(await t.login());
-  const reg = await t.app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: { name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9111111111', address: 'Pune', password: 'plain-password' },
-  });
-  noPermission = bearer(reg.json().token);
+  noPermission = await plainAccount(t);
+  call = caller(t, admin);
 });
 afterAll(() => t.close());
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = admin) =>
-  t.app.inject({ method, url, headers, payload });
 
 describe('ranks', () => {
   it('GET /ranks/getAllRank lists the bootstrap ranks by name with their ids and status', async () => {

@@ -1,6 +1,9 @@
 import { paiseToRupees } from '../../../contract/common.ts';
 import { REWARD_TYPES, royaltyDisplayLevel } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import type { ranks } from '../../db/schema/catalogue.ts';
+import type { incomeBatches, incomeMonthTotals, ledgerEntries } from '../../db/schema/money.ts';
 import { containsPattern } from './revenue.repository.ts';
 
 /** Royalty or one reward type over a range of batch run dates, optionally one user name. */
@@ -12,26 +15,31 @@ export interface IncomeFilters {
   userName?: string;
 }
 
-interface BatchRow {
-  batch_id: number;
-  kind: 'royalty' | 'reward';
-  reward_type: string | null;
-  run_date: string;
-}
+type BatchRow = Pick<typeof incomeBatches.$inferSelect, 'batchId' | 'rewardType' | 'runDate'> & { kind: IncomeFilters['kind'] };
+
+type Ledger = typeof ledgerEntries.$inferSelect;
+/** A receiver's credit as the statements give it: their name, rank, and the time as the driver reads it. */
+type CreditRow = Pick<Ledger, 'id' | 'batchId' | 'userId' | 'amountPaise'> & {
+  userName: string;
+  rankName: (typeof ranks.$inferSelect)['name'] | null;
+  createdAt: Date | string;
+};
+const CREDIT_COLUMNS = `l.id, l.batch_id as "batchId", l.user_id as "userId", coalesce(u.username, u.full_name) as "userName",
+  r.name as "rankName", l.amount_paise as "amountPaise", l.created_at as "createdAt"`;
 
 const NAME_MATCH = (n: number) => `(lower(u.full_name) like $${n} or lower(coalesce(u.username, '')) like $${n})`;
 
 /** The batches of the range: a handful per month, read through income_batches_kind_date_idx. */
 export async function batchesInRange(database: Database, f: IncomeFilters): Promise<BatchRow[]> {
   return database.query<BatchRow>(`
-    select batch_id, kind, reward_type, run_date::text as run_date from income_batches
+    select batch_id as "batchId", kind, reward_type as "rewardType", run_date::text as "runDate" from income_batches
      where kind = $1 and run_date between $2::date and $3::date and ($4::text is null or reward_type = $4)
      order by run_date, batch_id`, [f.kind, f.fromDate, f.toDate, f.rewardType ?? null]);
 }
 
 function sourceOf(b: BatchRow): string {
   if (b.kind === 'royalty') return 'Royalty Income';
-  return REWARD_TYPES.find((t) => t.value === b.reward_type)?.label ?? 'Reward';
+  return REWARD_TYPES.find((t) => t.value === b.rewardType)?.label ?? 'Reward';
 }
 
 /**
@@ -50,12 +58,12 @@ export function wholeMonths(fromDate: string, toDate: string): string[] | null {
   return months;
 }
 
-interface UserTotalRow { user_id: number; paise: string; n: string }
-interface Totals { paise: string; n: string; users: string }
+type UserTotalRow = Pick<Ledger, 'userId'> & { paise: number; n: number };
+type Totals = Pick<typeof incomeMonthTotals.$inferSelect, 'users'> & { paise: number; n: number };
 
 /**
  * Totals and one page of receivers (largest income first). A range of whole months without a name
- * filter (the screens' default: the current month) reads the income_month_* rollups (drizzle/0007);
+ * filter (the screens' default: the current month) reads the income_month_* rollups (drizzle/functions/income_months.sql);
  * any other range groups the batches' ledger credits, read through ledger_batch_user_idx.
  */
 async function receiverTotals(database: Database, f: IncomeFilters, ids: number[], page: number, limit: number) {
@@ -67,16 +75,16 @@ async function receiverTotals(database: Database, f: IncomeFilters, ids: number[
       const one = months.length === 1;
       const [[totals], users] = await Promise.all([
         database.query<Totals>(one
-          ? `select coalesce(sum(total_paise), 0)::text as paise, coalesce(sum(entries), 0)::text as n, coalesce(sum(users), 0)::text as users
+          ? `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, coalesce(sum(users), 0)::int8 as users
                from income_month_totals where kind = $1 and reward_key = $2 and month = any($3::date[])`
-          : `select coalesce(sum(total_paise), 0)::text as paise, coalesce(sum(entries), 0)::text as n, count(distinct user_id)::text as users
+          : `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users
                from income_month_users where kind = $1 and reward_key = $2 and month = any($3::date[])`,
         [f.kind, key, months]),
         database.query<UserTotalRow>(one
-          ? `select user_id, total_paise::text as paise, entries::text as n from income_month_users
+          ? `select user_id as "userId", total_paise as paise, entries as n from income_month_users
               where kind = $1 and reward_key = $2 and month = $3::date
               order by total_paise desc nulls last, user_id limit $4 offset $5`
-          : `select user_id, sum(total_paise)::text as paise, sum(entries)::text as n from income_month_users
+          : `select user_id as "userId", sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
               where kind = $1 and reward_key = $2 and month = any($3::date[])
               group by user_id order by sum(total_paise) desc, user_id limit $4 offset $5`,
         [f.kind, key, one ? months[0] : months, limit, offset]),
@@ -88,11 +96,11 @@ async function receiverTotals(database: Database, f: IncomeFilters, ids: number[
   const join = name ? 'join users u on u.user_id = l.user_id' : '';
   const [[totals], users] = await Promise.all([
     database.query<Totals>(`
-      select coalesce(sum(l.amount_paise), 0)::text as paise, count(*)::text as n, count(distinct l.user_id)::text as users
+      select coalesce(sum(l.amount_paise), 0)::int8 as paise, count(*)::int8 as n, count(distinct l.user_id)::int8 as users
         from ledger_entries l ${join}
        where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(2)}` : ''}`, name ? [ids, name] : [ids]),
     database.query<UserTotalRow>(`
-      select l.user_id, sum(l.amount_paise)::text as paise, count(*)::text as n
+      select l.user_id as "userId", sum(l.amount_paise)::int8 as paise, count(*)::int8 as n
         from ledger_entries l ${join}
        where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(4)}` : ''}
        group by l.user_id order by sum(l.amount_paise) desc, l.user_id
@@ -107,61 +115,59 @@ async function receiverTotals(database: Database, f: IncomeFilters, ids: number[
  */
 export async function incomeReport(database: Database, f: IncomeFilters, page: number, limit: number) {
   const batches = await batchesInRange(database, f);
-  const ids = batches.map((b) => Number(b.batch_id));
+  const ids = batches.map((b) => b.batchId);
   if (ids.length === 0) return { data: [], users: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
   const { totals, users: totalsByUser } = await receiverTotals(database, f, ids, page, limit);
-  const pageIds = totalsByUser.map((u) => Number(u.user_id));
+  const pageIds = totalsByUser.map((u) => u.userId);
   const [people, receivers] = pageIds.length === 0 ? [[], []] : await Promise.all([
-    database.query<{ user_id: number; user_name: string; rank_name: string | null }>(`
-      select u.user_id, coalesce(u.username, u.full_name) as user_name, r.name as rank_name
+    database.query<Pick<CreditRow, 'userId' | 'userName' | 'rankName'>>(`
+      select u.user_id as "userId", coalesce(u.username, u.full_name) as "userName", r.name as "rankName"
         from users u left join ranks r on r.rank_id = u.rank_id where u.user_id = any($1::int8[])`, [pageIds]),
-    database.query<{
-      batch_id: number; user_id: number; user_name: string; rank_name: string | null; amount_paise: number; created_at: Date | string;
-    }>(`
-      select l.batch_id, l.user_id, coalesce(u.username, u.full_name) as user_name, r.name as rank_name, l.amount_paise, l.created_at
+    database.query<CreditRow>(`
+      select ${CREDIT_COLUMNS}
         from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
        where l.user_id = any($2::int8[]) and l.batch_id = any($1::int[])
        order by l.created_at, l.id`, [ids, pageIds]),
   ]);
-  const person = new Map(people.map((p) => [Number(p.user_id), p]));
-  const users = totalsByUser.map((u) => ({ ...u, user_name: person.get(Number(u.user_id))?.user_name ?? '', rank_name: person.get(Number(u.user_id))?.rank_name ?? null }));
+  const person = new Map(people.map((p) => [p.userId, p]));
 
   return {
     data: batches.map((b) => ({
-      batchId: Number(b.batch_id),
+      batchId: b.batchId,
       kind: b.kind,
-      rewardType: b.reward_type,
-      runDate: b.run_date,
+      rewardType: b.rewardType,
+      runDate: b.runDate,
       source: sourceOf(b),
       status: 'Paid',
       receivers: receivers
-        .filter((r) => Number(r.batch_id) === Number(b.batch_id))
+        .filter((r) => r.batchId === b.batchId)
         .map((r) => {
-          const amount = paiseToRupees(r.amount_paise);
+          const amount = paiseToRupees(r.amountPaise);
           return {
-            userId: Number(r.user_id),
-            userName: r.user_name,
+            userId: r.userId,
+            userName: r.userName,
             amount,
-            rankName: r.rank_name,
-            dateTime: new Date(r.created_at).toISOString(),
-            level: royaltyDisplayLevel(r.rank_name, amount),
+            rankName: r.rankName,
+            dateTime: iso(r.createdAt),
+            level: royaltyDisplayLevel(r.rankName, amount),
           };
         }),
     })),
-    users: users.map((u) => {
+    users: totalsByUser.map((u) => {
       const amount = paiseToRupees(u.paise);
+      const rankName = person.get(u.userId)?.rankName ?? null;
       return {
-        userId: Number(u.user_id),
-        userName: u.user_name,
-        rankName: u.rank_name,
-        level: royaltyDisplayLevel(u.rank_name, amount),
+        userId: u.userId,
+        userName: person.get(u.userId)?.userName ?? '',
+        rankName,
+        level: royaltyDisplayLevel(rankName, amount),
         amount,
-        transactions: Number(u.n),
+        transactions: u.n,
       };
     }),
     totalAmount: paiseToRupees(totals.paise),
-    totalUsers: Number(totals.users),
-    transactions: Number(totals.n),
+    totalUsers: totals.users,
+    transactions: totals.n,
   };
 }
 
@@ -180,23 +186,21 @@ export async function incomeCsvBatch(
   let { batchIndex, id } = after ?? { batchIndex: 0, id: 0 };
   while (batchIndex < batches.length) {
     const b = batches[batchIndex];
-    const params: unknown[] = [b.batch_id, id, size];
+    const params: unknown[] = [b.batchId, id, size];
     if (f.userName) params.push(containsPattern(f.userName));
-    const rows = await database.query<{
-      id: number; user_id: number; user_name: string; rank_name: string | null; amount_paise: number; created_at: Date | string;
-    }>(`
-      select l.id, l.user_id, coalesce(u.username, u.full_name) as user_name, r.name as rank_name, l.amount_paise, l.created_at
+    const rows = await database.query<CreditRow>(`
+      select ${CREDIT_COLUMNS}
         from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
        where l.batch_id = $1 and l.id > $2 ${f.userName ? `and ${NAME_MATCH(4)}` : ''}
        order by l.id limit $3`, params);
     if (rows.length > 0) {
-      const next = rows.length === size ? { batchIndex, id: Number(rows[rows.length - 1].id) } : batchIndex + 1 < batches.length
+      const next = rows.length === size ? { batchIndex, id: rows[rows.length - 1].id } : batchIndex + 1 < batches.length
         ? { batchIndex: batchIndex + 1, id: 0 } : null;
       return {
         rows: rows.map((r) => {
-          const amount = paiseToRupees(r.amount_paise);
-          return [Number(b.batch_id), sourceOf(b), b.run_date, Number(r.user_id), r.user_name, r.rank_name ?? 'No Rank',
-            `Level ${royaltyDisplayLevel(r.rank_name, amount)}`, amount.toFixed(2), new Date(r.created_at).toISOString()];
+          const amount = paiseToRupees(r.amountPaise);
+          return [b.batchId, sourceOf(b), b.runDate, r.userId, r.userName, r.rankName ?? 'No Rank',
+            `Level ${royaltyDisplayLevel(r.rankName, amount)}`, amount.toFixed(2), iso(r.createdAt)];
         }),
         cursor: next,
       };

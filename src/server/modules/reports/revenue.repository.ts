@@ -1,5 +1,8 @@
 import { paiseToRupees } from '../../../contract/common.ts';
+import type { RevenueEntry } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import type { ledgerEntries } from '../../db/schema/money.ts';
 
 /** A business day range in India time: [from 00:00 IST, to + 1 day 00:00 IST). */
 export const IST_RANGE = `l.created_at >= ($1::date)::timestamp at time zone 'Asia/Kolkata'
@@ -14,28 +17,28 @@ export interface RevenueFilters {
   userName?: string;
 }
 
-interface RevenueRow {
-  id: number;
-  user_id: number;
-  user_name: string;
-  paise: number;
-  created_at: Date | string;
-}
+/** A fee as the statements give it: the debit shown positive, the time as the driver reads it. */
+type RevenueRow = Pick<typeof ledgerEntries.$inferSelect, 'id' | 'userId'> & { userName: string; paise: number; createdAt: Date | string };
 
-const toEntry = (r: RevenueRow) => ({
-  id: Number(r.id),
-  dateTime: new Date(r.created_at).toISOString(),
+const toEntry = (r: RevenueRow): RevenueEntry => ({
+  id: r.id,
+  dateTime: iso(r.createdAt),
   amount: paiseToRupees(r.paise),
-  userName: r.user_name,
-  userId: Number(r.user_id),
+  userName: r.userName,
+  userId: r.userId,
 });
+
+const FEE_COLUMNS = `l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", -l.amount_paise as paise,
+  l.created_at as "createdAt"`;
+
+type DayTotal = { day: string; paise: number; n: number };
 
 /** Revenue = membership fees (ledger kind membership_fee, debits), shown positive. */
 export async function revenuePage(database: Database, f: RevenueFilters, page: number, limit: number) {
   const params: unknown[] = [f.fromDate, f.toDate, limit, (page - 1) * limit];
   if (f.userName) params.push(containsPattern(f.userName));
   const rows = await database.query<RevenueRow>(`
-    select l.id, l.user_id, coalesce(u.username, u.full_name) as user_name, -l.amount_paise as paise, l.created_at
+    select ${FEE_COLUMNS}
       from ledger_entries l join users u on u.user_id = l.user_id
      where l.kind = 'membership_fee' and ${IST_RANGE} ${f.userName ? `and ${NAME_MATCH(5)}` : ''}
      order by l.created_at desc, l.id desc
@@ -44,21 +47,21 @@ export async function revenuePage(database: Database, f: RevenueFilters, page: n
   // Totals per day: from the trigger-kept ledger_daily (summing its shards) when the whole
   // range is asked for; a user-name filter has to read the range's rows.
   const days = f.userName
-    ? await database.query<{ day: string; paise: string; n: string }>(`
-        select (l.created_at at time zone 'Asia/Kolkata')::date::text as day, (-sum(l.amount_paise))::text as paise,
-               count(*)::text as n
+    ? await database.query<DayTotal>(`
+        select (l.created_at at time zone 'Asia/Kolkata')::date::text as day, (-sum(l.amount_paise))::int8 as paise,
+               count(*)::int8 as n
           from ledger_entries l join users u on u.user_id = l.user_id
          where l.kind = 'membership_fee' and ${IST_RANGE} and ${NAME_MATCH(3)}
          group by 1 order by 1`, [f.fromDate, f.toDate, containsPattern(f.userName)])
-    : await database.query<{ day: string; paise: string; n: string }>(`
-        select day::text as day, (-sum(total_paise))::text as paise, sum(entries)::text as n
+    : await database.query<DayTotal>(`
+        select day::text as day, (-sum(total_paise))::int8 as paise, sum(entries)::int8 as n
           from ledger_daily where kind = 'membership_fee' and day between $1::date and $2::date
          group by day order by day`, [f.fromDate, f.toDate]);
-  const totalPaise = days.reduce((s, d) => s + Number(d.paise), 0);
+  const totalPaise = days.reduce((s, d) => s + d.paise, 0);
   return {
     data: rows.map(toEntry),
     totalAmount: paiseToRupees(totalPaise),
-    count: days.reduce((s, d) => s + Number(d.n), 0),
+    count: days.reduce((s, d) => s + d.n, 0),
     daily: days.map((d) => ({ date: d.day, amount: paiseToRupees(d.paise) })),
   };
 }
@@ -72,7 +75,7 @@ export async function revenueBatch(database: Database, f: RevenueFilters, after:
   const params: unknown[] = [f.fromDate, f.toDate, size, after?.createdAt ?? null, after?.id ?? 0];
   if (f.userName) params.push(containsPattern(f.userName));
   const rows = await database.query<RevenueRow>(`
-    select l.id, l.user_id, coalesce(u.username, u.full_name) as user_name, -l.amount_paise as paise, l.created_at
+    select ${FEE_COLUMNS}
       from ledger_entries l join users u on u.user_id = l.user_id
      where l.kind = 'membership_fee' and ${IST_RANGE} ${f.userName ? `and ${NAME_MATCH(6)}` : ''}
        and ($4::timestamptz is null or (l.created_at, l.id) < ($4::timestamptz, $5::int8))

@@ -1,25 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionFor } from '../../test/accounts.ts';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, caller, createTestApp, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 
 let t: TestContext;
 let headers: Record<string, string>;
+let call: ReturnType<typeof caller>;
 beforeAll(async () => {
   t = await createTestApp();
   headers = bearer(await t.login());
+  call = caller(t, headers);
 });
 afterAll(() => t.close());
-
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-  t.app.inject({ method, url: `/api${url}`, headers, payload: payload as Record<string, unknown> });
 
 const roleId = async (name: string) =>
   (await t.database.query<{ role_id: number }>('select role_id from roles where name = $1', [name]))[0].role_id;
 
 describe('roles API', () => {
   it('lists Admin and User with roleId, name, status', async () => {
-    const res = await call('GET', '/GetAllRoles');
+    const res = await call('GET', '/api/GetAllRoles');
     expect(res.statusCode).toBe(200);
     expect(res.json().data.slice(0, 2)).toEqual([
       { roleId: expect.any(Number), name: 'Admin', status: true, twoFactorRequired: false, createdAt: expect.any(String) },
@@ -28,55 +27,55 @@ describe('roles API', () => {
   });
 
   it('creates (status defaults to true), refuses a duplicate name with 409 and an empty one with 400', async () => {
-    const res = await call('POST', '/CreateRoles', { name: ' Support ' });
+    const res = await call('POST', '/api/CreateRoles', { name: ' Support ' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ success: true, message: 'Role created successfully', data: { name: 'Support', status: true } });
-    const dup = await call('POST', '/CreateRoles', { name: 'Support', status: false });
+    const dup = await call('POST', '/api/CreateRoles', { name: 'Support', status: false });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toBe('A role named Support already exists');
-    const empty = await call('POST', '/CreateRoles', { name: '  ' });
+    const empty = await call('POST', '/api/CreateRoles', { name: '  ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe('Invalid body.name: Please enter a role name');
   });
 
   it('updates name and status, and keeps the role-permission record\u2019s name in step', async () => {
     const id = await roleId('Support');
-    await call('POST', '/role-permissions/createPermissionForRole', { roleId: id, permissionIds: [1] });
-    const res = await call('PUT', `/updateRole/${id}`, { name: 'Customer Support', status: false });
+    await call('POST', '/api/role-permissions/createPermissionForRole', { roleId: id, permissionIds: [1] });
+    const res = await call('PUT', `/api/updateRole/${id}`, { name: 'Customer Support', status: false });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ message: 'Role updated successfully', data: { roleId: id, name: 'Customer Support', status: false } });
     const [rp] = await t.database.query<{ role_name: string }>('select role_name from role_permissions where role_id = $1', [id]);
     expect(rp.role_name).toBe('Customer Support');
-    expect((await call('PUT', '/updateRole/999999', { name: 'X', status: true })).statusCode).toBe(404);
-    expect((await call('PUT', `/updateRole/${id}`, { name: 'Admin', status: true })).statusCode).toBe(409);
+    expect((await call('PUT', '/api/updateRole/999999', { name: 'X', status: true })).statusCode).toBe(404);
+    expect((await call('PUT', `/api/updateRole/${id}`, { name: 'Admin', status: true })).statusCode).toBe(409);
   });
 
   it('never lets the Admin role be renamed, deactivated or deleted, nor the User role be renamed or deleted', async () => {
     const admin = await roleId('Admin');
-    const off = await call('PUT', `/updateRole/${admin}`, { name: 'Admin', status: false });
+    const off = await call('PUT', `/api/updateRole/${admin}`, { name: 'Admin', status: false });
     expect(off.statusCode).toBe(409);
     expect(off.json().message).toMatch(/Admin role can.t be renamed or deactivated/);
-    expect((await call('PUT', `/updateRole/${admin}`, { name: 'Root', status: true })).statusCode).toBe(409);
-    expect((await call('DELETE', `/deleteRole/${admin}`)).statusCode).toBe(409);
+    expect((await call('PUT', `/api/updateRole/${admin}`, { name: 'Root', status: true })).statusCode).toBe(409);
+    expect((await call('DELETE', `/api/deleteRole/${admin}`)).statusCode).toBe(409);
     const user = await roleId('User');
-    expect((await call('PUT', `/updateRole/${user}`, { name: 'Member', status: true })).statusCode).toBe(409);
-    expect((await call('DELETE', `/deleteRole/${user}`)).statusCode).toBe(409);
-    expect((await call('GET', '/GetAllRoles')).json().data[0]).toMatchObject({ name: 'Admin', status: true });
+    expect((await call('PUT', `/api/updateRole/${user}`, { name: 'Member', status: true })).statusCode).toBe(409);
+    expect((await call('DELETE', `/api/deleteRole/${user}`)).statusCode).toBe(409);
+    expect((await call('GET', '/api/GetAllRoles')).json().data[0]).toMatchObject({ name: 'Admin', status: true });
   });
 
   it('refuses to delete a role held by an account (409), deletes a free one with its role permissions, audits both', async () => {
-    const held = (await call('POST', '/CreateRoles', { name: 'Auditor', status: true })).json().data;
+    const held = (await call('POST', '/api/CreateRoles', { name: 'Auditor', status: true })).json().data;
     await insertUser(t.database.db, { fullName: 'Audit Person', email: 'auditor@test.local', phone: '9000000111', roleId: held.roleId });
-    const refused = await call('DELETE', `/deleteRole/${held.roleId}`);
+    const refused = await call('DELETE', `/api/deleteRole/${held.roleId}`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Role Auditor is held by accounts; give them another role before deleting it');
 
     const id = await roleId('Customer Support');
-    const res = await call('DELETE', `/deleteRole/${id}`);
+    const res = await call('DELETE', `/api/deleteRole/${id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'Role deleted successfully' });
     expect(await t.database.query('select 1 from role_permissions where role_id = $1', [id])).toEqual([]);
-    expect((await call('DELETE', `/deleteRole/${id}`)).statusCode).toBe(404);
+    expect((await call('DELETE', `/api/deleteRole/${id}`)).statusCode).toBe(404);
     const logs = await t.database.query<{ entity: string; action: string }>(
       `select entity, action from audit_log where entity_id = $1 and entity in ('role', 'role_permission') order by id`, [String(id)],
     );
@@ -90,20 +89,20 @@ describe('roles API', () => {
   });
 
   it('takes a two-factor flag on create and update (left out: unchanged), lists it and audits it', async () => {
-    const created = await call('POST', '/CreateRoles', { name: 'Treasury', twoFactorRequired: true });
+    const created = await call('POST', '/api/CreateRoles', { name: 'Treasury', twoFactorRequired: true });
     expect(created.statusCode).toBe(201);
     expect(created.json().data).toMatchObject({ name: 'Treasury', twoFactorRequired: true });
     const id = created.json().data.roleId;
-    const renamed = await call('PUT', `/updateRole/${id}`, { name: 'Treasury Desk', status: true });
+    const renamed = await call('PUT', `/api/updateRole/${id}`, { name: 'Treasury Desk', status: true });
     expect(renamed.json().data.twoFactorRequired).toBe(true);
-    const off = await call('PUT', `/updateRole/${id}`, { name: 'Treasury Desk', status: true, twoFactorRequired: false });
+    const off = await call('PUT', `/api/updateRole/${id}`, { name: 'Treasury Desk', status: true, twoFactorRequired: false });
     expect(off.json().data.twoFactorRequired).toBe(false);
-    expect((await call('GET', '/GetAllRoles')).json().data.find((r: { roleId: number }) => r.roleId === id).twoFactorRequired).toBe(false);
+    expect((await call('GET', '/api/GetAllRoles')).json().data.find((r: { roleId: number }) => r.roleId === id).twoFactorRequired).toBe(false);
     const [entry] = await t.database.query<{ before: { twoFactorRequired: boolean }; after: { twoFactorRequired: boolean } }>(
       `select before, after from audit_log where entity = 'role' and action = 'update' and entity_id = $1 order by id desc limit 1`, [String(id)],
     );
     expect([entry.before.twoFactorRequired, entry.after.twoFactorRequired]).toEqual([true, false]);
-    expect((await call('POST', '/CreateRoles', { name: 'Odd', twoFactorRequired: 'yes' })).statusCode).toBe(400);
+    expect((await call('POST', '/api/CreateRoles', { name: 'Odd', twoFactorRequired: 'yes' })).statusCode).toBe(400);
   });
 });
 

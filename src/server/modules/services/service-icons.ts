@@ -4,10 +4,15 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
 import { SERVICE_ICON_BASE, SERVICE_ICON_FILE, SERVICE_ICON_RULE } from '../../../contract/services.ts';
-import { AppError } from '../../plugins/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 
 const CONTENT_TYPES = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' } as const;
 type IconExt = keyof typeof CONTENT_TYPES;
+/** An uploaded icon, read whole and checked by content. */
+export interface IconUpload {
+  buffer: Buffer;
+  ext: IconExt;
+}
 
 /** The type by content (magic bytes), never by name or declared type: SVG and renamed files fail. */
 export function detectImage(buf: Buffer): IconExt | null {
@@ -17,12 +22,13 @@ export function detectImage(buf: Buffer): IconExt | null {
   return null;
 }
 
-export function iconDir(app: FastifyInstance): string {
-  return path.join(app.config.dataDir, 'uploads', 'service-icons');
+/** Where uploads live: under the server's data directory. */
+export function iconDir(dataDir: string): string {
+  return path.join(dataDir, 'uploads', 'service-icons');
 }
 
 /** Reads an uploaded part whole (the multipart limit stops it at 1 MB) and checks its content. */
-export async function readIcon(part: MultipartFile): Promise<{ buffer: Buffer; ext: IconExt }> {
+export async function readIcon(part: MultipartFile): Promise<IconUpload> {
   let buffer: Buffer;
   try {
     buffer = await part.toBuffer();
@@ -36,8 +42,8 @@ export async function readIcon(part: MultipartFile): Promise<{ buffer: Buffer; e
 }
 
 /** Writes the icon under a random name and returns the public path the panel's <img> loads. */
-export async function saveIcon(app: FastifyInstance, icon: { buffer: Buffer; ext: IconExt }): Promise<{ url: string; file: string }> {
-  const dir = iconDir(app);
+export async function saveIcon(dataDir: string, icon: IconUpload): Promise<{ url: string; file: string }> {
+  const dir = iconDir(dataDir);
   await fs.promises.mkdir(dir, { recursive: true });
   const name = `${randomBytes(16).toString('hex')}.${icon.ext}`;
   const file = path.join(dir, name);
@@ -45,9 +51,9 @@ export async function saveIcon(app: FastifyInstance, icon: { buffer: Buffer; ext
   return { url: `${SERVICE_ICON_BASE}${name}`, file };
 }
 
-export function iconExists(app: FastifyInstance, url: string): boolean {
+export function iconExists(dataDir: string, url: string): boolean {
   const name = url.slice(SERVICE_ICON_BASE.length);
-  return SERVICE_ICON_FILE.test(name) && fs.existsSync(path.join(iconDir(app), name));
+  return SERVICE_ICON_FILE.test(name) && fs.existsSync(path.join(iconDir(dataDir), name));
 }
 
 /**
@@ -58,7 +64,7 @@ export async function serviceIconRoutes(app: FastifyInstance) {
   app.get<{ Params: { file: string } }>(`${SERVICE_ICON_BASE}:file`, async (request, reply) => {
     const { file } = request.params;
     if (!SERVICE_ICON_FILE.test(file)) return reply.code(404).send({ success: false, message: 'Icon not found' });
-    const full = path.join(iconDir(app), file);
+    const full = path.join(iconDir(app.config.dataDir), file);
     let stream: fs.ReadStream;
     try {
       await fs.promises.access(full);

@@ -1,30 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { errorResponse } from '../../../contract/common.ts';
-import {
-  createServiceFields, SERVICE_ICON_MAX_BYTES, serviceCreatedResponse, serviceIdParams, serviceListResponse,
-  serviceUpdatedResponse, updateServiceBody,
-} from '../../../contract/services.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { iconExists, readIcon, saveIcon } from './service-icons.ts';
+import { createServiceFields, SERVICE_ICON_MAX_BYTES, servicesApi, updateServiceBody } from '../../../contract/services.ts';
+import { contextOf } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { registerEndpoints } from '../../lib/routes.ts';
+import { readIcon, type IconUpload } from './service-icons.ts';
 import * as service from './services.service.ts';
 
-const errors = {
-  400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse, 413: errorResponse,
-  415: errorResponse,
-};
-const tags = ['services'];
-// A 1 MB icon plus a few short text fields.
-const UPLOAD_BODY_LIMIT = SERVICE_ICON_MAX_BYTES + 64 * 1024;
-
-type Icon = Awaited<ReturnType<typeof readIcon>>;
-
 /** The text fields and the one `serviceIcon` file of a multipart request. */
-async function readMultipart(request: FastifyRequest): Promise<{ fields: Record<string, string>; icon?: Icon }> {
+async function readMultipart(request: FastifyRequest): Promise<{ fields: Record<string, string>; icon?: IconUpload }> {
   const fields: Record<string, string> = {};
-  let icon: Icon | undefined;
+  let icon: IconUpload | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -42,6 +29,7 @@ async function readMultipart(request: FastifyRequest): Promise<{ fields: Record<
   return { fields, icon };
 }
 
+/** Checks multipart text fields as a JSON body is checked, with the same error answer. */
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
@@ -49,63 +37,33 @@ function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   throw new AppError(400, `Invalid ${errors[0].path}: ${errors[0].message}`, { errors });
 }
 
-function checkStoredIcon(app: FastifyInstance, url: string) {
-  if (!iconExists(app, url)) throw new AppError(400, `The icon ${url} does not exist`);
-}
-
-export async function servicesRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
+export async function servicesRoutes(app: FastifyInstance) {
   await app.register(multipart, {
     limits: { fileSize: SERVICE_ICON_MAX_BYTES, files: 1, fields: 12, fieldSize: 2000, parts: 13 },
   });
-
-  app.get('/services/getAllServices', {
-    config: { access: 'services_view' },
-    schema: { tags, response: { 200: serviceListResponse, 401: errorResponse, 403: errorResponse } },
-  }, async () => ({ success: true as const, data: await service.listServices(app.database.db) }));
-
-  app.post('/services/createService', {
-    config: { access: 'services_manage' },
-    bodyLimit: UPLOAD_BODY_LIMIT,
-    schema: { tags, consumes: ['multipart/form-data'], response: { 201: serviceCreatedResponse, ...errors } },
-  }, async (request, reply) => {
-    if (!request.isMultipart()) throw new AppError(415, 'Send a new service as multipart/form-data');
-    const { fields, icon } = await readMultipart(request);
-    const { existingIcon, ...input } = parse(createServiceFields, fields);
-    let stored: { url: string; file?: string };
-    if (icon) stored = await saveIcon(app, icon);
-    else if (existingIcon) {
-      checkStoredIcon(app, existingIcon);
-      stored = { url: existingIcon };
-    } else throw new AppError(400, 'An icon image is required for a new service');
-    const data = await service.createService(app, request, input, stored);
-    return reply.code(201).send({ success: true as const, message: 'Service created successfully', data });
-  });
-
-  // JSON as spec §7 says; multipart too, so that an edit can carry a new icon file.
-  app.put('/services/updateService/:serviceId', {
-    config: { access: 'services_manage' },
-    bodyLimit: UPLOAD_BODY_LIMIT,
-    schema: {
-      tags, params: serviceIdParams, body: updateServiceBody.nullish(), response: { 200: serviceUpdatedResponse, ...errors },
+  registerEndpoints(app, servicesApi, {
+    list: async (request) => ({ success: true as const, data: await service.listServices(contextOf(request)) }),
+    create: async (request) => {
+      if (!request.isMultipart()) throw new AppError(415, 'Send a new service as multipart/form-data');
+      const { fields, icon } = await readMultipart(request);
+      const { existingIcon, ...input } = parse(createServiceFields, fields);
+      const data = await service.createService(contextOf(request), input, { upload: icon, path: existingIcon });
+      return { success: true as const, message: 'Service created successfully', data };
     },
-  }, async (request) => {
-    let body: z.output<typeof updateServiceBody>;
-    let icon: { url: string | null; file?: string } | undefined;
-    if (request.isMultipart()) {
-      const parts = await readMultipart(request);
-      body = parse(updateServiceBody, parts.fields);
-      if (parts.icon) icon = await saveIcon(app, parts.icon);
-    } else {
-      if (!request.body) throw new AppError(400, 'Please fill in the service name');
-      body = request.body;
-    }
-    const { serviceIcon, ...input } = body;
-    if (!icon && serviceIcon !== undefined) {
-      if (serviceIcon !== null) checkStoredIcon(app, serviceIcon);
-      icon = { url: serviceIcon };
-    }
-    const updatedService = await service.updateService(app, request, request.params.serviceId, input, icon);
-    return { success: true as const, message: 'Service updated successfully', updatedService };
+    update: async (request) => {
+      let body: z.output<typeof updateServiceBody>;
+      let upload: IconUpload | undefined;
+      if (request.isMultipart()) {
+        const parts = await readMultipart(request);
+        body = parse(updateServiceBody, parts.fields);
+        upload = parts.icon;
+      } else {
+        if (!request.body) throw new AppError(400, 'Please fill in the service name');
+        body = request.body;
+      }
+      const { serviceIcon, ...input } = body;
+      const updatedService = await service.updateService(contextOf(request), request.params.serviceId, input, { upload, path: serviceIcon });
+      return { success: true as const, message: 'Service updated successfully', updatedService };
+    },
   });
 }

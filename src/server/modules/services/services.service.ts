@@ -1,32 +1,10 @@
 import fs from 'node:fs';
-import { asc, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { deriveCategory, type Service, type ServiceCategory } from '../../../contract/services.ts';
-import type { Db } from '../../db/client.ts';
-import { services } from '../../db/schema/catalogue.ts';
-import { audit } from '../../plugins/audit.ts';
-import { AppError } from '../../plugins/errors.ts';
-
-type Row = typeof services.$inferSelect;
-
-export function toWire(row: Row): Service {
-  return {
-    serviceId: row.serviceId,
-    serviceType: row.serviceType,
-    serviceName: row.serviceName,
-    serviceIcon: row.serviceIcon,
-    status: row.status,
-    category: deriveCategory(row.description, row.category),
-    description: row.description,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-/** The catalogue of services is short (tens of rows): returned whole, in id order. */
-export async function listServices(db: Db): Promise<Service[]> {
-  const rows = await db.select().from(services).orderBy(asc(services.serviceId));
-  return rows.map(toWire);
-}
+import { audit } from '../../lib/audit.ts';
+import type { Ctx } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { iconExists, saveIcon, type IconUpload } from './service-icons.ts';
+import * as repo from './services.repository.ts';
 
 export interface ServiceInput {
   serviceType?: string;
@@ -36,67 +14,83 @@ export interface ServiceInput {
   status: boolean;
 }
 
+/** The icon of a change: a file uploaded with it, or the path of an icon uploaded earlier (null: none). */
+export interface IconChoice {
+  upload?: IconUpload;
+  path?: string | null;
+}
+
+/** Where the service's icon now is; `file` when this call wrote it (removed again if the change fails). */
+interface StoredIcon {
+  url: string | null;
+  file?: string;
+}
+
+export async function listServices(ctx: Ctx): Promise<Service[]> {
+  return (await repo.listServices(ctx.database.db)).map(repo.toService);
+}
+
 function slug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'service';
 }
 
-/** The description stores the category (spec §3); the category is derived from both. */
-function categoryFields(input: ServiceInput, fallback?: Row) {
+/** Spec §3: the description stores the category; the category is derived from both. */
+function categoryFields(input: ServiceInput, fallback?: repo.ServiceRow) {
   const description = input.description ?? input.category ?? fallback?.description ?? '';
   return { description, category: deriveCategory(description, input.category ?? fallback?.category) };
 }
 
-/** Inserts the service; when the icon file was written for it, a failure removes the file again. */
-export async function createService(
-  app: FastifyInstance, request: FastifyRequest, input: ServiceInput, icon: { url: string; file?: string },
-): Promise<Service> {
+/** Writes an uploaded icon, or checks that a given path is one of the server's own uploads. */
+async function storeIcon(ctx: Ctx, icon: IconChoice): Promise<StoredIcon | undefined> {
+  if (icon.upload) return saveIcon(ctx.config.dataDir, icon.upload);
+  if (icon.path === undefined) return undefined;
+  if (icon.path !== null && !iconExists(ctx.config.dataDir, icon.path)) throw new AppError(400, `The icon ${icon.path} does not exist`);
+  return { url: icon.path };
+}
+
+/** Runs the change; when its icon file was written for it, a failure removes the file again. */
+async function withIcon<T>(stored: StoredIcon | undefined, change: () => Promise<T>): Promise<T> {
   try {
-    return await app.database.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(services)
-        .values({
-          serviceType: input.serviceType || slug(input.serviceName),
-          serviceName: input.serviceName,
-          serviceIcon: icon.url,
-          status: input.status,
-          ...categoryFields(input),
-        })
-        .returning();
-      const data = toWire(row);
-      await audit(tx, request, { action: 'create', entity: 'service', entityId: row.serviceId, after: data });
-      return data;
-    });
+    return await change();
   } catch (err) {
-    if (icon.file) await fs.promises.rm(icon.file, { force: true });
+    if (stored?.file) await fs.promises.rm(stored.file, { force: true });
     throw err;
   }
 }
 
-export async function updateService(
-  app: FastifyInstance, request: FastifyRequest, serviceId: number, input: ServiceInput,
-  icon: { url: string | null; file?: string } | undefined,
-): Promise<Service> {
-  try {
-    return await app.database.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(services).where(eq(services.serviceId, serviceId)).for('update');
-      if (!before) throw new AppError(404, `Service ${serviceId} not found`);
-      const [row] = await tx
-        .update(services)
-        .set({
-          serviceType: input.serviceType || before.serviceType,
-          serviceName: input.serviceName,
-          status: input.status,
-          ...categoryFields(input, before),
-          ...(icon ? { serviceIcon: icon.url } : {}),
-        })
-        .where(eq(services.serviceId, serviceId))
-        .returning();
-      const data = toWire(row);
-      await audit(tx, request, { action: 'update', entity: 'service', entityId: serviceId, before: toWire(before), after: data });
-      return data;
+/** A new service needs an icon: an upload or an earlier upload's path. */
+export async function createService(ctx: Ctx, input: ServiceInput, icon: IconChoice): Promise<Service> {
+  const stored = await storeIcon(ctx, icon);
+  if (!stored?.url) throw new AppError(400, 'An icon image is required for a new service');
+  return withIcon(stored, () => ctx.database.db.transaction(async (tx) => {
+    const row = await repo.insertService(tx, {
+      serviceType: input.serviceType || slug(input.serviceName),
+      serviceName: input.serviceName,
+      serviceIcon: stored.url,
+      status: input.status,
+      ...categoryFields(input),
     });
-  } catch (err) {
-    if (icon?.file) await fs.promises.rm(icon.file, { force: true });
-    throw err;
-  }
+    const data = repo.toService(row);
+    await audit(tx, ctx, { action: 'create', entity: 'service', entityId: row.serviceId, after: data });
+    return data;
+  }));
+}
+
+/** Without an icon choice the icon stays; a null path removes it. */
+export async function updateService(ctx: Ctx, serviceId: number, input: ServiceInput, icon: IconChoice): Promise<Service> {
+  const stored = await storeIcon(ctx, icon);
+  return withIcon(stored, () => ctx.database.db.transaction(async (tx) => {
+    const before = await repo.lockService(tx, serviceId);
+    if (!before) throw new AppError(404, `Service ${serviceId} not found`);
+    const row = await repo.updateService(tx, serviceId, {
+      serviceType: input.serviceType || before.serviceType,
+      serviceName: input.serviceName,
+      status: input.status,
+      ...categoryFields(input, before),
+      ...(stored ? { serviceIcon: stored.url } : {}),
+    });
+    const data = repo.toService(row);
+    await audit(tx, ctx, { action: 'update', entity: 'service', entityId: serviceId, before: repo.toService(before), after: data });
+    return data;
+  }));
 }

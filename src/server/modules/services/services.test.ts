@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 
 let t: TestContext;
 let headers: Record<string, string>;
@@ -157,10 +157,7 @@ describe('services API', () => {
 
   it('needs services_view to list and services_manage to change', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/services/getAllServices' })).statusCode).toBe(401);
-    await t.app.inject({ method: 'POST', url: '/api/register', payload: {
-      name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9000000333', address: 'Pune', password: 'plain-password',
-    } });
-    const plain = bearer(await t.login('plain@test.local', 'plain-password'));
+    const plain = await plainAccount(t);
     expect((await t.app.inject({ method: 'GET', url: '/api/services/getAllServices', headers: plain })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'PUT', url: '/api/services/updateService/1', headers: plain, payload: { serviceName: 'X' } })).statusCode).toBe(403);
   });

@@ -1,48 +1,38 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { StaffMember, StaffRole } from '../../../contract/staff.ts';
 import { ADMIN_ROLE, roleRequiresTwoFactor, USER_ROLE } from '../../../contract/permissions.ts';
-import { rowsOf, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
 import { roles } from '../../db/schema/access.ts';
 import { users } from '../../db/schema/members.ts';
 import { passwordResets, sessions } from '../../db/schema/system.ts';
-import { likeEscape } from '../users/users.repository.ts';
+import { likeEscape } from '../../db/member-search.ts';
 
-interface StaffRow {
-  user_id: number | string;
-  full_name: string;
-  email: string;
-  role_id: number | null;
-  role: string | null;
-  status: boolean;
-  last_login: Date | string | null;
-  two_factor_enabled: boolean;
-  invite_pending: boolean;
-  password_set: boolean;
-}
-
-const STAFF_COLUMNS = sql`
-  u.user_id, u.full_name, u.email, u.role_id, r.name as role, u.status, u.last_login,
-  exists (select 1 from two_factor tf where tf.user_id = u.user_id and tf.enabled_at is not null) as two_factor_enabled,
-  (u.password_hash is null and exists (
+/** What the Staff screen shows of an account; the flags are computed in the same statement. */
+const staffColumns = {
+  userId: users.userId,
+  fullName: users.fullName,
+  email: users.email,
+  roleId: users.roleId,
+  role: roles.name,
+  status: users.status,
+  lastLogin: users.lastLogin,
+  twoFactorEnabled: sql<boolean>`exists (select 1 from two_factor tf where tf.user_id = ${users.userId} and tf.enabled_at is not null)`,
+  invitePending: sql<boolean>`(${users.passwordHash} is null and exists (
      select 1 from password_resets pr
-      where pr.user_id = u.user_id and pr.purpose = 'invite' and pr.used_at is null and pr.expires_at > now()
-  )) as invite_pending,
-  u.password_hash is not null as password_set`;
+      where pr.user_id = ${users.userId} and pr.purpose = 'invite' and pr.used_at is null and pr.expires_at > now()
+  ))`,
+  passwordSet: sql<boolean>`${users.passwordHash} is not null`,
+};
 
-function toStaff(r: StaffRow): StaffMember {
-  return {
-    userId: Number(r.user_id),
-    fullName: r.full_name,
-    email: r.email,
-    roleId: r.role_id === null ? null : Number(r.role_id),
-    role: r.role,
-    status: r.status,
-    lastSignIn: r.last_login === null ? null : new Date(r.last_login).toISOString(),
-    twoFactorEnabled: r.two_factor_enabled,
-    invitePending: r.invite_pending,
-    passwordSet: r.password_set,
-  };
-}
+/** Accounts that sign in, not deleted: written as users_staff_idx's predicate so the planner uses it. */
+const isStaff = sql`${users.canSignIn} and ${users.deletedAt} is null`;
+
+const selectStaff = (db: Db) => db.select(staffColumns).from(users).leftJoin(roles, eq(roles.roleId, users.roleId));
+
+type StaffRecord = Awaited<ReturnType<typeof selectStaff>>[number];
+
+const toStaff = ({ lastLogin, ...r }: StaffRecord): StaffMember => ({ ...r, lastSignIn: lastLogin === null ? null : iso(lastLogin) });
 
 export interface StaffFilter {
   q?: string;
@@ -53,33 +43,33 @@ export interface StaffFilter {
 
 /** Staff are a few dozen rows among a million members: users_staff_idx holds exactly them. */
 export async function listStaff(db: Db, f: StaffFilter): Promise<{ data: StaffMember[]; total: number }> {
-  const conditions = [sql`u.can_sign_in and u.deleted_at is null`];
-  if (f.status) conditions.push(sql`u.status = ${f.status === 'active'}`);
+  const conditions: SQL[] = [isStaff];
+  if (f.status) conditions.push(eq(users.status, f.status === 'active'));
   const q = f.q?.toLowerCase();
   if (q) {
     const contains = `%${likeEscape(q)}%`;
     const id = /^\d{1,15}$/.test(q) ? Number(q) : -1;
-    conditions.push(sql`(lower(u.full_name) like ${contains} or lower(u.email) like ${contains} or u.user_id = ${id})`);
+    conditions.push(sql`(lower(${users.fullName}) like ${contains} or lower(${users.email}) like ${contains} or ${users.userId} = ${id})`);
   }
-  const where = sql.join(conditions, sql` and `);
-  const rows = rowsOf<StaffRow>(await db.execute(sql`
-    select ${STAFF_COLUMNS}
-      from users u left join roles r on r.role_id = u.role_id
-     where ${where}
-     order by u.user_id desc
-     limit ${f.limit} offset ${(f.page - 1) * f.limit}`));
-  const [{ total }] = rowsOf<{ total: number | string }>(
-    await db.execute(sql`select count(*) as total from users u where ${where}`),
-  );
-  return { data: rows.map(toStaff), total: Number(total) };
+  const where = and(...conditions);
+  const rows = await selectStaff(db).where(where).orderBy(desc(users.userId)).limit(f.limit).offset((f.page - 1) * f.limit);
+  const [{ total }] = await db.select({ total: count() }).from(users).where(where);
+  return { data: rows.map(toStaff), total };
 }
 
 export async function findStaff(db: Db, userId: number): Promise<StaffMember | null> {
-  const [row] = rowsOf<StaffRow>(await db.execute(sql`
-    select ${STAFF_COLUMNS}
-      from users u left join roles r on r.role_id = u.role_id
-     where u.user_id = ${userId} and u.can_sign_in and u.deleted_at is null`));
+  const [row] = await selectStaff(db).where(and(eq(users.userId, userId), isStaff));
   return row ? toStaff(row) : null;
+}
+
+/** Fields of an account the Staff screen edits. */
+export async function updateAccount(db: Db, userId: number, values: Partial<Pick<typeof users.$inferInsert, 'fullName' | 'email' | 'roleId' | 'status'>>) {
+  await db.update(users).set({ ...values, updatedAt: new Date() }).where(eq(users.userId, userId));
+}
+
+/** Invitations take placeholder phones in turn: two at once must not pick the same one. */
+export async function lockInvitations(db: Db): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(80092613)`);
 }
 
 export interface LockedAccount {
@@ -117,22 +107,24 @@ export interface RoleGrants {
   permissions: string[];
 }
 
+// The subquery names roles.role_id itself: Drizzle writes a one-table select's columns unqualified,
+// which inside the subquery would mean rp.role_id.
 export async function roleGrants(db: Db, roleId: number): Promise<RoleGrants | null> {
-  const [row] = rowsOf<{ role_id: number; name: string; status: boolean; two_factor_required: boolean; permissions: string[] | null }>(
-    await db.execute(sql`
-      select r.role_id, r.name, r.status, r.two_factor_required,
-             case when r.name = ${ADMIN_ROLE} then array(select p.name from permissions p order by p.name)
-                  else array(select p.name from role_permissions rp
-                               join permissions p on p.permission_id = any(rp.permission_ids)
-                              where rp.role_id = r.role_id order by p.name)
-             end as permissions
-        from roles r where r.role_id = ${roleId}`),
-  );
-  if (!row) return null;
-  return {
-    roleId: Number(row.role_id), name: row.name, status: row.status, twoFactorRequired: row.two_factor_required,
-    permissions: row.permissions ?? [],
-  };
+  const [row] = await db
+    .select({
+      roleId: roles.roleId,
+      name: roles.name,
+      status: roles.status,
+      twoFactorRequired: roles.twoFactorRequired,
+      permissions: sql<string[]>`case when ${roles.name} = ${ADMIN_ROLE} then array(select p.name from permissions p order by p.name)
+        else array(select p.name from role_permissions rp
+                     join permissions p on p.permission_id = any(rp.permission_ids)
+                    where rp.role_id = roles.role_id order by p.name)
+        end`,
+    })
+    .from(roles)
+    .where(eq(roles.roleId, roleId));
+  return row ?? null;
 }
 
 /** The roles the Staff screen offers: active ones, never the members' role. */
@@ -156,11 +148,13 @@ export async function lockAdminRole(db: Db): Promise<number> {
 
 /** Other accounts that can sign in as an administrator right now (active, with a password). */
 export async function otherActiveAdministrators(db: Db, adminRoleId: number, exceptUserId: number): Promise<number> {
-  const [{ n }] = rowsOf<{ n: number | string }>(await db.execute(sql`
-    select count(*) as n from users u
-     where u.role_id = ${adminRoleId} and u.can_sign_in and u.status and u.deleted_at is null
-       and u.password_hash is not null and u.user_id <> ${exceptUserId}`));
-  return Number(n);
+  const [{ n }] = await db
+    .select({ n: count() })
+    .from(users)
+    .where(and(
+      eq(users.roleId, adminRoleId), isStaff, eq(users.status, true), isNotNull(users.passwordHash), ne(users.userId, exceptUserId),
+    ));
+  return n;
 }
 
 export async function emailTaken(db: Db, email: string, exceptUserId?: number): Promise<boolean> {

@@ -1,14 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ADMIN_ROLE, roleRequiresTwoFactor, USER_ROLE } from '../../../contract/permissions.ts';
 import type { StaffMember } from '../../../contract/staff.ts';
 import { firstFreeStaffPhone } from '../../db/bootstrap.ts';
 import type { Db } from '../../db/client.ts';
-import { users } from '../../db/schema/members.ts';
-import { audit } from '../../plugins/audit.ts';
+import { audit } from '../../lib/audit.ts';
+import type { Ctx } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { mailLink } from '../../mailer.ts';
 import { hashToken } from '../../plugins/auth.ts';
-import { AppError } from '../../plugins/errors.ts';
 import { insertUser } from '../users/users.repository.ts';
 import * as repo from './staff.repository.ts';
 
@@ -30,8 +29,8 @@ async function lockStaff(db: Db, userId: number): Promise<repo.LockedAccount> {
   return account;
 }
 
-function editorPermissions(request: FastifyRequest): ReadonlySet<string> {
-  return request.auth?.permissions ?? new Set();
+function editorPermissions(ctx: Ctx): ReadonlySet<string> {
+  return ctx.auth?.permissions ?? new Set();
 }
 
 /**
@@ -39,11 +38,11 @@ function editorPermissions(request: FastifyRequest): ReadonlySet<string> {
  * with staff_manage alone could change an administrator's email, reset its password and sign in
  * as it, or switch off a colleague who outranks them.
  */
-async function assertOutranks(db: Db, request: FastifyRequest, account: repo.LockedAccount): Promise<void> {
-  if (account.roleId === null || account.userId === request.auth?.userId) return;
+async function assertOutranks(db: Db, ctx: Ctx, account: repo.LockedAccount): Promise<void> {
+  if (account.roleId === null || account.userId === ctx.auth?.userId) return;
   const role = await repo.roleGrants(db, account.roleId);
   if (!role) return;
-  const held = editorPermissions(request);
+  const held = editorPermissions(ctx);
   const missing = role.permissions.filter((p) => !held.has(p));
   if (missing.length > 0) {
     throw new AppError(
@@ -54,14 +53,14 @@ async function assertOutranks(db: Db, request: FastifyRequest, account: repo.Loc
 }
 
 /** The role may be given to staff by this editor: it exists, is active, is not the members' role, and grants nothing the editor lacks. */
-async function assignableRole(db: Db, request: FastifyRequest, roleId: number): Promise<repo.RoleGrants> {
+async function assignableRole(db: Db, ctx: Ctx, roleId: number): Promise<repo.RoleGrants> {
   const role = await repo.roleGrants(db, roleId);
   if (!role) throw new AppError(400, `Role ${roleId} does not exist`);
   if (role.name === USER_ROLE) {
     throw new AppError(409, 'The User role is for members, not staff: choose another role');
   }
   if (!role.status) throw new AppError(409, `The role ${role.name} is inactive: activate it on the Roles screen before assigning it`);
-  const held = editorPermissions(request);
+  const held = editorPermissions(ctx);
   const missing = role.permissions.filter((p) => !held.has(p));
   if (missing.length > 0) {
     throw new AppError(403, `You can only assign a role whose permissions you hold yourself; ${role.name} also grants ${missing.join(', ')}`);
@@ -78,10 +77,6 @@ async function assertNotLastAdministrator(db: Db, account: repo.LockedAccount, w
   }
 }
 
-function inviteLink(app: FastifyInstance, token: string): string {
-  return `${app.config.publicUrl}/accept-invite?token=${encodeURIComponent(token)}`;
-}
-
 /** A fresh single-use invitation link; older ones stop working. Returns the token to mail. */
 async function issueInvite(db: Db, userId: number): Promise<string> {
   await repo.retireLinks(db, userId, 'invite');
@@ -90,31 +85,32 @@ async function issueInvite(db: Db, userId: number): Promise<string> {
   return token;
 }
 
+/** The invitation mail could not be delivered (502); `reason` is the mailer's error, for the log. */
+export class InviteNotSent extends AppError {
+  constructor(email: string, readonly reason: unknown) {
+    super(502, `The invitation mail to ${email} could not be sent. Please try Resend invitation in a moment.`);
+  }
+}
+
 /**
  * Sent after the commit: no database transaction waits on a mail server. The account is there
  * either way, so a failed delivery says to send the invitation again.
  */
-async function mailInvite(app: FastifyInstance, request: FastifyRequest, member: StaffMember, token: string) {
+async function mailInvite(ctx: Ctx, member: StaffMember, token: string) {
   try {
-    await app.mailer.sendInvite(member.email, member.fullName, inviteLink(app, token));
+    await ctx.mailer.sendInvite(member.email, member.fullName, mailLink(ctx.config, 'accept-invite', token));
   } catch (err) {
-    request.log.error({ err }, 'invitation mail failed');
-    throw new AppError(502, `The invitation mail to ${member.email} could not be sent. Please try Resend invitation in a moment.`);
+    throw new InviteNotSent(member.email, err);
   }
 }
 
-export const listStaff = (app: FastifyInstance, filter: repo.StaffFilter) => repo.listStaff(app.database.db, filter);
-export const assignableRoles = (app: FastifyInstance) => repo.assignableRoles(app.database.db, app.config.adminTwoFactor);
+export const listStaff = (ctx: Ctx, filter: repo.StaffFilter) => repo.listStaff(ctx.database.db, filter);
+export const assignableRoles = (ctx: Ctx) => repo.assignableRoles(ctx.database.db, ctx.config.adminTwoFactor);
 
-export async function inviteStaff(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  input: { fullName: string; email: string; roleId: number },
-): Promise<StaffMember> {
-  const { member, token } = await app.database.db.transaction(async (tx) => {
-    const role = await assignableRole(tx, request, input.roleId);
-    // Invitations take placeholder phones in turn: two at once must not pick the same one.
-    await tx.execute(sql`select pg_advisory_xact_lock(80092613)`);
+export async function inviteStaff(ctx: Ctx, input: { fullName: string; email: string; roleId: number }): Promise<StaffMember> {
+  const { member, token } = await ctx.database.db.transaction(async (tx) => {
+    const role = await assignableRole(tx, ctx, input.roleId);
+    await repo.lockInvitations(tx);
     if (await repo.emailTaken(tx, input.email)) throw new AppError(409, `An account with the email ${input.email} already exists`);
     const row = await insertUser(tx, {
       fullName: input.fullName,
@@ -126,100 +122,95 @@ export async function inviteStaff(
     });
     const token = await issueInvite(tx, row.userId);
     const member = await requireStaff(tx, row.userId);
-    await audit(tx, request, { action: 'invite', entity: 'user', entityId: row.userId, after: member });
+    await audit(tx, ctx, { action: 'invite', entity: 'user', entityId: row.userId, after: member });
     return { member, token };
   });
-  await mailInvite(app, request, member, token);
+  await mailInvite(ctx, member, token);
   return member;
 }
 
-export async function resendInvite(app: FastifyInstance, request: FastifyRequest, userId: number): Promise<StaffMember> {
-  const { member, token } = await app.database.db.transaction(async (tx) => {
+export async function resendInvite(ctx: Ctx, userId: number): Promise<StaffMember> {
+  const { member, token } = await ctx.database.db.transaction(async (tx) => {
     const account = await lockStaff(tx, userId);
-    await assertOutranks(tx, request, account);
+    await assertOutranks(tx, ctx, account);
     if (account.passwordSet) throw new AppError(409, `${account.fullName} has already accepted the invitation and set a password`);
     if (!account.status) throw new AppError(409, `${account.fullName} is inactive: reactivate the account before inviting them again`);
     const before = await requireStaff(tx, userId);
     const token = await issueInvite(tx, userId);
     const member = await requireStaff(tx, userId);
-    await audit(tx, request, { action: 'resend_invite', entity: 'user', entityId: userId, before, after: member });
+    await audit(tx, ctx, { action: 'resend_invite', entity: 'user', entityId: userId, before, after: member });
     return { member, token };
   });
-  await mailInvite(app, request, member, token);
+  await mailInvite(ctx, member, token);
   return member;
 }
 
-export async function updateStaff(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  userId: number,
-  input: { fullName?: string; email?: string },
-): Promise<StaffMember> {
-  return app.database.db.transaction(async (tx) => {
+export async function updateStaff(ctx: Ctx, userId: number, input: { fullName?: string; email?: string }): Promise<StaffMember> {
+  return ctx.database.db.transaction(async (tx) => {
     const account = await lockStaff(tx, userId);
-    await assertOutranks(tx, request, account);
+    await assertOutranks(tx, ctx, account);
     const before = await requireStaff(tx, userId);
     const emailChanges = input.email !== undefined && input.email !== account.email;
     if (emailChanges && (await repo.emailTaken(tx, input.email!, userId))) {
       throw new AppError(409, `An account with the email ${input.email} already exists`);
     }
-    await tx
-      .update(users)
-      .set({ ...(input.fullName === undefined ? {} : { fullName: input.fullName }), ...(emailChanges ? { email: input.email } : {}), updatedAt: new Date() })
-      .where(eq(users.userId, userId));
+    await repo.updateAccount(tx, userId, {
+      ...(input.fullName === undefined ? {} : { fullName: input.fullName }),
+      ...(emailChanges ? { email: input.email } : {}),
+    });
     // Links already mailed went to the old address: only the new one may set a password now.
     if (emailChanges) await repo.retireLinks(tx, userId);
     const after = await requireStaff(tx, userId);
-    await audit(tx, request, { action: 'update', entity: 'user', entityId: userId, before, after });
+    await audit(tx, ctx, { action: 'update', entity: 'user', entityId: userId, before, after });
     return after;
   });
 }
 
-export async function changeRole(app: FastifyInstance, request: FastifyRequest, userId: number, roleId: number): Promise<StaffMember> {
-  return app.database.db.transaction(async (tx) => {
-    if (userId === request.auth?.userId) {
+export async function changeRole(ctx: Ctx, userId: number, roleId: number): Promise<StaffMember> {
+  return ctx.database.db.transaction(async (tx) => {
+    if (userId === ctx.auth?.userId) {
       throw new AppError(403, 'You cannot change your own role; ask another administrator');
     }
     const account = await lockStaff(tx, userId);
-    await assertOutranks(tx, request, account);
-    const role = await assignableRole(tx, request, roleId);
+    await assertOutranks(tx, ctx, account);
+    const role = await assignableRole(tx, ctx, roleId);
     const before = await requireStaff(tx, userId);
     if (account.roleId === role.roleId) return before;
     if (role.name !== ADMIN_ROLE) await assertNotLastAdministrator(tx, account, 'given another role');
-    await tx.update(users).set({ roleId: role.roleId, updatedAt: new Date() }).where(eq(users.userId, userId));
+    await repo.updateAccount(tx, userId, { roleId: role.roleId });
     // A role that demands two-factor sign-in must not ride on sessions opened without it.
-    if (roleRequiresTwoFactor(role, app.config.adminTwoFactor) && !before.twoFactorEnabled) await repo.endSessions(tx, userId);
+    if (roleRequiresTwoFactor(role, ctx.config.adminTwoFactor) && !before.twoFactorEnabled) await repo.endSessions(tx, userId);
     const after = await requireStaff(tx, userId);
-    await audit(tx, request, { action: 'change_role', entity: 'user', entityId: userId, before, after });
+    await audit(tx, ctx, { action: 'change_role', entity: 'user', entityId: userId, before, after });
     return after;
   });
 }
 
-export async function setStatus(app: FastifyInstance, request: FastifyRequest, userId: number, status: boolean): Promise<StaffMember> {
-  return app.database.db.transaction(async (tx) => {
-    if (!status && userId === request.auth?.userId) {
+export async function setStatus(ctx: Ctx, userId: number, status: boolean): Promise<StaffMember> {
+  return ctx.database.db.transaction(async (tx) => {
+    if (!status && userId === ctx.auth?.userId) {
       throw new AppError(403, 'You cannot deactivate your own account');
     }
     const account = await lockStaff(tx, userId);
-    await assertOutranks(tx, request, account);
+    await assertOutranks(tx, ctx, account);
     const before = await requireStaff(tx, userId);
     if (account.status === status) return before;
     if (!status) await assertNotLastAdministrator(tx, account, 'deactivated');
-    await tx.update(users).set({ status, updatedAt: new Date() }).where(eq(users.userId, userId));
+    await repo.updateAccount(tx, userId, { status });
     if (!status) await repo.endSessions(tx, userId);
     const after = await requireStaff(tx, userId);
-    await audit(tx, request, { action: status ? 'reactivate' : 'deactivate', entity: 'user', entityId: userId, before, after });
+    await audit(tx, ctx, { action: status ? 'reactivate' : 'deactivate', entity: 'user', entityId: userId, before, after });
     return after;
   });
 }
 
-export async function signOutEverywhere(app: FastifyInstance, request: FastifyRequest, userId: number) {
-  return app.database.db.transaction(async (tx) => {
+export async function signOutEverywhere(ctx: Ctx, userId: number) {
+  return ctx.database.db.transaction(async (tx) => {
     const account = await lockStaff(tx, userId);
-    await assertOutranks(tx, request, account);
+    await assertOutranks(tx, ctx, account);
     const ended = await repo.endSessions(tx, userId);
     const member = await requireStaff(tx, userId);
-    await audit(tx, request, { action: 'sign_out_everywhere', entity: 'session', entityId: userId, after: { sessionsEnded: ended } });
+    await audit(tx, ctx, { action: 'sign_out_everywhere', entity: 'session', entityId: userId, after: { sessionsEnded: ended } });
     return { member, ended };
   });
 }

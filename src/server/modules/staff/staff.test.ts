@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../plugins/auth.ts';
 import { accountWithPermissions, sessionFor } from '../../test/accounts.ts';
-import { ADMIN_EMAIL, bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { ADMIN_EMAIL, bearer, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 
 let t: TestContext;
@@ -232,12 +232,8 @@ describe('PUT /api/staff/{userId}/role', () => {
   });
 
   it('gives a self-registered account (no role) its first role', async () => {
-    const reg = await t.app.inject({
-      method: 'POST', url: '/api/register',
-      payload: { name: 'selfreg', fullName: 'Self Registered', email: 'selfreg@test.local', phone: '9111100001', address: 'Pune', password: 'selfreg-password' },
-    });
-    expect(reg.statusCode).toBe(201);
-    const listed = (await call('GET', '/staff?q=selfreg@test.local')).json().data[0];
+    await plainAccount(t);
+    const listed = (await call('GET', '/staff?q=plain@test.local')).json().data[0];
     expect(listed).toMatchObject({ role: null, roleId: null });
     const res = await call('PUT', `/staff/${listed.userId}/role`, { roleId: roleIds.Support });
     expect(res.json().data.role).toBe('Support');

@@ -102,6 +102,12 @@ describe('Server-Timing (SERVER_TIMING, EXPLAIN_QUERIES)', () => {
       expect(Number(db?.[2])).toBeGreaterThanOrEqual(2); // the session lookup and the counters
       expect(Number(db?.[1])).toBeGreaterThan(0);
       expect(Number(exec?.[1])).toBeGreaterThan(0);
+      // A Drizzle query with parameters (Drizzle hands its values beside the statement) explains too.
+      const drizzleRead = await timed.app.inject({
+        method: 'GET', url: '/api/ranks/getRankById/100001', headers: { authorization: `Bearer ${token}`, 'x-explain-queries': '1' },
+      });
+      expect(drizzleRead.statusCode).toBe(200);
+      expect(String(drizzleRead.headers['server-timing'])).toMatch(/dbexec;dur=/);
       const unexplained = await timed.app.inject({ method: 'GET', url: '/api/users/getAllUser', headers: { authorization: `Bearer ${token}` } });
       expect(String(unexplained.headers['server-timing'])).not.toContain('dbexec');
     } finally {

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, caller, createTestApp, type TestContext } from '../../test/harness.ts';
 import { SEARCH_COUNT_MIN } from './users.repository.ts';
 
 // A frequent search ("a": most of 1,500 members) has its count kept in search_counts; every
 // kind of member write must keep that count equal to counting the table, and the page it comes
 // with must be the same members in the same order as counting and sorting directly.
 let t: TestContext;
-let admin: Record<string, string>;
+let call: ReturnType<typeof caller>;
 beforeAll(async () => {
   t = await createTestApp({ members: 1500 });
-  admin = bearer(await t.login());
+  call = caller(t, bearer(await t.login()));
 });
 afterAll(() => t.close());
 
 const list = async (query: string) => {
-  const res = await t.app.inject({ method: 'GET', url: `/api/users/getAllusers?${query}`, headers: admin });
+  const res = await call('GET', `/api/users/getAllusers?${query}`);
   expect(res.statusCode).toBe(200);
   return res.json() as { total: number; users: { userId: number }[] };
 };
@@ -55,16 +55,15 @@ describe('kept counts of frequent searches', () => {
     const levelTen = await direct('a', 10);
     await list('search=a');
     if (levelTen.length >= SEARCH_COUNT_MIN) await list('search=a&level=10');
-    const reg = await t.app.inject({
-      method: 'POST', url: '/api/users/register', headers: admin,
-      payload: { fullName: 'Kavya Rana', dob: '1990-01-01', email: 'kept.count@test.local', phone: '9333300001' },
+    const reg = await call('POST', '/api/users/register', {
+      fullName: 'Kavya Rana', dob: '1990-01-01', email: 'kept.count@test.local', phone: '9333300001',
     });
     expect(reg.statusCode).toBe(201);
     const newId = reg.json().user.userId;
     const victims = (await direct('a')).slice(0, 6);
-    const edit = await t.app.inject({ method: 'PUT', url: `/api/users/updateByUserId/${victims[0]}`, headers: admin, payload: { fullName: 'Zzz Xyz' } });
+    const edit = await call('PUT', `/api/users/updateByUserId/${victims[0]}`, { fullName: 'Zzz Xyz' });
     expect(edit.statusCode).toBe(200);
-    const removal = await t.app.inject({ method: 'DELETE', url: `/api/users/deleteByUserId/${victims[1]}`, headers: admin });
+    const removal = await call('DELETE', `/api/users/deleteByUserId/${victims[1]}`);
     expect(removal.statusCode).toBe(200);
     await t.database.query(`update users set level = 10 where user_id = $1`, [victims[2]]);
     await t.database.query(`update users set level = 3, rank_id = 100002 where user_id = $1`, [victims[3]]);

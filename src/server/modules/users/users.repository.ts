@@ -1,6 +1,9 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { User, UserSort } from '../../../contract/users.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
+import { memberSearchMatch } from '../../db/member-search.ts';
+import { iso, paramSql } from '../../db/rows.ts';
+import { ranks } from '../../db/schema/catalogue.ts';
 import { users } from '../../db/schema/members.ts';
 
 export type NewUser = Omit<typeof users.$inferInsert, 'userId' | 'referralCode'>;
@@ -12,78 +15,62 @@ export function referralCodeFor(userId: number): string {
 
 /** Inserts a member or account with its id and referral code taken in one statement. */
 export async function insertUser(db: Db, values: NewUser): Promise<typeof users.$inferSelect> {
-  const [{ id }] = rowsOf<{ id: number | string }>(
+  const [{ id: userId }] = rowsOf<{ id: number }>(
     await db.execute(sql`select nextval(pg_get_serial_sequence('users', 'user_id')) as id`),
   );
-  const userId = Number(id);
   const [row] = await db.insert(users).values({ ...values, userId, referralCode: referralCodeFor(userId) }).returning();
   return row;
 }
 
-/** The columns of spec §3 User, with the role, referrer and rank names joined in. */
+type UserColumns = typeof users.$inferSelect;
+
+/**
+ * A member as every user call reads it: the columns of spec §3 User (typed from the schema) with
+ * the role, referrer and rank names joined in, as the list and findUser read them (raw SQL: both
+ * are on every member screen's path).
+ */
+export type UserRow = Pick<
+  UserColumns,
+  | 'userId' | 'fullName' | 'email' | 'phone' | 'address' | 'companyName' | 'status' | 'lastLogin' | 'referredBy'
+  | 'rankId' | 'level' | 'dob' | 'whatsapp' | 'image' | 'state' | 'referralCode' | 'createdAt'
+> & { role: string; referrerName: string | null; rank: string | null };
+
+/** UserRow's columns in SQL. */
 const USER_COLUMNS = `
-  u.user_id, u.full_name, u.email, u.phone, u.address, u.company_name, coalesce(ro.name, 'User') as role,
-  u.status, u.last_login, u.referred_by, ref.full_name as referrer_name, rk.name as rank, u.rank_id, u.level,
-  u.dob::text as dob, u.whatsapp, u.image, u.state, u.referral_code, u.created_at`;
+  u.user_id as "userId", u.full_name as "fullName", u.email, u.phone, u.address, u.company_name as "companyName",
+  coalesce(ro.name, 'User') as role, u.status, u.last_login as "lastLogin", u.referred_by as "referredBy",
+  ref.full_name as "referrerName", rk.name as rank, u.rank_id as "rankId", u.level, u.dob::text as dob, u.whatsapp,
+  u.image, u.state, u.referral_code as "referralCode", u.created_at as "createdAt"`;
 const USER_JOINS = `
   left join roles ro on ro.role_id = u.role_id
   left join users ref on ref.user_id = u.referred_by
   left join ranks rk on rk.rank_id = u.rank_id`;
 
-export interface UserRow {
-  user_id: number | string;
-  full_name: string;
-  email: string;
-  phone: string;
-  address: string | null;
-  company_name: string | null;
-  role: string;
-  status: boolean;
-  last_login: Date | string | null;
-  referred_by: number | string | null;
-  referrer_name: string | null;
-  rank: string | null;
-  rank_id: number | null;
-  level: number;
-  dob: string | null;
-  whatsapp: string | null;
-  image: string | null;
-  state: string | null;
-  referral_code: string;
-  created_at: Date | string;
-}
-
-export const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
-
 export function toUser(r: UserRow): User {
-  const userId = Number(r.user_id);
   return {
-    _id: String(userId),
-    userId,
-    fullName: r.full_name,
+    _id: String(r.userId),
+    userId: r.userId,
+    fullName: r.fullName,
     email: r.email,
     phone: r.phone,
     address: r.address,
-    companyName: r.company_name,
+    companyName: r.companyName,
     role: r.role,
     status: r.status,
-    lastLogin: r.last_login ? iso(r.last_login) : 'Never',
-    referredBy: r.referred_by == null ? null : Number(r.referred_by),
-    referrerName: r.referrer_name,
+    lastLogin: r.lastLogin ? iso(r.lastLogin) : 'Never',
+    referredBy: r.referredBy,
+    referrerName: r.referrerName,
     rank: r.rank,
-    rankId: r.rank_id,
+    rankId: r.rankId,
     level: r.level,
     dob: r.dob,
     whatsapp: r.whatsapp,
     image: r.image,
     state: r.state,
-    referralCode: r.referral_code,
-    createdAt: iso(r.created_at),
+    referralCode: r.referralCode,
+    createdAt: iso(r.createdAt),
   };
 }
-
-/** Escapes LIKE wildcards so a search term matches literally. */
-export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const ORDER: Record<UserSort, string> = {
   '-userId': 'u.user_id desc',
@@ -102,21 +89,21 @@ export interface UserFilter {
 }
 
 /**
- * Without a search, the total comes from the trigger-kept counters (drizzle/0001 and 0003): the
+ * Without a search, the total comes from the trigger-kept counters (drizzle/functions/stat_counters.sql, user_segments.sql): the
  * whole table, or the level/rank cells that match — never a count over a million rows.
  */
 function countBySegment(database: Database, f: UserFilter) {
   if (f.level === undefined && f.rankId === undefined) {
-    return database.query<{ n: number | string }>(`select value as n from stat_counters where name = 'users_total'`);
+    return database.query<{ n: number }>(`select value as n from stat_counters where name = 'users_total'`);
   }
-  return database.query<{ n: number | string }>(
-    `select coalesce(sum(live), 0) as n from user_segments
+  return database.query<{ n: number }>(
+    `select coalesce(sum(live), 0)::int8 as n from user_segments
       where ($1::int is null or level = $1) and ($2::int is null or rank_key = $2)`,
     [f.level ?? null, f.rankId ?? null],
   );
 }
 
-/** From this many matches on, a search's count is kept in search_counts (drizzle/0009). */
+/** From this many matches on, a search's count is kept in search_counts (drizzle/functions/search_counts.sql). */
 export const SEARCH_COUNT_MIN = 1000;
 const SEARCH_COUNT_FRESH = `counted_at > now() - interval '10 minutes'`;
 const KEPT_COUNT_SQL = `select matches from search_counts
@@ -124,8 +111,8 @@ const KEPT_COUNT_SQL = `select matches from search_counts
 
 /** A frequent search's kept count, while fresh; null for any other search. */
 async function keptSearchCount(database: Database, key: unknown[]): Promise<number | null> {
-  const [row] = await database.query<{ matches: number | string }>(KEPT_COUNT_SQL, key);
-  return row ? Number(row.matches) : null;
+  const [row] = await database.query<{ matches: number }>(KEPT_COUNT_SQL, key);
+  return row ? row.matches : null;
 }
 
 /**
@@ -135,17 +122,14 @@ async function keptSearchCount(database: Database, key: unknown[]): Promise<numb
  * (and unused ones dropped), which also bounds any drift.
  */
 async function keepSearchCount(database: Database, key: unknown[], countSql: string, countParams: unknown[]): Promise<number> {
-  return database.transaction(async (query) => {
-    await query('lock table search_counts in share row exclusive mode');
-    const [kept] = await query<{ matches: number | string }>(KEPT_COUNT_SQL, key);
+  return database.db.transaction(async (tx) => {
+    await tx.execute(sql`lock table search_counts in share row exclusive mode`);
+    const [kept] = rowsOf<{ matches: number }>(await tx.execute(paramSql(KEPT_COUNT_SQL, key)));
     if (kept) return Number(kept.matches);
-    const [{ n }] = await query<{ n: number | string }>(countSql, countParams);
-    await query(`delete from search_counts where not (${SEARCH_COUNT_FRESH})`);
-    await query(
-      `insert into search_counts (term, level_key, rank_key, matches) values ($1, $2, $3, $4)
-       on conflict (term, level_key, rank_key) do update set matches = excluded.matches, counted_at = now()`,
-      [...key, n],
-    );
+    const [{ n }] = rowsOf<{ n: number | string }>(await tx.execute(paramSql(countSql, countParams)));
+    await tx.execute(sql.raw(`delete from search_counts where not (${SEARCH_COUNT_FRESH})`));
+    await tx.execute(sql`insert into search_counts (term, level_key, rank_key, matches) values (${key[0]}, ${key[1]}, ${key[2]}, ${Number(n)})
+      on conflict (term, level_key, rank_key) do update set matches = excluded.matches, counted_at = now()`);
     return Number(n);
   });
 }
@@ -176,13 +160,7 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
   if (f.rankId !== undefined) where.push(`u.rank_id = ${arg(f.rankId)}`);
   if (f.level !== undefined) where.push(`u.level = ${arg(f.level)}`);
   const term = f.search?.toLowerCase();
-  if (term) {
-    // member_search_match (drizzle/0009) must say the same: the kept counts follow it.
-    const any = [`lower(u.full_name) like ${arg(`%${likeEscape(term)}%`)}`, `u.email like ${arg(`${likeEscape(term)}%`)}`];
-    if (/^\+?\d+$/.test(term)) any.push(`u.phone like ${arg(`${likeEscape(term)}%`)}`);
-    if (/^\d{1,15}$/.test(term)) any.push(`u.user_id = ${arg(Number(term))}`);
-    where.push(`(${any.join(' or ')})`);
-  }
+  if (term) where.push(memberSearchMatch(term, arg));
   const filter = where.join(' and ');
   const countSql = `select count(*) as n from users u where ${filter}`;
   const countParams = [...params];
@@ -205,14 +183,14 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
       params,
     ),
     (async () => {
-      if (!term) return countBySegment(database, f).then(([c]) => Number(c?.n ?? 0));
+      if (!term) return countBySegment(database, f).then(([c]) => c?.n ?? 0);
       const kept = await keptSearchCount(database, searchKey);
       if (kept !== null) {
         rememberFrequent(hintKey);
         return kept;
       }
-      const [c] = await database.query<{ n: number | string }>(countSql, countParams);
-      const n = Number(c?.n ?? 0);
+      const [c] = await database.query<{ n: number }>(countSql, countParams);
+      const n = c?.n ?? 0;
       if (n < SEARCH_COUNT_MIN) {
         frequentSearches.delete(hintKey);
         return n;
@@ -224,7 +202,10 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
   return { users: rows.map(toUser), total };
 }
 
-/** A live member, or null (a soft-deleted member is gone for every reader). */
+/**
+ * A live member, or null (a soft-deleted member is gone for every reader). A raw prepared
+ * statement: every member call (the measured downline and tree included) starts with it.
+ */
 export async function findUser(database: Database, userId: number): Promise<User | null> {
   const [row] = await database.query<UserRow>(
     `select ${USER_COLUMNS} from users u ${USER_JOINS} where u.user_id = $1 and u.deleted_at is null`,
@@ -234,35 +215,62 @@ export async function findUser(database: Database, userId: number): Promise<User
 }
 
 /** The live member a referral code names: their own code (any case) or their user id. */
-export async function findReferrer(database: Database, code: string): Promise<{ userId: number; level: number } | null> {
+export async function findReferrer(db: Db, code: string): Promise<{ userId: number; level: number } | null> {
   const trimmed = code.trim();
-  const byId = /^\d{1,15}$/.test(trimmed);
-  const [row] = await database.query<{ user_id: number | string; level: number }>(
-    byId
-      ? 'select user_id, level from users where user_id = $1 and deleted_at is null'
-      : 'select user_id, level from users where referral_code = $1 and deleted_at is null',
-    [byId ? Number(trimmed) : trimmed.toUpperCase()],
-  );
-  return row ? { userId: Number(row.user_id), level: row.level } : null;
+  const named = /^\d{1,15}$/.test(trimmed) ? eq(users.userId, Number(trimmed)) : eq(users.referralCode, trimmed.toUpperCase());
+  const [row] = await db.select({ userId: users.userId, level: users.level }).from(users).where(and(named, isNull(users.deletedAt)));
+  return row ?? null;
 }
 
 /** Which of the email and phone another live member already uses, as a message; null when free. */
 export async function contactTaken(
-  database: Database,
+  db: Db,
   contact: { email?: string; phone?: string },
   exceptUserId?: number,
 ): Promise<string | null> {
-  const [row] = await database.query<{ email_taken: boolean; phone_taken: boolean }>(
-    `select coalesce(bool_or(email = $1), false) as email_taken, coalesce(bool_or(phone = $2), false) as phone_taken
-       from users where deleted_at is null and (email = $1 or phone = $2) and user_id <> $3`,
-    [contact.email ?? null, contact.phone ?? null, exceptUserId ?? 0],
-  );
-  if (row?.email_taken) return 'A member with this email already exists';
-  if (row?.phone_taken) return 'A member with this phone number already exists';
+  const email = contact.email ?? null;
+  const phone = contact.phone ?? null;
+  const [row] = await db
+    .select({
+      emailTaken: sql<boolean>`coalesce(bool_or(${users.email} = ${email}), false)`,
+      phoneTaken: sql<boolean>`coalesce(bool_or(${users.phone} = ${phone}), false)`,
+    })
+    .from(users)
+    .where(and(isNull(users.deletedAt), or(sql`${users.email} = ${email}`, sql`${users.phone} = ${phone}`), ne(users.userId, exceptUserId ?? 0)));
+  if (row?.emailTaken) return 'A member with this email already exists';
+  if (row?.phoneTaken) return 'A member with this phone number already exists';
   return null;
 }
 
-export async function rankExists(database: Database, rankId: number): Promise<boolean> {
-  const rows = await database.query('select 1 from ranks where rank_id = $1', [rankId]);
+export async function rankExists(db: Db, rankId: number): Promise<boolean> {
+  const rows = await db.select({ rankId: ranks.rankId }).from(ranks).where(eq(ranks.rankId, rankId)).limit(1);
   return rows.length > 0;
+}
+
+/** The member's row flags the member routes check: whether it signs in to the panel. */
+export async function signsIn(db: Db, userId: number): Promise<boolean> {
+  const [row] = await db.select({ canSignIn: users.canSignIn }).from(users).where(and(eq(users.userId, userId), isNull(users.deletedAt)));
+  return row?.canSignIn === true;
+}
+
+export type MemberChanges = Partial<Pick<typeof users.$inferInsert, 'fullName' | 'dob' | 'email' | 'phone' | 'whatsapp' | 'image' | 'status' | 'rankId' | 'address' | 'companyName'>>;
+
+/** Changes a live member (never an account that signs in); null when there is none any more. */
+export async function updateMember(db: Db, userId: number, changes: MemberChanges): Promise<UserColumns | null> {
+  const [row] = await db
+    .update(users)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(users.userId, userId), isNull(users.deletedAt), eq(users.canSignIn, false)))
+    .returning();
+  return row ?? null;
+}
+
+/** Soft-deletes a live member (never an account that signs in); false when there is none any more. */
+export async function softDeleteMember(db: Db, userId: number): Promise<boolean> {
+  const gone = await db
+    .update(users)
+    .set({ deletedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(users.userId, userId), isNull(users.deletedAt), eq(users.canSignIn, false)))
+    .returning({ userId: users.userId });
+  return gone.length > 0;
 }

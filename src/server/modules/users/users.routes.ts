@@ -1,65 +1,51 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponse } from '../../../contract/common.ts';
-import {
-  createdUserResponse, createUserBody, idParam, messageResponse, updatedUserResponse, updateUserBody, userIdParam,
-  userResponse, usersByRankQuery, usersPage, usersQuery,
-} from '../../../contract/users.ts';
-import { AppError } from '../../plugins/errors.ts';
-import { listUsers, rankExists } from './users.repository.ts';
-import { deleteMember, refuseRoleInMemberBody, registerMember, requireUser, updateMember } from './users.service.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { usersApi } from '../../../contract/users.ts';
+import { contextOf } from '../../lib/context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { registerEndpoints } from '../../lib/routes.ts';
+import * as service from './users.service.ts';
 
-const errors = { 400: errorResponse, 401: errorResponse, 403: errorResponse, 404: errorResponse, 409: errorResponse };
+/**
+ * The body schema drops keys it does not know, so a role sent to the member route would vanish
+ * behind "User updated successfully" (issue 13 finding 1): it is refused before validation.
+ */
+async function refuseRoleInMemberBody(request: FastifyRequest): Promise<void> {
+  const { method, path } = usersApi.update;
+  if (request.method !== method || !request.routeOptions.url?.endsWith(path)) return;
+  const body = request.body;
+  if (body && typeof body === 'object' && ('role' in body || 'roleId' in body)) {
+    throw new AppError(400, 'Roles are assigned on the Staff screen, not on member records');
+  }
+}
 
-export async function usersRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<ZodTypeProvider>();
-
-  app.get('/users/getAllusers', {
-    config: { access: 'users_view' },
-    schema: { tags: ['users'], querystring: usersQuery, response: { 200: usersPage, ...errors } },
-  }, async (request) => {
-    const q = request.query;
-    const { users, total } = await listUsers(app.database, q);
-    return { success: true as const, users, total, page: q.page, limit: q.limit };
-  });
-
-  app.get('/users/getUsersByRank', {
-    config: { access: 'users_view' },
-    schema: { tags: ['users'], querystring: usersByRankQuery, response: { 200: usersPage, ...errors } },
-  }, async (request) => {
-    const q = request.query;
-    if (!(await rankExists(app.database, q.rankId))) throw new AppError(404, 'Rank not found');
-    const { users, total } = await listUsers(app.database, { ...q, sort: '-userId' });
-    return { success: true as const, users, total, page: q.page, limit: q.limit };
-  });
-
-  app.get('/users/updateByUserId/:id', {
-    config: { access: 'users_view' },
-    schema: { tags: ['users'], params: idParam, response: { 200: userResponse, ...errors } },
-  }, async (request) => ({ success: true as const, user: await requireUser(app, request.params.id) }));
-
-  app.put('/users/updateByUserId/:id', {
-    config: { access: 'users_edit' },
-    preValidation: refuseRoleInMemberBody,
-    schema: { tags: ['users'], params: idParam, body: updateUserBody, response: { 200: updatedUserResponse, ...errors } },
-  }, async (request) => {
-    const updatedUser = await updateMember(app, request, request.params.id, request.body);
-    return { success: true as const, message: 'User updated successfully', updatedUser };
-  });
-
-  app.post('/users/register', {
-    config: { access: 'users_create' },
-    schema: { tags: ['users'], body: createUserBody, response: { 201: createdUserResponse, ...errors } },
-  }, async (request, reply) => {
-    const user = await registerMember(app, request, request.body);
-    return reply.code(201).send({ success: true as const, message: 'User created successfully', user });
-  });
-
-  app.delete('/users/deleteByUserId/:userId', {
-    config: { access: 'users_delete' },
-    schema: { tags: ['users'], params: userIdParam, response: { 200: messageResponse, ...errors } },
-  }, async (request) => {
-    await deleteMember(app, request, request.params.userId);
-    return { success: true as const, message: 'User deleted successfully' };
+/** Member records: the list, one member, and adding, changing and deleting members. */
+export async function usersRoutes(app: FastifyInstance) {
+  app.addHook('preValidation', refuseRoleInMemberBody);
+  registerEndpoints(app, usersApi, {
+    list: async (request) => {
+      const q = request.query;
+      const { users, total } = await service.listUsers(contextOf(request), q);
+      return { success: true as const, users, total, page: q.page, limit: q.limit };
+    },
+    byRank: async (request) => {
+      const q = request.query;
+      const { users, total } = await service.listUsersByRank(contextOf(request), q);
+      return { success: true as const, users, total, page: q.page, limit: q.limit };
+    },
+    get: async (request) => ({ success: true as const, user: await service.requireUser(contextOf(request), request.params.id) }),
+    update: async (request) => ({
+      success: true as const,
+      message: 'User updated successfully',
+      updatedUser: await service.updateMember(contextOf(request), request.params.id, request.body),
+    }),
+    create: async (request) => ({
+      success: true as const,
+      message: 'User created successfully',
+      user: await service.registerMember(contextOf(request), request.body),
+    }),
+    remove: async (request) => {
+      await service.deleteMember(contextOf(request), request.params.userId);
+      return { success: true as const, message: 'User deleted successfully' };
+    },
   });
 }

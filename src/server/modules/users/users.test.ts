@@ -1,27 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountWithPermissions } from '../../test/accounts.ts';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 
 let t: TestContext;
 let admin: Record<string, string>;
 let noPermission: Record<string, string>;
+let call: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   t = await createTestApp({ members: 40 });
   admin = bearer(await t.login());
-  // A self-registered account has role User: it signs in but holds no permission.
-  const reg = await t.app.inject({
-    method: 'POST',
-    url: '/api/register',
-    payload: { name: 'plainuser', fullName: 'Plain User', email: 'plain@test.local', phone: '9111111111', address: 'Pune', password: 'plain-password' },
-  });
-  noPermission = bearer(reg.json().token);
+  noPermission = await plainAccount(t);
+  call = caller(t, admin);
 });
 afterAll(() => t.close());
 
-const get = (url: string, headers = admin) => t.app.inject({ method: 'GET', url, headers });
-const send = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = admin) =>
-  t.app.inject({ method, url, headers, payload });
+const get = (url: string, headers = admin) => call('GET', url, undefined, headers);
+const send = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = admin) => call(method, url, payload, headers);
 
 let seq = 0;
 const newMember = (extra: Record<string, unknown> = {}) => {

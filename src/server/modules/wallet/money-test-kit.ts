@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.ts';
-import { bearer, type TestContext } from '../../test/harness.ts';
+import { bearer, plainAccount, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 
 let serial = 0;
@@ -15,16 +15,12 @@ export async function newMember(database: Database, fullName = 'Wallet Member') 
   return user.userId;
 }
 
-/** A signed-in account of role User: it holds no permission, so every money route answers 403. */
+let plainAccounts = 0;
+
+/** A signed-in account of role User (the harness's plainAccount): it holds no permission, so every money route answers 403. */
 export async function tokenWithoutPermissions(t: TestContext): Promise<string> {
-  serial += 1;
-  const n = `${Date.now()}${serial}`;
-  const res = await t.app.inject({
-    method: 'POST', url: '/api/register',
-    payload: { name: `noperm${n}`, fullName: 'No Permission', email: `noperm${n}@test.local`, phone: `8${n.slice(-9)}`, address: 'Pune', password: 'no-permission-1' },
-  });
-  if (res.statusCode !== 201) throw new Error(`register failed: ${res.body}`);
-  return res.json().token as string;
+  plainAccounts += 1;
+  return (await plainAccount(t, plainAccounts)).authorization.slice('Bearer '.length);
 }
 
 export const moneyHeaders = (token: string, key: string = randomUUID()) => ({ ...bearer(token), 'idempotency-key': key });

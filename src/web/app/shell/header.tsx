@@ -7,7 +7,7 @@ import { useLogout } from '../../features/auth/auth.api';
 import { MemberSearch } from '../../features/network/member-search';
 import { initials } from '../../lib/format';
 import { clearSession } from '../../lib/session';
-import { ACCOUNT_PATH, PATHS } from '../paths';
+import { ACCOUNT_PATH, PATHS } from '../../lib/paths';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { HeaderClock } from './header-clock';
 

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
-import { NAV_ITEMS, PATHS, ROUTE_PERMISSIONS, visibleNavItems } from '../paths';
+import { PATHS } from '../../lib/paths';
+import { NAV_ITEMS, ROUTE_PERMISSIONS, visibleNavItems } from '../paths';
 import { Sidebar } from './sidebar';
 
 describe('route permissions and the sidebar', () => {

@@ -50,7 +50,7 @@ describe('ApprovalsPage', () => {
     const fetchMock = serve((path, init) => {
       if (init.method === 'POST') {
         decided = true;
-        return jsonResponse(200, { success: true, message: 'Request approved: Wallet recharged successfully', data: { ...base, status: 'approved' } });
+        return jsonResponse(200, { success: true, message: 'Request approved: Wallet recharged successfully', data: { ...base, status: 'approved', result: null } });
       }
       return jsonResponse(200, page(decided ? [] : [base]));
     });
@@ -74,7 +74,7 @@ describe('ApprovalsPage', () => {
         attempts += 1;
         return attempts === 1
           ? jsonResponse(409, { success: false, message: 'Approval request 7 has already been approved' })
-          : jsonResponse(200, { success: true, message: 'Request rejected: no money moved', data: { ...base, status: 'rejected' } });
+          : jsonResponse(200, { success: true, message: 'Request rejected: no money moved', data: { ...base, status: 'rejected', result: null } });
       }
       return jsonResponse(200, page([base]));
     });

@@ -1,15 +1,21 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApprovalStatus, ApprovalsPage } from '../../../contract/approvals';
-import { apiRequest } from '../../lib/api-client';
+import { approvalsApi, type ApprovalStatus } from '../../../contract/approvals';
+import { payoutsApi } from '../../../contract/payouts';
+import { walletApi } from '../../../contract/wallet';
+import { client } from '../../lib/api-client';
 
 export const PAGE_SIZE = 25;
 
-export const approvalsQuery = (status: ApprovalStatus, page: number) =>
-  queryOptions({
-    queryKey: ['approvals', status, page],
-    queryFn: ({ signal }) => apiRequest<ApprovalsPage>(`/approvals?status=${status}&page=${page}&limit=${PAGE_SIZE}`, { signal }),
+const approvals = client(approvalsApi);
+
+export const approvalsQuery = (status: ApprovalStatus, page: number) => {
+  const input = { query: { status, page, limit: PAGE_SIZE } };
+  return queryOptions({
+    queryKey: approvals.list.key(input),
+    queryFn: ({ signal }) => approvals.list(input, { signal }),
     placeholderData: keepPreviousData,
   });
+};
 
 export interface Decision {
   id: number;
@@ -23,11 +29,10 @@ export function useDecideApproval() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, action, remarks, idempotencyKey }: Decision) =>
-      apiRequest<{ success: true; message: string }>(`/approvals/${id}/${action}`, {
-        method: 'POST',
-        body: remarks === undefined ? {} : { remarks },
-        idempotencyKey,
-      }),
-    onSettled: () => Promise.all(['approvals', 'wallet', 'payouts'].map((key) => queryClient.invalidateQueries({ queryKey: [key] }))),
+      action === 'approve'
+        ? approvals.approve({ params: { id }, body: remarks === undefined ? {} : { remarks } }, { idempotencyKey })
+        : approvals.reject({ params: { id }, body: { remarks: remarks ?? '' } }, { idempotencyKey }),
+    onSettled: () =>
+      Promise.all([approvalsApi.list.group, walletApi.history.group, payoutsApi.list.group].map((key) => queryClient.invalidateQueries({ queryKey: [key] }))),
   });
 }

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import type { Approval } from '../../../contract/approvals';
 import { errorMessage } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
 import { useDecideApproval } from './approvals.api';
 import { kindLabel } from './approval-kinds';
+import { ErrorAlert } from '../../components/error-alert';
 
 interface DecisionModalProps {
   approval: Approval;
@@ -60,9 +61,7 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
           />
         )}
         {decide.isError && (
-          <Alert color="red" variant="light" role="alert">
-            {errorMessage(decide.error, approving ? 'Failed to approve the request' : 'Failed to reject the request')}
-          </Alert>
+          <ErrorAlert error={errorMessage(decide.error, approving ? 'Failed to approve the request' : 'Failed to reject the request')} />
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={decide.isPending}>

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { AUDIT_ENTITIES, type AuditEntry, type AuditQuery } from '../../../contract/audit';
+import { AUDIT_ENTITIES, auditApi, type AuditEntry, type AuditQuery } from '../../../contract/audit';
 import { isoToWireDate } from '../../../contract/common';
 import { DataTable, type Column } from '../../components/data-table';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
-import { auditQueryOptions, auditSearch } from './audit.api';
+import { auditQueryOptions } from './audit.api';
 import { AuditDetails } from './audit-details';
 
 const LIMIT = 25;
@@ -84,7 +84,7 @@ export default function AuditPage() {
           <Button variant="default" onClick={clear}>
             Clear
           </Button>
-          <CsvButton path={`/audit/logs.csv?${auditSearch(csvFilter)}`} filename="audit-log.csv" onError={setDownloadError} />
+          <CsvButton endpoint={auditApi.csv} input={{ query: csvFilter }} filename="audit-log.csv" onError={setDownloadError} />
         </Group>
       </form>
       {query.isError && (

@@ -1,19 +1,14 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { AuditPage, AuditQuery } from '../../../contract/audit';
-import { apiRequest } from '../../lib/api-client';
+import { auditApi, type AuditQuery } from '../../../contract/audit';
+import { client } from '../../lib/api-client';
 
-/** The query string of a filter: empty values are left out. */
-export function auditSearch(filter: AuditQuery): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filter)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  }
-  return params.toString();
-}
+const audit = client(auditApi);
 
-export const auditQueryOptions = (filter: AuditQuery) =>
-  queryOptions({
-    queryKey: ['audit', filter],
-    queryFn: ({ signal }) => apiRequest<AuditPage>(`/audit/logs?${auditSearch(filter)}`, { signal }),
+export const auditQueryOptions = (filter: AuditQuery) => {
+  const input = { query: filter };
+  return queryOptions({
+    queryKey: audit.list.key(input),
+    queryFn: ({ signal }) => audit.list(input, { signal }),
     placeholderData: keepPreviousData,
   });
+};

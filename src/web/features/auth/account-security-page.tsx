@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Group, Loader, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconDeviceDesktop, IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
+import { Badge, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconDeviceDesktop, IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import type { AccountSession } from '../../../contract/account';
-import { PATHS } from '../../app/paths';
+import { PATHS } from '../../lib/paths';
 import { DataTable, type Column } from '../../components/data-table';
+import { ErrorAlert } from '../../components/error-alert';
+import { FormModal } from '../../components/form-modal';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { errorMessage } from '../../lib/api-client';
 import { clearSession } from '../../lib/session';
@@ -36,17 +38,11 @@ export function describeDevice(userAgent: string | null): string {
 const when = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' }) : 'Never';
 
-function TurnOffDialog({ opened, onClose, onDone }: { opened: boolean; onClose: () => void; onDone: (message: string) => void }) {
+function TurnOffDialog({ onClose, onDone }: { onClose: () => void; onDone: (message: string) => void }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | undefined>();
   const turnOff = useTurnOffTwoFactor();
 
-  const close = () => {
-    setCode('');
-    setError(undefined);
-    turnOff.reset();
-    onClose();
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = code.trim();
@@ -57,44 +53,38 @@ function TurnOffDialog({ opened, onClose, onDone }: { opened: boolean; onClose: 
     setError(undefined);
     turnOff.mutate(trimmed, {
       onSuccess: (answer) => {
-        close();
+        onClose();
         onDone(answer.message);
       },
     });
   };
 
   return (
-    <Modal opened={opened} onClose={close} title="Turn off two-factor sign-in" centered>
-      <form onSubmit={submit} noValidate aria-label="Turn off two-factor sign-in">
-        <Stack gap="md">
-          <Text size="sm">Confirm with a code from your authenticator app (or a recovery code). Your password alone will then sign you in.</Text>
-          {turnOff.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {errorMessage(turnOff.error, 'Could not turn off two-factor sign-in. Please try again.')}
-            </Alert>
-          )}
-          <TextInput
-            label="Two-factor code"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(event) => setCode(event.currentTarget.value)}
-            error={error}
-            withAsterisk
-            data-autofocus
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={turnOff.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red" loading={turnOff.isPending}>
-              Turn off
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      title="Turn off two-factor sign-in"
+      error={turnOff.isError ? errorMessage(turnOff.error, 'Could not turn off two-factor sign-in. Please try again.') : null}
+      busy={turnOff.isPending}
+      submitLabel="Turn off"
+      submitColor="red"
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <Text size="sm">Confirm with a code from your authenticator app (or a recovery code). Your password alone will then sign you in.</Text>
+      <TextInput
+        label="Two-factor code"
+        autoComplete="one-time-code"
+        value={code}
+        onChange={(event) => setCode(event.currentTarget.value)}
+        error={error}
+        withAsterisk
+        data-autofocus
+      />
+    </FormModal>
   );
 }
+
+/** A list or status that did not load. */
+const LoadFailure = ({ error }: { error: unknown }) => <ErrorAlert error={error} prefix="Failed to load data: " withIcon />;
 
 function TwoFactorSection({ onMessage }: { onMessage: (message: string) => void }) {
   const status = useQuery(twoFactorStatusQuery());
@@ -121,11 +111,7 @@ function TwoFactorSection({ onMessage }: { onMessage: (message: string) => void 
             </Text>
           </Group>
         )}
-        {status.isError && (
-          <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {`Failed to load data: ${status.error.message}`}
-          </Alert>
-        )}
+        <LoadFailure error={status.error} />
         {status.data && (
           <>
             <Text size="sm">
@@ -153,7 +139,7 @@ function TwoFactorSection({ onMessage }: { onMessage: (message: string) => void 
           </>
         )}
       </Stack>
-      <TurnOffDialog opened={turningOff} onClose={() => setTurningOff(false)} onDone={onMessage} />
+      {turningOff && <TurnOffDialog onClose={() => setTurningOff(false)} onDone={onMessage} />}
     </Paper>
   );
 }
@@ -223,16 +209,8 @@ function SessionsSection({ onMessage }: { onMessage: (message: string) => void }
       <Text size="sm" c="dimmed">
         Where your account is signed in. Sign out any session you do not recognise, then change your password.
       </Text>
-      {sessions.isError && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {`Failed to load data: ${sessions.error.message}`}
-        </Alert>
-      )}
-      {end.isError && (
-        <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => end.reset()}>
-          {errorMessage(end.error, 'Could not sign out that session. Please try again.')}
-        </Alert>
-      )}
+      <LoadFailure error={sessions.error} />
+      <ErrorAlert error={end.error} fallback="Could not sign out that session. Please try again." onClose={() => end.reset()} />
       <DataTable
         caption="Your sessions"
         columns={columns}

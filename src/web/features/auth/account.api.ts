@@ -1,39 +1,34 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AccountSession, TwoFactorSetup, TwoFactorStatus } from '../../../contract/account';
-import { apiRequest } from '../../lib/api-client';
+import { accountApi, type ChangeEmailBody } from '../../../contract/account';
+import { client } from '../../lib/api-client';
+import { ME_KEY } from './auth.api';
 
-interface OkResponse {
-  success: true;
-  message: string;
-}
+const account = client(accountApi);
 
 export const twoFactorStatusQuery = () =>
   queryOptions({
-    queryKey: ['account', 'two-factor'],
-    queryFn: ({ signal }) =>
-      apiRequest<{ success: true; data: TwoFactorStatus }>('/account/two-factor', { signal }).then((r) => r.data),
+    queryKey: account.twoFactorStatus.key(),
+    queryFn: async ({ signal }) => (await account.twoFactorStatus(undefined, { signal })).data,
   });
 
 export const accountSessionsQuery = () =>
   queryOptions({
-    queryKey: ['account', 'sessions'],
-    queryFn: ({ signal }) =>
-      apiRequest<{ success: true; data: AccountSession[] }>('/account/sessions', { signal }).then((r) => r.data),
+    queryKey: account.sessions.key(),
+    queryFn: async ({ signal }) => (await account.sessions(undefined, { signal })).data,
   });
 
 /** Two-factor on or off changes the signed-in account too (`twoFactorEnabled`, the enrol stage). */
 function useInvalidateAccount() {
   const queryClient = useQueryClient();
   return () => Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['account'] }),
-    queryClient.invalidateQueries({ queryKey: ['auth', 'me'] }),
+    queryClient.invalidateQueries({ queryKey: [accountApi.twoFactorStatus.group] }),
+    queryClient.invalidateQueries({ queryKey: ME_KEY }),
   ]);
 }
 
 export function useTwoFactorSetup() {
   return useMutation({
-    mutationFn: () =>
-      apiRequest<{ success: true; data: TwoFactorSetup }>('/account/two-factor/setup', { method: 'POST' }).then((r) => r.data),
+    mutationFn: async () => (await account.setUpTwoFactor()).data,
   });
 }
 
@@ -41,11 +36,7 @@ export function useTwoFactorSetup() {
 export function useConfirmTwoFactor() {
   const invalidate = useInvalidateAccount();
   return useMutation({
-    mutationFn: (code: string) =>
-      apiRequest<{ success: true; message: string; data: { recoveryCodes: string[] } }>('/account/two-factor/confirm', {
-        method: 'POST',
-        body: { code },
-      }).then((r) => r.data.recoveryCodes),
+    mutationFn: async (code: string) => (await account.confirmTwoFactor({ body: { code } })).data.recoveryCodes,
     onSuccess: invalidate,
   });
 }
@@ -53,7 +44,7 @@ export function useConfirmTwoFactor() {
 export function useTurnOffTwoFactor() {
   const invalidate = useInvalidateAccount();
   return useMutation({
-    mutationFn: (code: string) => apiRequest<OkResponse>('/account/two-factor', { method: 'DELETE', body: { code } }),
+    mutationFn: (code: string) => account.turnOffTwoFactor({ body: { code } }),
     onSuccess: invalidate,
   });
 }
@@ -61,8 +52,8 @@ export function useTurnOffTwoFactor() {
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiRequest<OkResponse>(`/account/sessions/${id}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['account', 'sessions'] }),
+    mutationFn: (id: number) => account.endSession({ params: { id } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: account.sessions.key() }),
   });
 }
 
@@ -70,7 +61,7 @@ export function useEndSession() {
 export function useChangeEmail() {
   const invalidate = useInvalidateAccount();
   return useMutation({
-    mutationFn: (body: { email: string; password: string }) => apiRequest<OkResponse>('/account/email', { method: 'PUT', body }),
+    mutationFn: (body: ChangeEmailBody) => account.changeEmail({ body }),
     onSuccess: invalidate,
   });
 }

@@ -1,51 +1,37 @@
 import { queryOptions, useMutation } from '@tanstack/react-query';
-import type { LoginBody, RegisterBody, SessionUser } from '../../../contract/auth';
-import { ApiError, apiRequest } from '../../lib/api-client';
+import type { LoginBody, RegisterBody } from '../../../contract/auth';
+import { ApiError } from '../../lib/api-client';
 
-interface LoginResponse {
-  success: true;
-  message: string;
-  data: { token: string; user: SessionUser };
-}
+// The sign-in route loads no zod (its size budget, vite-budget.ts): the typed client, which parses
+// every answer with the contract's schemas, is a chunk of its own, fetched as soon as this loads.
+const loading = import('./auth.client');
+const calls = async () => (await loading).auth;
 
-interface RegisterResponse {
-  success: true;
-  message: string;
-  token: string;
-  user: SessionUser;
-}
-
-interface OkResponse {
-  success: true;
-  message: string;
-}
+/** The signed-in account's query key, `auth.me.key()` of the typed client; the token follows it. */
+export const ME_KEY = ['auth', 'me'] as const;
 
 export const meQuery = (token: string) =>
   queryOptions({
-    queryKey: ['auth', 'me', token],
-    queryFn: ({ signal }) =>
-      apiRequest<{ success: true; data: SessionUser }>('/users/me', { signal }).then((r) => r.data),
+    queryKey: [...ME_KEY, token],
+    queryFn: async ({ signal }) => (await (await calls()).me(undefined, { signal })).data,
     staleTime: 60_000,
   });
 
 export function useLogin() {
   return useMutation({
-    mutationFn: (body: LoginBody) =>
-      apiRequest<LoginResponse>('/Adminlogin', { method: 'POST', body, auth: false }).then((r) => r.data),
+    mutationFn: async (body: LoginBody) => (await (await calls()).login({ body })).data,
   });
 }
 
 export function useRegister() {
   return useMutation({
-    mutationFn: (body: RegisterBody) =>
-      apiRequest<RegisterResponse>('/register', { method: 'POST', body, auth: false }),
+    mutationFn: async (body: RegisterBody) => (await calls()).register({ body }),
   });
 }
 
 export function useForgotPassword() {
   return useMutation({
-    mutationFn: (email: string) =>
-      apiRequest<OkResponse>('/users/forgot-password', { method: 'POST', body: { email }, auth: false }),
+    mutationFn: async (email: string) => (await calls()).forgotPassword({ body: { email } }),
   });
 }
 
@@ -58,13 +44,26 @@ export function needsTwoFactorCode(error: unknown): boolean {
 /** Used by the reset page and by the invite page (an invite link sets the first password). */
 export function useResetPassword() {
   return useMutation({
-    mutationFn: (body: { token: string; newPassword: string }) =>
-      apiRequest<OkResponse>('/users/reset-password', { method: 'POST', body, auth: false }),
+    mutationFn: async (body: { token: string; newPassword: string }) => (await calls()).resetPassword({ body }),
   });
 }
 
 export function useLogout() {
   return useMutation({
-    mutationFn: () => apiRequest<OkResponse>('/users/logout', { method: 'POST' }),
+    mutationFn: async () => (await calls()).logout(),
   });
+}
+
+/** The message to show under each field of a form, by field name. */
+export type FieldErrors = Partial<Record<string, string>>;
+
+/**
+ * The per-field messages of a refused call: the server names each field `body.email` (the part
+ * of the request first), a form names it `email`. Empty for any other error. Every form of the panel reads a refusal's fields with it.
+ */
+export function serverFieldErrors(error: unknown): FieldErrors {
+  const result: FieldErrors = {};
+  if (!(error instanceof ApiError)) return result;
+  for (const { path, message } of error.errors) result[path.split('.')[1] ?? ''] ??= message;
+  return result;
 }

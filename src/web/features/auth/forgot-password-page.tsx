@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Loader, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconAt, IconCircleCheck, IconMailForward } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Alert, Stack, TextInput } from '@mantine/core';
+import { IconAt, IconCircleCheck, IconMailForward } from '@tabler/icons-react';
 import { forgotPasswordBody } from '../../../contract/auth';
-import { errorMessage } from '../../lib/api-client';
+import { ErrorAlert } from '../../components/error-alert';
 import { useForgotPassword } from './auth.api';
 import { AuthLayout } from './auth-layout';
 import { schemaErrors } from './form-errors';
+import { BackToSignIn, SubmitButton } from './form-parts';
 
 export default function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
@@ -34,11 +34,7 @@ export default function ForgotPasswordPage() {
               {forgot.data.message}
             </Alert>
           )}
-          {forgot.isError && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-              {errorMessage(forgot.error, 'Could not send the reset link. Please try again.')}
-            </Alert>
-          )}
+          <ErrorAlert error={forgot.error} fallback="Could not send the reset link. Please try again." />
           <TextInput
             label="Email address"
             type="email"
@@ -49,20 +45,8 @@ export default function ForgotPasswordPage() {
             error={error}
             withAsterisk
           />
-          <Button
-            type="submit"
-            size="md"
-            fullWidth
-            aria-busy={forgot.isPending}
-            leftSection={forgot.isPending ? <Loader size={16} color="white" aria-hidden /> : <IconMailForward size={18} aria-hidden />}
-          >
-            {forgot.isPending ? 'Sending...' : 'Send reset link'}
-          </Button>
-          <Text size="sm" ta="center">
-            <Anchor component={Link} to="/signin" size="sm">
-              Back to sign in
-            </Anchor>
-          </Text>
+          <SubmitButton pending={forgot.isPending} label="Send reset link" busyLabel="Sending..." icon={<IconMailForward size={18} aria-hidden />} />
+          <BackToSignIn />
         </Stack>
       </form>
     </AuthLayout>

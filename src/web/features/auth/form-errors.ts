@@ -1,7 +1,5 @@
 import type { z } from 'zod';
-import type { FieldError } from '../../lib/api-client';
-
-export type FieldErrors = Partial<Record<string, string>>;
+import type { FieldErrors } from './auth.api';
 
 /** The first message per field of a failed schema check. */
 export function schemaErrors(error: z.ZodError): FieldErrors {
@@ -11,11 +9,4 @@ export function schemaErrors(error: z.ZodError): FieldErrors {
     errors[key] ??= issue.message;
   }
   return errors;
-}
-
-/** The per-field messages of a server 400 answer. */
-export function serverFieldErrors(errors: readonly FieldError[]): FieldErrors {
-  const result: FieldErrors = {};
-  for (const { path, message } of errors) result[path.split('.')[0]] ??= message;
-  return result;
 }

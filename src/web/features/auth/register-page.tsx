@@ -1,14 +1,16 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Loader, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconUserPlus } from '@tabler/icons-react';
+import { Anchor, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconUserPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { registerBody } from '../../../contract/auth';
-import { ApiError, errorMessage } from '../../lib/api-client';
+import { ErrorAlert } from '../../components/error-alert';
+import { errorMessage } from '../../lib/api-client';
 import { saveSession } from '../../lib/session';
-import { meQuery, useRegister } from './auth.api';
+import { meQuery, serverFieldErrors, useRegister, type FieldErrors } from './auth.api';
 import { AuthLayout } from './auth-layout';
-import { schemaErrors, serverFieldErrors, type FieldErrors } from './form-errors';
+import { schemaErrors } from './form-errors';
+import { SubmitButton } from './form-parts';
 
 const EMPTY = { name: '', fullName: '', email: '', phone: '', address: '', password: '', confirmPassword: '' };
 type Field = keyof typeof EMPTY;
@@ -58,7 +60,7 @@ export default function RegisterPage() {
       },
       onError: (error) => {
         setFormError(errorMessage(error, 'Registration failed. Please try again.'));
-        if (error instanceof ApiError) setErrors(serverFieldErrors(error.errors));
+        setErrors(serverFieldErrors(error));
       },
     });
   };
@@ -67,11 +69,7 @@ export default function RegisterPage() {
     <AuthLayout title="Create your account" width={600}>
       <form onSubmit={submit} noValidate aria-label="Create your account">
         <Stack gap="md">
-          {formError && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-              {formError}
-            </Alert>
-          )}
+          <ErrorAlert error={formError} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <TextInput label="Username" autoComplete="username" withAsterisk {...field('name')} />
             <TextInput label="Full name" autoComplete="name" withAsterisk {...field('fullName')} />
@@ -83,15 +81,7 @@ export default function RegisterPage() {
             <PasswordInput label="Password" autoComplete="new-password" withAsterisk {...field('password')} />
             <PasswordInput label="Confirm password" autoComplete="new-password" withAsterisk {...field('confirmPassword')} />
           </SimpleGrid>
-          <Button
-            type="submit"
-            size="md"
-            fullWidth
-            aria-busy={register.isPending}
-            leftSection={register.isPending ? <Loader size={16} color="white" aria-hidden /> : <IconUserPlus size={18} aria-hidden />}
-          >
-            {register.isPending ? 'Signing up...' : 'Sign up'}
-          </Button>
+          <SubmitButton pending={register.isPending} label="Sign up" busyLabel="Signing up..." icon={<IconUserPlus size={18} aria-hidden />} />
           <Text size="sm" c="dimmed" ta="center">
             Already have an account?{' '}
             <Anchor component={Link} to="/signin" size="sm" underline="always">

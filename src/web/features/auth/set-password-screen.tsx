@@ -1,12 +1,18 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { Alert, Anchor, Button, Loader, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconKey } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { resetPasswordBody } from '../../../contract/auth';
-import { errorMessage } from '../../lib/api-client';
-import { useResetPassword } from './auth.api';
+import { ErrorAlert } from '../../components/error-alert';
+import { useResetPassword, type FieldErrors } from './auth.api';
 import { AuthLayout } from './auth-layout';
-import { schemaErrors, type FieldErrors } from './form-errors';
+import { schemaErrors } from './form-errors';
+import { BackToSignIn, SubmitButton } from './form-parts';
+
+const PASSWORD_FIELDS = [
+  { name: 'newPassword', label: 'New password' },
+  { name: 'confirmPassword', label: 'Confirm password' },
+] as const;
 
 interface SetPasswordScreenProps {
   title: string;
@@ -25,8 +31,8 @@ interface SetPasswordScreenProps {
 export function SetPasswordScreen({ title, subtitle, submitLabel, busyLabel, invalidLink, failure }: SetPasswordScreenProps) {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token') ?? '';
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const [passwords, setPasswords] = useState({ newPassword: '', confirmPassword: '' });
+  const { newPassword, confirmPassword } = passwords;
   const [errors, setErrors] = useState<FieldErrors>({});
   const reset = useResetPassword();
 
@@ -64,42 +70,23 @@ export function SetPasswordScreen({ title, subtitle, submitLabel, busyLabel, inv
               {invalidLink}
             </Alert>
           )}
-          {reset.isError && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-              {errorMessage(reset.error, failure)}
-            </Alert>
-          )}
-          <PasswordInput
-            label="New password"
-            autoComplete="new-password"
-            value={newPassword}
-            onChange={(event) => setNewPassword(event.currentTarget.value)}
-            error={errors.newPassword}
-            withAsterisk
-          />
-          <PasswordInput
-            label="Confirm password"
-            autoComplete="new-password"
-            value={confirmPassword}
-            onChange={(event) => setConfirmPassword(event.currentTarget.value)}
-            error={errors.confirmPassword}
-            withAsterisk
-          />
-          <Button
-            type="submit"
-            size="md"
-            fullWidth
-            disabled={!token}
-            aria-busy={reset.isPending}
-            leftSection={reset.isPending ? <Loader size={16} color="white" aria-hidden /> : <IconKey size={18} aria-hidden />}
-          >
-            {reset.isPending ? busyLabel : submitLabel}
-          </Button>
-          <Text size="sm" ta="center">
-            <Anchor component={Link} to="/signin" size="sm">
-              Back to sign in
-            </Anchor>
-          </Text>
+          <ErrorAlert error={reset.error} fallback={failure} />
+          {PASSWORD_FIELDS.map(({ name, label }) => (
+            <PasswordInput
+              key={name}
+              label={label}
+              autoComplete="new-password"
+              value={passwords[name]}
+              onChange={(event) => {
+                const value = event.currentTarget.value;
+                setPasswords((current) => ({ ...current, [name]: value }));
+              }}
+              error={errors[name]}
+              withAsterisk
+            />
+          ))}
+          <SubmitButton pending={reset.isPending} label={submitLabel} busyLabel={busyLabel} icon={<IconKey size={18} aria-hidden />} disabled={!token} />
+          <BackToSignIn />
         </Stack>
       </form>
     </AuthLayout>

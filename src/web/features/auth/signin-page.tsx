@@ -5,10 +5,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api-client';
 import { saveSession } from '../../lib/session';
-import { PATHS } from '../../app/paths';
-import { meQuery, needsTwoFactorCode, useLogin } from './auth.api';
+import { PATHS } from '../../lib/paths';
+import { meQuery, needsTwoFactorCode, useLogin, type FieldErrors } from './auth.api';
 import { AuthLayout } from './auth-layout';
-import type { FieldErrors } from './form-errors';
 import { looksLikeEmail } from '../../lib/email';
 
 // Checked here rather than with the contract's zod schema, so that the sign-in route loads no zod

@@ -5,7 +5,7 @@ import {
 import { IconAlertCircle, IconCheck, IconCopy, IconDeviceMobile, IconShieldCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { ACCOUNT_PATH, PATHS } from '../../app/paths';
+import { ACCOUNT_PATH, PATHS } from '../../lib/paths';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { clearSession } from '../../lib/session';
 import { useConfirmTwoFactor, useTwoFactorSetup } from './account.api';

@@ -1,8 +1,10 @@
-import { Alert, Badge, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Badge, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { BankAccount } from '../../../contract/banks';
 import type { User } from '../../../contract/users';
-import { bankDetailsQuery, UnexpectedFormat } from './banks.api';
+import { isInvalidAnswer } from '../../lib/api-client';
+import { bankDetailsQuery } from './banks.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 const orNA = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? 'N/A' : String(v));
 
@@ -65,9 +67,7 @@ function BankAccounts({ userId }: { userId: number }) {
   }
   if (accounts.isError) {
     return (
-      <Alert color="red" variant="light" role="alert">
-        {accounts.error instanceof UnexpectedFormat ? 'Unexpected API response format' : 'Failed to fetch bank details. Please try again later.'}
-      </Alert>
+      <ErrorAlert error={isInvalidAnswer(accounts.error) ? 'Unexpected API response format' : 'Failed to fetch bank details. Please try again later.'} />
     );
   }
   if (accounts.data.length === 0) {

@@ -7,7 +7,9 @@ import type { User } from '../../../contract/users';
 import { DataTable, type Column } from '../../components/data-table';
 import { getToken } from '../../lib/session';
 import { BankDetailsModal } from './bank-details-modal';
-import { bankMembersQuery, MEMBERS_PAGE_SIZE, UnexpectedFormat } from './banks.api';
+import { isInvalidAnswer } from '../../lib/api-client';
+import { bankMembersQuery, MEMBERS_PAGE_SIZE } from './banks.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 export default function BankPage() {
   const [token, setToken] = useState(getToken);
@@ -88,9 +90,7 @@ function BankMembers() {
         maw={380}
       />
       {members.isError && (
-        <Alert color="red" variant="light" role="alert">
-          {members.error instanceof UnexpectedFormat ? 'Unexpected API response format' : 'Failed to fetch users. Please try again later.'}
-        </Alert>
+        <ErrorAlert error={isInvalidAnswer(members.error) ? 'Unexpected API response format' : 'Failed to fetch users. Please try again later.'} />
       )}
       <DataTable
         caption="Members"

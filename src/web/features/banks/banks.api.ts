@@ -1,34 +1,32 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { banksResponse, type BankAccount } from '../../../contract/banks';
-import { usersPage, type UsersPage } from '../../../contract/users';
-import { ApiError, apiRequest } from '../../lib/api-client';
+import { banksApi, type BankAccount } from '../../../contract/banks';
+import { usersApi, type UsersPage } from '../../../contract/users';
+import { ApiError, client } from '../../lib/api-client';
+
+const banks = client(banksApi);
+const users = client(usersApi);
 
 export const MEMBERS_PAGE_SIZE = 25;
 
-/** Thrown when an answer has an unexpected shape: the screen says 'Unexpected API response format'. */
-export class UnexpectedFormat extends Error {}
+/** An answer of the wrong shape: the screen says 'Unexpected API response format' (spec §8). */
 
-export const bankMembersQuery = (search: string, page: number) =>
-  queryOptions({
-    queryKey: ['banks', 'members', search, page],
-    queryFn: async ({ signal }): Promise<UsersPage> => {
-      const q = new URLSearchParams({ page: String(page), limit: String(MEMBERS_PAGE_SIZE) });
-      if (search) q.set('search', search);
-      const parsed = usersPage.safeParse(await apiRequest<unknown>(`/users/getAllusers?${q}`, { signal }));
-      if (!parsed.success) throw new UnexpectedFormat('Unexpected API response format');
-      return parsed.data;
-    },
+/** The members to pick from: the users list, searched. */
+export const bankMembersQuery = (search: string, page: number) => {
+  const input = { query: { page, limit: MEMBERS_PAGE_SIZE, search: search || undefined } };
+  return queryOptions({
+    queryKey: users.list.key(input),
+    queryFn: ({ signal }): Promise<UsersPage> => users.list(input, { signal }),
     placeholderData: keepPreviousData,
   });
+};
 
-export const bankDetailsQuery = (userId: number) =>
-  queryOptions({
-    queryKey: ['banks', 'of', userId],
+export const bankDetailsQuery = (userId: number) => {
+  const input = { params: { userId } };
+  return queryOptions({
+    queryKey: banks.ofUser.key(input),
     queryFn: async ({ signal }): Promise<BankAccount[]> => {
       try {
-        const parsed = banksResponse.safeParse(await apiRequest<unknown>(`/banks/getBanksByUserId/${userId}`, { signal }));
-        if (!parsed.success) throw new UnexpectedFormat('Unexpected API response format');
-        return parsed.data.data;
+        return (await banks.ofUser(input, { signal })).data;
       } catch (err) {
         // Spec §8: a 404 on bank details shows an empty modal.
         if (err instanceof ApiError && err.status === 404) return [];
@@ -36,3 +34,4 @@ export const bankDetailsQuery = (userId: number) =>
       }
     },
   });
+};

@@ -1,16 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import { dashboardChartsResponse, dashboardStatsResponse, type DashboardCharts, type DashboardStats } from '../../../contract/dashboard';
-import { apiRequest } from '../../lib/api-client';
+import { dashboardApi, type DashboardCharts, type DashboardStats } from '../../../contract/dashboard';
+import { client } from '../../lib/api-client';
+
+const dashboard = client(dashboardApi);
 
 export const dashboardStatsQuery = () =>
   queryOptions({
-    queryKey: ['dashboard', 'stats'],
-    queryFn: async ({ signal }): Promise<DashboardStats> => {
-      const body = await apiRequest<unknown>('/users/getAllUser', { signal });
-      const parsed = dashboardStatsResponse.safeParse(body);
-      if (!parsed.success) throw new Error('Invalid API response format');
-      return parsed.data.data;
-    },
+    queryKey: dashboard.stats.key(),
+    queryFn: async ({ signal }): Promise<DashboardStats> => (await dashboard.stats(undefined, { signal })).data,
   });
 
 /** Shown only when loading fails, badged as sample data: zeros, so nothing looks like a real figure. */
@@ -18,10 +15,6 @@ export const FALLBACK_STATS: DashboardStats = { totalUsers: 0, activeUsers: 0, i
 
 export const dashboardChartsQuery = (days = 30) =>
   queryOptions({
-    queryKey: ['dashboard', 'charts', days],
-    queryFn: async ({ signal }): Promise<DashboardCharts> => {
-      const parsed = dashboardChartsResponse.safeParse(await apiRequest<unknown>(`/dashboard/charts?days=${days}`, { signal }));
-      if (!parsed.success) throw new Error('Invalid API response format');
-      return parsed.data.data;
-    },
+    queryKey: dashboard.charts.key({ query: { days } }),
+    queryFn: async ({ signal }): Promise<DashboardCharts> => (await dashboard.charts({ query: { days } }, { signal })).data,
   });

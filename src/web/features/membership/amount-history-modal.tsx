@@ -1,15 +1,10 @@
-import { Alert, Badge, Group, Loader, Modal, Paper, ScrollArea, Stack, Text } from '@mantine/core';
+import { Badge, Group, Loader, Modal, Paper, ScrollArea, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { HistoryEntry, Member } from '../../../contract/membership';
+import type { Member } from '../../../contract/membership';
 import { errorMessage } from '../../lib/api-client';
 import { formatDateTime, formatUSD } from '../../lib/format';
 import { amountHistoryQuery } from './membership.api';
-
-const entryType = (e: HistoryEntry): 'credit' | 'debit' => {
-  const t = (e.type ?? e.transactionType ?? '').toLowerCase();
-  if (t === 'credit' || t === 'debit') return t;
-  return e.amount < 0 ? 'debit' : 'credit';
-};
+import { ErrorAlert } from '../../components/error-alert';
 
 export function AmountHistoryModal({ member, onClose }: { member: Member | null; onClose: () => void }) {
   return (
@@ -30,12 +25,10 @@ function History({ userId }: { userId: number }) {
   }
   if (history.isError) {
     return (
-      <Alert color="red" variant="light" role="alert">
-        {`Failed to load user amount history: ${errorMessage(history.error, history.error.message)}`}
-      </Alert>
+      <ErrorAlert error={`Failed to load user amount history: ${errorMessage(history.error, history.error.message)}`} />
     );
   }
-  const entries = history.data.history ?? history.data.transactions ?? [];
+  const entries = history.data.history;
   return (
     <Stack>
       <Paper withBorder p="md" radius="md">
@@ -50,7 +43,7 @@ function History({ userId }: { userId: number }) {
       <ScrollArea.Autosize mah={360} viewportProps={{ tabIndex: 0, 'aria-label': 'Payment history' }}>
         <Stack gap="xs">
           {entries.map((e) => {
-            const type = entryType(e);
+            const { type } = e;
             return (
               <Paper key={String(e.id)} withBorder p="sm" radius="sm">
                 <Group justify="space-between" wrap="nowrap">
@@ -59,7 +52,7 @@ function History({ userId }: { userId: number }) {
                       {e.description || e.transactionType || 'Transaction'}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {formatDateTime(e.date ?? e.createdAt ?? e.dateTime)}
+                      {formatDateTime(e.date)}
                       {e.transactionId ? ` · ${e.transactionId}` : ''}
                     </Text>
                   </div>

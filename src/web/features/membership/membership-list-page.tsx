@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Member } from '../../../contract/membership';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
 import { formatUSD } from '../../lib/format';
 import { AmountHistoryModal } from './amount-history-modal';
-import { membersQuery, MEMBERS_PAGE_SIZE } from './membership.api';
+import { membersQuery } from './membership.api';
+import { MembersTable } from './members-table';
 
 /** Membership version A (/test/membership): members with their current amount and its history. */
 export default function MembershipListPage() {
@@ -48,20 +49,7 @@ export default function MembershipListPage() {
           Refresh
         </Button>
       </Group>
-      {members.isError && (
-        <Alert color="red" variant="light" role="alert">
-          Failed to load members. Please try again.
-        </Alert>
-      )}
-      <DataTable
-        caption="Members"
-        columns={columns}
-        rows={members.data?.data ?? (members.isError ? [] : undefined)}
-        rowKey={(m) => m._id}
-        loading={members.isPending}
-        empty={<Text fw={500}>No users found</Text>}
-        paging={members.data ? { page, limit: MEMBERS_PAGE_SIZE, total: members.data.total, onPage: setPage } : undefined}
-      />
+      <MembersTable members={members} columns={columns} page={page} onPage={setPage} loadError="Failed to load members. Please try again." />
       <AmountHistoryModal member={viewing} onClose={() => setViewing(null)} />
     </Stack>
   );

@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Member } from '../../../contract/membership';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
 import { formatDateTime } from '../../lib/format';
-import { membersQuery, MEMBERS_PAGE_SIZE, type DateRange } from './membership.api';
+import { membersQuery, type DateRange } from './membership.api';
+import { MembersTable } from './members-table';
 
 /** Membership version B (/membership): members by the date they took membership. */
 export default function MembershipPage() {
@@ -64,20 +65,7 @@ export default function MembershipPage() {
           {formError}
         </Alert>
       )}
-      {members.isError && (
-        <Alert color="red" variant="light" role="alert">
-          Failed to fetch members. Please try again later.
-        </Alert>
-      )}
-      <DataTable
-        caption="Members"
-        columns={columns}
-        rows={members.data?.data ?? (members.isError ? [] : undefined)}
-        rowKey={(m) => m._id}
-        loading={members.isPending}
-        empty={<Text fw={500}>No users found</Text>}
-        paging={members.data ? { page, limit: MEMBERS_PAGE_SIZE, total: members.data.total, onPage: setPage } : undefined}
-      />
+      <MembersTable members={members} columns={columns} page={page} onPage={setPage} loadError="Failed to fetch members. Please try again later." />
     </Stack>
   );
 }

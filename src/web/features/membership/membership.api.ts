@@ -1,7 +1,12 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { isoToWireDate } from '../../../contract/common';
-import { amountHistory, membershipResponse, type AmountHistory, type MembershipPage } from '../../../contract/membership';
-import { apiRequest } from '../../lib/api-client';
+import { membershipApi, type MembershipPage } from '../../../contract/membership';
+import type { z } from 'zod';
+import { walletApi, type memberHistoryResponse } from '../../../contract/wallet';
+import { client } from '../../lib/api-client';
+
+const membership = client(membershipApi);
+const wallet = client(walletApi);
 
 export const MEMBERS_PAGE_SIZE = 25;
 
@@ -11,34 +16,38 @@ export interface DateRange {
   to: string;
 }
 
-export function membersPath(range: DateRange | null, page: number): string {
-  const q = new URLSearchParams({ page: String(page), limit: String(MEMBERS_PAGE_SIZE) });
-  if (range) {
-    q.set('fromDate', isoToWireDate(range.from));
-    q.set('toDate', isoToWireDate(range.to));
-  }
-  return `/users/membership?${q}`;
-}
+/** The members call of a page: the range's days as dd-mm-yyyy. */
+export const membersInput = (range: DateRange | null, page: number) => ({
+  query: {
+    page,
+    limit: MEMBERS_PAGE_SIZE,
+    ...(range ? { fromDate: isoToWireDate(range.from), toDate: isoToWireDate(range.to) } : {}),
+  },
+});
 
-export const membersQuery = (range: DateRange | null, page: number) =>
-  queryOptions({
-    queryKey: ['membership', 'members', range, page],
-    queryFn: async ({ signal }): Promise<MembershipPage> => {
-      const parsed = membershipResponse.safeParse(await apiRequest<unknown>(membersPath(range, page), { signal }));
-      if (!parsed.success) throw new Error('Invalid data format from API');
-      return parsed.data;
-    },
+export const membersQuery = (range: DateRange | null, page: number) => {
+  const input = membersInput(range, page);
+  return queryOptions({
+    queryKey: membership.list.key(input),
+    queryFn: ({ signal }): Promise<MembershipPage> => membership.list(input, { signal }),
     placeholderData: keepPreviousData,
   });
+};
 
-export const historyPath = (userId: number) => `/users/walletHistory?transactionType=dailyPayout&userId=${userId}`;
+export type AmountHistory = z.infer<typeof memberHistoryResponse>;
 
+/** A member's wallet ledger: the wallet module's history call in its one-member (dailyPayout) mode. */
+export const historyInput = (userId: number) => ({ query: { transactionType: 'dailyPayout' as const, userId } });
+
+export const fetchAmountHistory = async (userId: number, signal?: AbortSignal): Promise<AmountHistory> => {
+  const answer = await wallet.history(historyInput(userId), { signal });
+  if (!('history' in answer)) throw new Error('Invalid response format');
+  return answer;
+};
+
+/** Keyed as the wallet's call: a wallet change refreshes the amount history too. */
 export const amountHistoryQuery = (userId: number) =>
   queryOptions({
-    queryKey: ['membership', 'history', userId],
-    queryFn: async ({ signal }): Promise<AmountHistory> => {
-      const parsed = amountHistory.safeParse(await apiRequest<unknown>(historyPath(userId), { signal }));
-      if (!parsed.success) throw new Error('Invalid response format');
-      return parsed.data;
-    },
+    queryKey: wallet.history.key(historyInput(userId)),
+    queryFn: ({ signal }) => fetchAmountHistory(userId, signal),
   });

@@ -49,11 +49,12 @@ describe('Membership version A (/test/membership)', () => {
       if (path.startsWith('/users/walletHistory')) {
         expect(path).toBe('/users/walletHistory?transactionType=dailyPayout&userId=101');
         return jsonResponse(200, {
-          success: true, user: { userId: 101, fullName: 'Asha Rao' }, currentAmount: 1234.5,
+          success: true, user: { userId: 101, fullName: 'Asha Rao', email: '101@test.local', phone: '9800000000', status: true }, currentAmount: 1234.5,
           history: [
-            { id: 1, userId: 101, amount: 500, type: 'credit', transactionType: 'dailyPayout', description: 'Daily payout', date: '2026-03-10T06:30:00.000Z', transactionId: 'TX1' },
-            { id: 2, userId: 101, amount: 100, type: 'debit', transactionType: 'wallet_withdrawal', description: 'Withdrawal', date: '2026-03-11T06:30:00.000Z', transactionId: 'TX2' },
+            { id: 1, userId: 101, amount: 500, type: 'credit', transactionType: 'dailyPayout', description: 'Daily payout', date: '2026-03-10T06:30:00.000Z', transactionId: 1 },
+            { id: 2, userId: 101, amount: 100, type: 'debit', transactionType: 'wallet_withdrawal', description: 'Withdrawal', date: '2026-03-11T06:30:00.000Z', transactionId: 2 },
           ],
+          total: 2, page: 1, limit: 25,
         });
       }
       return jsonResponse(200, MEMBERS);

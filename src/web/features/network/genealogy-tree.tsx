@@ -4,7 +4,7 @@ import { IconChevronRight } from '@tabler/icons-react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { NetworkNode } from '../../../contract/network';
-import { memberPath } from '../../app/paths';
+import { memberPath } from '../../lib/paths';
 import { formatCount } from '../../lib/format';
 import { childrenQuery } from './network.api';
 import classes from './genealogy-tree.module.css';

@@ -2,12 +2,13 @@ import { Alert, Anchor, Badge, Breadcrumbs, Group, Paper, Skeleton, Stack, Text,
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { memberPath, PATHS } from '../../app/paths';
+import { memberPath, PATHS } from '../../lib/paths';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { GenealogyTree } from './genealogy-tree';
 import { MemberSummary } from './member-summary';
 import { levelCountsQuery, memberQuery, uplineQuery } from './network.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 /** /users/:userId — one member: profile, the chain of referrers above, and the genealogy below. */
 export default function MemberPage() {
@@ -48,9 +49,7 @@ function Member({ userId }: { userId: number }) {
   if (member.isError) {
     if (member.error instanceof ApiError && member.error.status === 404) return <NotFound />;
     return (
-      <Alert color="red" variant="light" role="alert">
-        {errorMessage(member.error, 'Failed to load this member. Please try again.')}
-      </Alert>
+      <ErrorAlert error={errorMessage(member.error, 'Failed to load this member. Please try again.')} />
     );
   }
   const m = member.data;

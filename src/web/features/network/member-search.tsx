@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { memberPath } from '../../app/paths';
+import { memberPath } from '../../lib/paths';
 import { errorMessage } from '../../lib/api-client';
 import classes from './member-search.module.css';
 import { memberSearchQuery, SEARCH_MIN_LENGTH } from './network.api';

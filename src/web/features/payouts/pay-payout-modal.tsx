@@ -8,6 +8,7 @@ import { errorMessage } from '../../lib/api-client';
 import { formatAmount } from '../../lib/format';
 import { outcomeOf, useIdempotencyKey, type MoneyOutcome } from '../../lib/money-request';
 import { usePayPayout } from './payouts.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 interface PayPayoutModalProps {
   payout: Payout;
@@ -54,9 +55,7 @@ export function PayPayoutModal({ payout, onClose, onPaid }: PayPayoutModalProps)
             </Alert>
           )}
           {pay.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {`Failed to process payment: ${errorMessage(pay.error, pay.error instanceof Error ? pay.error.message : 'Request failed')}`}
-            </Alert>
+            <ErrorAlert error={`Failed to process payment: ${errorMessage(pay.error, pay.error instanceof Error ? pay.error.message : 'Request failed')}`} />
           )}
           <AmountInput
             label="Amount"

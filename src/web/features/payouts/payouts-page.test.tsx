@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
-import { fakeMoneyEndpoint } from '../wallet/fake-money-endpoint';
+import { fakeMoneyEndpoint, movedAnswer, refusingWhen } from '../wallet/fake-money-endpoint';
 import PayoutsPage from './payouts-page';
 
 Element.prototype.scrollIntoView = () => {};
@@ -51,7 +51,7 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
       if (path === '/transferAdmin') {
         posts.push(init);
         paidNow = true;
-        return jsonResponse(200, { success: true, message: 'Payment processed successfully', data: {} });
+        return jsonResponse(...movedAnswer('Payment processed successfully'));
       }
       return jsonResponse(200, pageOf([paidNow ? { ...failed, status: 'Success' } : failed]));
     });
@@ -111,10 +111,7 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
     return field;
   }
 
-  const payExactly = (body: Record<string, unknown>): [number, unknown] =>
-    body.amount === 250.5
-      ? [200, { success: true, message: 'Payment processed successfully', data: {} }]
-      : [400, { success: false, message: 'The amount must equal the payout amount of 250.50' }];
+  const payExactly = refusingWhen((body) => body.amount !== 250.5, 'The amount must equal the payout amount of 250.50', 'Payment processed successfully');
 
   // Issue 13 finding 9: Process Payment rewrote -5, 0 and 0.001 to 0.01 on blur, 10.999 to 10.99
   // and 1e5 to 15, and then sent the rewritten amount.
@@ -173,7 +170,7 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
     signIn(['payouts_view', 'payouts_pay']);
     let first = true;
     const endpoint = fakeMoneyEndpoint(() => {
-      if (!first) return [200, { success: true, message: 'Payment processed successfully', data: {} }];
+      if (!first) return movedAnswer('Payment processed successfully');
       first = false;
       return [503, { success: false, message: 'Service unavailable' }];
     });

@@ -4,7 +4,7 @@ import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconCoin, IconListNumbers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Payout } from '../../../contract/payouts';
+import { payoutsApi, type Payout } from '../../../contract/payouts';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { DataTable, type Column } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
@@ -13,7 +13,7 @@ import { CsvButton } from '../../components/csv-button';
 import { SummaryCard } from '../../components/summary-card';
 import { PayPayoutModal } from './pay-payout-modal';
 import { PayoutFilters } from './payout-filters';
-import { PAGE_SIZE, payoutParams, payoutsQuery, type PayoutFilters as Filters } from './payouts.api';
+import { PAGE_SIZE, payoutsCsvInput, payoutsQuery, type PayoutFilters as Filters } from './payouts.api';
 
 /** Spec §9: the date range defaults to the current month; 'Clear Filters & Reload' returns to it. */
 const defaultFilters = (): Filters => ({ ...currentMonthRange(), userName: '', status: '' });
@@ -64,7 +64,7 @@ export default function PayoutsPage() {
         <Title order={1} size="h2">
           Daily Payout
         </Title>
-        <CsvButton path={`/wallets/dailyPayout.csv?${payoutParams(filters)}`} filename="daily-payouts.csv" onError={setDownloadError} />
+        <CsvButton endpoint={payoutsApi.csv} input={payoutsCsvInput(filters)} filename="daily-payouts.csv" onError={setDownloadError} />
       </Group>
       <SuccessBanner message={success} />
       <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
@@ -81,7 +81,7 @@ export default function PayoutsPage() {
           setSearched(false);
           setPage(1);
           setFilterKey((k) => k + 1);
-          void queryClient.invalidateQueries({ queryKey: ['payouts'] });
+          void queryClient.invalidateQueries({ queryKey: [payoutsApi.list.group] });
         }}
       />
       {failure && (

@@ -1,10 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { isoToWireDate } from '../../../contract/common';
-import type { PayoutsPage } from '../../../contract/payouts';
-import { apiRequest } from '../../lib/api-client';
-import type { MoneyAnswer } from '../../lib/money-request';
+import { payoutsApi, type TransferBody } from '../../../contract/payouts';
+import { walletApi } from '../../../contract/wallet';
+import { client } from '../../lib/api-client';
 
 export const PAGE_SIZE = 25;
+
+const payouts = client(payoutsApi);
 
 /** The applied filters; dates as the inputs give them (yyyy-mm-dd), empty = not set. */
 export interface PayoutFilters {
@@ -14,41 +16,41 @@ export interface PayoutFilters {
   status: '' | 'Success' | 'Failure';
 }
 
-export function payoutParams(f: PayoutFilters, extra: Record<string, string | number> = {}): string {
-  const params = new URLSearchParams();
-  if (f.from) params.set('fromDate', isoToWireDate(f.from));
-  if (f.to) params.set('toDate', isoToWireDate(f.to));
-  if (f.userName.trim()) params.set('userName', f.userName.trim());
-  if (f.status) params.set('status', f.status);
-  for (const [key, value] of Object.entries(extra)) params.set(key, String(value));
-  return params.toString();
+/** The filters as the API takes them: wire dates, and nothing for a filter that is not set. */
+function filterQuery(f: PayoutFilters) {
+  return {
+    fromDate: f.from ? isoToWireDate(f.from) : undefined,
+    toDate: f.to ? isoToWireDate(f.to) : undefined,
+    userName: f.userName.trim() || undefined,
+    status: f.status || undefined,
+  };
 }
 
-export const payoutsQuery = (filters: PayoutFilters, page: number) =>
-  queryOptions({
-    queryKey: ['payouts', filters, page],
-    queryFn: ({ signal }) => apiRequest<PayoutsPage>(`/wallets/dailyPayout?${payoutParams(filters, { page, limit: PAGE_SIZE })}`, { signal }),
+export const payoutsQuery = (filters: PayoutFilters, page: number) => {
+  const input = { query: { ...filterQuery(filters), page, limit: PAGE_SIZE } };
+  return queryOptions({
+    queryKey: payouts.list.key(input),
+    queryFn: ({ signal }) => payouts.list(input, { signal }),
     placeholderData: keepPreviousData,
   });
+};
 
-export interface PaymentInput {
-  userId: number;
-  amount: number;
-  typeIncome: 'dailyPayout' | 'wallet recharge';
-  payoutId: number;
+/** The export's input: the applied filters, without paging. */
+export const payoutsCsvInput = (filters: PayoutFilters) => ({ query: filterQuery(filters) });
+
+export type PaymentInput = Required<TransferBody> & {
   /** One per distinct request (useIdempotencyKey): a double click, or a retry, pays once. */
   idempotencyKey: string;
-}
+};
 
 export function usePayPayout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ idempotencyKey, ...body }: PaymentInput) =>
-      apiRequest<MoneyAnswer>('/transferAdmin', { method: 'POST', body, idempotencyKey }),
+    mutationFn: ({ idempotencyKey, ...body }: PaymentInput) => payouts.transfer({ body }, { idempotencyKey }),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['payouts'] }),
-        queryClient.invalidateQueries({ queryKey: ['wallet'] }),
+        queryClient.invalidateQueries({ queryKey: [payoutsApi.list.group] }),
+        queryClient.invalidateQueries({ queryKey: [walletApi.history.group] }),
       ]),
   });
 }

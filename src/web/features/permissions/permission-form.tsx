@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
-import { normalizePermissionName } from '../../../contract/access';
+import { Select, Textarea, TextInput } from '@mantine/core';
+import { normalizePermissionName, permissionBody } from '../../../contract/access';
 import { PERMISSION_MODULES, type PermissionModule } from '../../../contract/permissions';
-import { errorMessage } from '../../lib/api-client';
+import { messageOf } from '../../components/error-alert';
+import { FormModal } from '../../components/form-modal';
+import { useContractForm } from '../../components/use-contract-form';
 import { useSavePermission, type PermissionRow } from './permissions.api';
 
 interface PermissionFormProps {
@@ -13,74 +14,46 @@ interface PermissionFormProps {
 }
 
 export function PermissionForm({ editing, onClose, onSaved }: PermissionFormProps) {
-  const [module, setModule] = useState<string | null>(editing?.module ?? null);
-  const [name, setName] = useState(editing?.name ?? '');
-  const [description, setDescription] = useState(editing?.description ?? '');
-  const [error, setError] = useState<string | null>(null);
   const save = useSavePermission();
-  const formatted = normalizePermissionName(name);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (save.isPending) return;
-    if (!module || !formatted || !description.trim()) {
-      setError('Please fill in all fields');
-      return;
-    }
-    setError(null);
-    const body = { module: module as PermissionModule, name: formatted, description: description.trim() };
-    save.mutate(
-      { id: editing?.id ?? null, body },
-      {
-        onSuccess: () => onSaved(editing ? 'Permission updated successfully' : 'Permission created successfully'),
-        onError: (err) => setError(errorMessage(err, 'Failed to save permission')),
-      },
-    );
-  };
-
+  const { form, error, submit } = useContractForm({
+    initialValues: { module: (editing?.module ?? null) as string | null, name: editing?.name ?? '', description: editing?.description ?? '' },
+    schema: permissionBody,
+    // Spec §5: the name is sent lowercased, with whitespace runs as underscores and only a-z, 0-9 and _.
+    toBody: (v) => ({ module: v.module as PermissionModule, name: normalizePermissionName(v.name), description: v.description.trim() }),
+    // Spec §5: a blank field (a name with nothing left once formatted is blank) gives one message.
+    required: { fields: ['module', 'name', 'description'], message: 'Please fill in all fields' },
+    failure: (err) => messageOf(err, 'Failed to save permission'),
+  });
+  const formatted = normalizePermissionName(form.values.name);
+  const title = editing ? 'Edit Permission' : 'Add Permission';
   return (
-    <Modal opened onClose={onClose} title={editing ? 'Edit Permission' : 'Add Permission'} centered>
-      <form onSubmit={submit} noValidate aria-label={editing ? 'Edit Permission' : 'Add Permission'}>
-        <Stack gap="md">
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <Select
-            label="Module"
-            placeholder="Select a module"
-            data={[...PERMISSION_MODULES]}
-            value={module}
-            onChange={setModule}
-            withAsterisk
-            allowDeselect={false}
-          />
-          <TextInput
-            label="Permission Name"
-            description={`Will be formatted as lowercase with underscores${formatted ? `: ${formatted}` : ''}`}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            withAsterisk
-            data-autofocus
-          />
-          <Textarea
-            label="Description"
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-            withAsterisk
-            rows={3}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={save.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {editing ? 'Update' : 'Create'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      title={title}
+      onClose={onClose}
+      onSubmit={submit(async (body) => {
+        await save.mutateAsync({ id: editing?.id ?? null, body });
+        onSaved(editing ? 'Permission updated successfully' : 'Permission created successfully');
+      })}
+      error={error}
+      busy={save.isPending}
+      submitLabel={editing ? 'Update' : 'Create'}
+    >
+      <Select
+        label="Module"
+        placeholder="Select a module"
+        data={[...PERMISSION_MODULES]}
+        withAsterisk
+        allowDeselect={false}
+        {...form.getInputProps('module')}
+      />
+      <TextInput
+        label="Permission Name"
+        description={`Will be formatted as lowercase with underscores${formatted ? `: ${formatted}` : ''}`}
+        withAsterisk
+        data-autofocus
+        {...form.getInputProps('name')}
+      />
+      <Textarea label="Description" withAsterisk rows={3} {...form.getInputProps('description')} />
+    </FormModal>
   );
 }

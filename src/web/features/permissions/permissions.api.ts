@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PermissionBody } from '../../../contract/access';
-import { apiRequest } from '../../lib/api-client';
+import { z } from 'zod';
+import { permission, permissionResponse, permissionsApi, rolePermissionsApi, type PermissionBody } from '../../../contract/access';
+import { client } from '../../lib/api-client';
 
 /** A permission as the screen shows it; `id` is null when the server sent none (spec §5 "missing ids"). */
 export interface PermissionRow {
@@ -10,29 +11,41 @@ export interface PermissionRow {
   module: string;
 }
 
-type Raw = Record<string, unknown>;
+/**
+ * Answers are parsed with the contract's schemas, as tolerantly as the product decisions ask (the
+ * panel keeps working against any server speaking spec §7): the list comes bare or under `data`;
+ * a permission may lack its id (spec §5: it shows, but editing or deleting it is refused with a
+ * message) or its createdAt; the answer to a change is read only for its message.
+ */
+const permissionList = z.preprocess(
+  (body) => (Array.isArray(body) ? { data: body } : body),
+  z.object({ data: z.array(permission.partial({ permissionId: true, createdAt: true })) }),
+);
+const changed = permissionResponse.pick({ success: true, message: true });
 
-function idOf(item: Raw): number | null {
-  const value = Number(item.permissionId ?? item.id ?? item._id);
-  return Number.isInteger(value) && value > 0 ? value : null;
-}
+const permissions = client({
+  ...permissionsApi,
+  list: { ...permissionsApi.list, responses: { 200: permissionList } },
+  create: { ...permissionsApi.create, responses: { 201: changed } },
+  update: { ...permissionsApi.update, responses: { 200: changed } },
+});
 
-/** Spec §7: the list comes as an array or under `data`. */
+const toPermissionRow = (item: z.output<typeof permissionList>['data'][number]): PermissionRow => ({
+  id: item.permissionId !== undefined && Number.isInteger(item.permissionId) && item.permissionId > 0 ? item.permissionId : null,
+  name: item.name,
+  description: item.description,
+  module: item.module,
+});
+
+/** The rows of a permissions list answer read elsewhere; throws when it does not match the contract. */
 export function toPermissionRows(body: unknown): PermissionRow[] {
-  const list = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
-  if (!Array.isArray(list)) throw new Error('Invalid response format');
-  return list.map((item: Raw) => ({
-    id: idOf(item),
-    name: String(item.name ?? ''),
-    description: String(item.description ?? ''),
-    module: String(item.module ?? ''),
-  }));
+  return permissionList.parse(body).data.map(toPermissionRow);
 }
 
 export const permissionsQuery = () =>
   queryOptions({
-    queryKey: ['permissions'],
-    queryFn: async ({ signal }) => toPermissionRows(await apiRequest<unknown>('/permissions/getPermissions', { signal })),
+    queryKey: permissions.list.key(),
+    queryFn: async ({ signal }): Promise<PermissionRow[]> => (await permissions.list(undefined, { signal })).data.map(toPermissionRow),
   });
 
 /** Spec §4: shown only when loading fails, badged and read-only. */
@@ -48,8 +61,8 @@ function useInvalidate() {
   const queryClient = useQueryClient();
   // Deleting a permission also takes it out of every role's set.
   return () => Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['permissions'] }),
-    queryClient.invalidateQueries({ queryKey: ['role-permissions'] }),
+    queryClient.invalidateQueries({ queryKey: [permissionsApi.list.group] }),
+    queryClient.invalidateQueries({ queryKey: [rolePermissionsApi.list.group] }),
   ]);
 }
 
@@ -57,9 +70,7 @@ export function useSavePermission() {
   const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ id, body }: { id: number | null; body: PermissionBody }) =>
-      id === null
-        ? apiRequest('/permissions/createPermission', { method: 'POST', body })
-        : apiRequest(`/permissions/updatePermission/${id}`, { method: 'PUT', body }),
+      id === null ? permissions.create({ body }) : permissions.update({ params: { id }, body }),
     onSuccess: invalidate,
   });
 }
@@ -67,7 +78,7 @@ export function useSavePermission() {
 export function useDeletePermission() {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (id: number) => apiRequest(`/permissions/deletePermission/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => permissions.remove({ params: { id } }),
     onSuccess: invalidate,
   });
 }

@@ -1,17 +1,13 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { rankChangedResponse, ranksResponse, type Rank, type RankBody } from '../../../contract/ranks';
-import { apiRequest } from '../../lib/api-client';
+import { ranksApi, type Rank, type RankBody } from '../../../contract/ranks';
+import { client } from '../../lib/api-client';
 
-const RANKS_KEY = ['ranks', 'all'] as const;
+const ranks = client(ranksApi);
 
 export const ranksQuery = () =>
   queryOptions({
-    queryKey: RANKS_KEY,
-    queryFn: async ({ signal }): Promise<Rank[]> => {
-      const parsed = ranksResponse.safeParse(await apiRequest<unknown>('/ranks/getAllRank', { signal }));
-      if (!parsed.success) throw new Error('Invalid data format from API');
-      return parsed.data.data;
-    },
+    queryKey: ranks.list.key(),
+    queryFn: async ({ signal }): Promise<Rank[]> => (await ranks.list(undefined, { signal })).data,
   });
 
 /** Spec §3: sample ranks shown (badged, read-only) only when loading fails. */
@@ -23,27 +19,23 @@ export const SAMPLE_RANKS: Rank[] = [
   { name: 'Diamond', status: false },
 ].map((r, i) => ({ ...r, rankId: 100001 + i, _id: `sample-${100001 + i}`, createdAt: '' }));
 
+// Ranks also feed the users screen's rank filter.
+const refreshRanks = (queryClient: ReturnType<typeof useQueryClient>) =>
+  Promise.all([queryClient.invalidateQueries({ queryKey: [ranksApi.list.group] }), queryClient.invalidateQueries({ queryKey: ['users'] })]);
+
 export function useSaveRank() {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ rankId, body }: { rankId: number | null; body: RankBody }) => {
-      const response = await apiRequest<unknown>(rankId ? `/ranks/updateRank/${rankId}` : '/ranks/createRank', {
-        method: rankId ? 'PUT' : 'POST',
-        body,
-      });
-      const parsed = rankChangedResponse.safeParse(response);
-      if (!parsed.success) throw new Error('Invalid response format');
-      return parsed.data;
-    },
-    // Ranks also feed the users screen's rank filter.
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['ranks'] }), client.invalidateQueries({ queryKey: ['users'] })]),
+    mutationFn: ({ rankId, body }: { rankId: number | null; body: RankBody }) =>
+      rankId ? ranks.update({ params: { id: rankId }, body }) : ranks.create({ body }),
+    onSuccess: () => refreshRanks(queryClient),
   });
 }
 
 export function useDeleteRank() {
-  const client = useQueryClient();
+  const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (rankId: number) => apiRequest<{ message: string }>(`/ranks/deleteRank/${rankId}`, { method: 'DELETE' }),
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['ranks'] }), client.invalidateQueries({ queryKey: ['users'] })]),
+    mutationFn: (rankId: number) => ranks.remove({ params: { id: rankId } }),
+    onSuccess: () => refreshRanks(queryClient),
   });
 }

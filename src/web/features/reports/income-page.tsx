@@ -1,32 +1,43 @@
 import { useState, type ReactNode } from 'react';
+import type { Endpoint } from '../../../contract/endpoint';
 import { Alert, Badge, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconUsers } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { IncomeResponse, IncomeUser } from '../../../contract/reports';
 import { DataTable, type Column } from '../../components/data-table';
-import { formatCount, formatINR } from '../../lib/format';
+import { currentMonthRange, formatCount, formatINR } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
 import { ReportFilters } from './report-filters';
 import { dateRangeText, PAGE_SIZE, reportErrorMessage, type ReportKind, type ReportSearch } from './reports.api';
 import { SummaryCard } from '../../components/summary-card';
+
+/** A report's applied search (the current month at first) and page; a new search starts at page 1. */
+export function useReportSearch() {
+  const [search, setSearch] = useState<ReportSearch>(() => ({ ...currentMonthRange(), userName: '' }));
+  const [page, setPage] = useState(1);
+  const onSearch = (next: ReportSearch) => {
+    setSearch(next);
+    setPage(1);
+  };
+  return { search, page, setPage, onSearch };
+}
+export type ReportSearchState = ReturnType<typeof useReportSearch>;
 
 interface IncomePageProps {
   title: string;
   kind: Exclude<ReportKind, 'revenue'>;
   totalLabel: string;
   amountHeader: string;
-  search: ReportSearch;
-  onSearch: (search: ReportSearch) => void;
-  page: number;
-  onPage: (page: number) => void;
+  state: ReportSearchState;
   result: UseQueryResult<IncomeResponse>;
-  csv: { path: string; filename: string };
+  csv: { endpoint: Endpoint; input: unknown; filename: string };
   /** Extra filter controls (the Reward Type select). */
   filters?: ReactNode;
 }
 
 /** Royalty and reward income: the same filters, three cards and a table grouped per user. */
-export function IncomePage({ title, kind, totalLabel, amountHeader, search, onSearch, page, onPage, result, csv, filters }: IncomePageProps) {
+export function IncomePage({ title, kind, totalLabel, amountHeader, state, result, csv, filters }: IncomePageProps) {
+  const { search, onSearch, page, setPage: onPage } = state;
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const data = result.data;
   const columns: Column<IncomeUser>[] = [
@@ -51,7 +62,7 @@ export function IncomePage({ title, kind, totalLabel, amountHeader, search, onSe
         <Title order={1} size="h2">
           {title}
         </Title>
-        <CsvButton path={csv.path} filename={csv.filename} onError={setDownloadError} />
+        <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} onError={setDownloadError} />
       </Group>
       <ReportFilters initial={search} onSearch={onSearch}>
         {filters}

@@ -4,12 +4,13 @@ import { AreaChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { RevenueEntry } from '../../../contract/reports';
+import { reportsApi, type RevenueEntry } from '../../../contract/reports';
 import { DataTable, type Column } from '../../components/data-table';
-import { currentMonthRange, formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
+import { formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
 import { ReportFilters } from './report-filters';
-import { dateRangeText, PAGE_SIZE, reportErrorMessage, reportParams, revenueQuery, type ReportSearch } from './reports.api';
+import { useReportSearch } from './income-page';
+import { dateRangeText, PAGE_SIZE, reportCsvInput, reportErrorMessage, revenueQuery } from './reports.api';
 import { SummaryCard } from '../../components/summary-card';
 
 const COLUMNS: Column<RevenueEntry>[] = [
@@ -19,8 +20,7 @@ const COLUMNS: Column<RevenueEntry>[] = [
 ];
 
 export default function RevenuePage() {
-  const [search, setSearch] = useState<ReportSearch>(() => ({ ...currentMonthRange(), userName: '' }));
-  const [page, setPage] = useState(1);
+  const { search, page, setPage, onSearch } = useReportSearch();
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const revenue = useQuery(revenueQuery(search, page));
   const data = revenue.data;
@@ -31,15 +31,9 @@ export default function RevenuePage() {
         <Title order={1} size="h2">
           Total Revenue
         </Title>
-        <CsvButton path={`/wallets/adminRevenue.csv?${reportParams(search)}`} filename="revenue.csv" onError={setDownloadError} />
+        <CsvButton endpoint={reportsApi.revenueCsv} input={reportCsvInput(search)} filename="revenue.csv" onError={setDownloadError} />
       </Group>
-      <ReportFilters
-        initial={search}
-        onSearch={(next) => {
-          setSearch(next);
-          setPage(1);
-        }}
-      />
+      <ReportFilters initial={search} onSearch={onSearch} />
       {(revenue.isError || downloadError) && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {revenue.isError ? reportErrorMessage(revenue.error, 'revenue') : downloadError}

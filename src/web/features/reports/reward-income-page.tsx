@@ -1,32 +1,26 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { REWARD_TYPES, type RewardType } from '../../../contract/reports';
-import { currentMonthRange } from '../../lib/format';
-import { IncomePage } from './income-page';
-import { reportParams, rewardsQuery, type ReportSearch } from './reports.api';
+import { REWARD_TYPES, reportsApi, type RewardType } from '../../../contract/reports';
+import { IncomePage, useReportSearch } from './income-page';
+import { reportCsvInput, rewardsQuery } from './reports.api';
 
 export default function RewardIncomePage() {
-  const [search, setSearch] = useState<ReportSearch>(() => ({ ...currentMonthRange(), userName: '' }));
+  const state = useReportSearch();
   const [rewardType, setRewardType] = useState<RewardType>('dailyPayout');
-  const [page, setPage] = useState(1);
-  const result = useQuery(rewardsQuery(search, rewardType, page));
+  const result = useQuery(rewardsQuery(state.search, rewardType, state.page));
+  const range = reportCsvInput(state.search);
   return (
     <IncomePage
       title="Reward Income"
       kind="reward"
       totalLabel="Total Rewards"
       amountHeader="Reward Income"
-      search={search}
-      onSearch={(next) => {
-        setSearch(next);
-        setPage(1);
-      }}
-      page={page}
-      onPage={setPage}
+      state={state}
       result={result}
       csv={{
-        path: `/rewards/rewardsDaily.csv?${reportParams(search, { transactionType: rewardType })}`,
+        endpoint: reportsApi.rewardsCsv,
+        input: { query: { ...range.query, transactionType: rewardType } },
         filename: `rewards-${rewardType}.csv`,
       }}
       filters={
@@ -37,7 +31,7 @@ export default function RewardIncomePage() {
           onChange={(value) => {
             if (!value) return;
             setRewardType(value as RewardType);
-            setPage(1);
+            state.setPage(1);
           }}
           allowDeselect={false}
         />

@@ -1,28 +1,20 @@
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { currentMonthRange } from '../../lib/format';
-import { IncomePage } from './income-page';
-import { reportParams, royaltyQuery, type ReportSearch } from './reports.api';
+import { reportsApi } from '../../../contract/reports';
+import { IncomePage, useReportSearch } from './income-page';
+import { reportCsvInput, royaltyQuery } from './reports.api';
 
 export default function RoyaltyIncomePage() {
-  const [search, setSearch] = useState<ReportSearch>(() => ({ ...currentMonthRange(), userName: '' }));
-  const [page, setPage] = useState(1);
-  const result = useQuery(royaltyQuery(search, page));
+  const state = useReportSearch();
+  const result = useQuery(royaltyQuery(state.search, state.page));
   return (
     <IncomePage
       title="Royalty Income"
       kind="royalty"
       totalLabel="Total Royalty"
       amountHeader="Royalty Income"
-      search={search}
-      onSearch={(next) => {
-        setSearch(next);
-        setPage(1);
-      }}
-      page={page}
-      onPage={setPage}
+      state={state}
       result={result}
-      csv={{ path: `/royalties/royaltyStats.csv?${reportParams(search)}`, filename: 'royalty-income.csv' }}
+      csv={{ endpoint: reportsApi.royaltyCsv, input: reportCsvInput(state.search), filename: 'royalty-income.csv' }}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
+import { FormModal } from '../../components/form-modal';
 import type { RolePermissionRow } from './role-permissions.api';
 
 interface DeletePermissionPromptProps {
@@ -24,28 +25,9 @@ export function DeletePermissionPrompt({ row, onChosen, onCancel }: DeletePermis
   };
 
   return (
-    <Modal opened onClose={onCancel} title="Delete Permission" centered>
-      <form onSubmit={submit} noValidate aria-label="Delete Permission">
-        <Stack gap="md">
-          <Text size="sm">
-            {`Role ${row.roleId} has permissions ${row.permissionIds.join(', ')}. Enter the permission ID to delete:`}
-          </Text>
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextInput label="Permission ID" value={value} onChange={(e) => setValue(e.currentTarget.value)} inputMode="numeric" data-autofocus />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onCancel}>
-              Cancel
-            </Button>
-            <Button type="submit" color="red">
-              Continue
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal title="Delete Permission" onClose={onCancel} onSubmit={submit} error={error} busy={false} submitLabel="Continue" submitColor="red">
+      <Text size="sm">{`Role ${row.roleId} has permissions ${row.permissionIds.join(', ')}. Enter the permission ID to delete:`}</Text>
+      <TextInput label="Permission ID" value={value} onChange={(e) => setValue(e.currentTarget.value)} inputMode="numeric" data-autofocus />
+    </FormModal>
   );
 }

@@ -1,5 +1,7 @@
-import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Checkbox, NumberInput, TextInput } from '@mantine/core';
+import { createRolePermissionBody, updateRolePermissionBody } from '../../../contract/access';
+import { FormModal } from '../../components/form-modal';
+import { useContractForm } from '../../components/use-contract-form';
 import { failureMessage, useUpdateRolePermission, type NewRolePermission, type RolePermissionRow } from './role-permissions.api';
 
 interface RolePermissionFormProps {
@@ -21,84 +23,60 @@ export function parsePermissionIds(text: string): number[] {
 }
 
 export function RolePermissionForm({ editing, onClose, onSaved, onCreate }: RolePermissionFormProps) {
-  const [roleId, setRoleId] = useState<number | string>(editing?.roleId ?? '');
-  const [roleName, setRoleName] = useState(editing?.roleName ?? '');
-  const [permissionName, setPermissionName] = useState(editing?.permissionName ?? '');
-  const [idsText, setIdsText] = useState(editing?.permissionIds.join(', ') ?? '');
-  const [active, setActive] = useState(editing?.status ?? true);
-  const [error, setError] = useState<string | null>(null);
   const update = useUpdateRolePermission();
-  const busy = update.isPending;
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    const id = Number(roleId);
-    const permissionIds = parsePermissionIds(idsText);
-    if (!Number.isInteger(id) || id <= 0 || permissionIds.length === 0) {
-      setError('Please fill in all fields');
-      return;
-    }
-    setError(null);
-    const fields = { roleName: roleName.trim() || undefined, permissionName: permissionName.trim() || undefined, permissionIds, status: active };
-    if (editing) {
-      update.mutate(
-        { roleId: id, body: fields },
-        {
-          onSuccess: (answer) => onSaved(answer?.message ?? 'Role permission updated successfully'),
-          onError: (err) => setError(failureMessage(err, 'Failed to update role permission')),
-        },
-      );
-      return;
-    }
-    onCreate({ roleId: id, ...fields });
-  };
+  const { form, error, submit } = useContractForm({
+    initialValues: {
+      roleId: (editing?.roleId ?? '') as number | string,
+      roleName: editing?.roleName ?? '',
+      permissionName: editing?.permissionName ?? '',
+      idsText: editing?.permissionIds.join(', ') ?? '',
+      status: editing?.status ?? true,
+    },
+    schema: editing ? updateRolePermissionBody : createRolePermissionBody,
+    toBody: (v) => ({
+      roleId: Number.isInteger(v.roleId) && Number(v.roleId) > 0 ? Number(v.roleId) : undefined,
+      roleName: v.roleName.trim() || undefined,
+      permissionName: v.permissionName.trim() || undefined,
+      permissionIds: parsePermissionIds(v.idsText),
+      status: v.status,
+    }),
+    // Spec §5: a missing role id or no valid permission id gives one message.
+    required: { fields: ['roleId', 'permissionIds'], message: 'Please fill in all fields' },
+    failure: (err) => failureMessage(err, 'Failed to update role permission'),
+  });
 
   const title = editing ? 'Edit Role Permission' : 'Add Role Permission';
   return (
-    <Modal opened onClose={onClose} title={title} centered>
-      <form onSubmit={submit} noValidate aria-label={title}>
-        <Stack gap="md">
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <NumberInput
-            label="Role ID"
-            value={roleId}
-            onChange={setRoleId}
-            allowDecimal={false}
-            allowNegative={false}
-            disabled={editing !== null}
-            withAsterisk
-            data-autofocus
-          />
-          <TextInput label="Role Name" value={roleName} onChange={(e) => setRoleName(e.currentTarget.value)} />
-          <TextInput
-            label="Permission Name"
-            placeholder="Permission Group"
-            value={permissionName}
-            onChange={(e) => setPermissionName(e.currentTarget.value)}
-          />
-          <TextInput
-            label="Permission IDs"
-            description="Comma-separated numbers, e.g. 1, 2, 3"
-            value={idsText}
-            onChange={(e) => setIdsText(e.currentTarget.value)}
-            withAsterisk
-          />
-          <Checkbox label="Active" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={busy}>
-              {editing ? 'Update' : 'Create'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      title={title}
+      onClose={onClose}
+      onSubmit={submit(async ({ roleId, ...fields }) => {
+        if (!editing) return onCreate({ roleId: roleId!, ...fields });
+        const answer = await update.mutateAsync({ roleId: roleId!, body: fields });
+        onSaved(answer?.message ?? 'Role permission updated successfully');
+      })}
+      error={error}
+      busy={update.isPending}
+      submitLabel={editing ? 'Update' : 'Create'}
+    >
+      <NumberInput
+        label="Role ID"
+        allowDecimal={false}
+        allowNegative={false}
+        disabled={editing !== null}
+        withAsterisk
+        data-autofocus
+        {...form.getInputProps('roleId')}
+      />
+      <TextInput label="Role Name" {...form.getInputProps('roleName')} />
+      <TextInput label="Permission Name" placeholder="Permission Group" {...form.getInputProps('permissionName')} />
+      <TextInput
+        label="Permission IDs"
+        description="Comma-separated numbers, e.g. 1, 2, 3"
+        withAsterisk
+        {...form.getInputProps('idsText')}
+      />
+      <Checkbox label="Active" {...form.getInputProps('status', { type: 'checkbox' })} />
+    </FormModal>
   );
 }

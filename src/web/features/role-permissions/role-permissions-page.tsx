@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { DataTable, type Column } from '../../components/data-table';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import type { Column } from '../../components/data-table';
+import { ErrorAlert } from '../../components/error-alert';
+import { ListPage } from '../../components/list-page';
+import { useResource } from '../../components/use-resource';
 import { formatDateTime } from '../../lib/format';
 import { DeletePermissionPrompt } from './delete-permission-prompt';
 import { RolePermissionForm } from './role-permission-form';
@@ -18,84 +18,61 @@ type Pending =
   | { kind: 'permission'; roleId: number; permissionId: number }
   | { kind: 'role'; roleId: number };
 
+const NO_FILTERS = {};
+
 export default function RolePermissionsPage() {
-  const list = useQuery(rolePermissionsQuery());
+  const list = useResource({ noun: 'role', filters: NO_FILTERS, query: () => rolePermissionsQuery(), idOf: (r: RolePermissionRow) => r.roleId });
   const create = useCreateRolePermission();
   const toggle = useUpdateRolePermission();
   const removeOne = useRemovePermissionFromRole();
   const removeRole = useDeleteRolePermissions();
-  const [form, setForm] = useState<{ editing: RolePermissionRow | null } | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [success, showSuccess] = useSuccessBanner();
-
-  const fail = (message: string) => {
-    setActionError(message);
-  };
-  const done = (message: string) => {
-    setActionError(null);
-    showSuccess(message);
-  };
+  const { done, fail } = list;
+  // Every answer of the screen: the server's message, else the screen's own (spec §8).
+  const reply = (success: string, failure: string) => ({
+    onSuccess: (answer: { message?: string } | undefined) => done(answer?.message ?? success),
+    onError: (err: unknown) => fail(failureMessage(err, failure)),
+  });
 
   // Optimistic: the modal closes and a temporary row shows until the server answers.
   const submitNew = (body: NewRolePermission) => {
-    setForm(null);
-    create.mutate(body, {
-      onSuccess: (answer) => done(answer?.message ?? 'Role permission created successfully'),
-      onError: (err) => fail(failureMessage(err, 'Failed to create role permission')),
+    list.closeForm();
+    create.mutate(body, reply('Role permission created successfully', 'Failed to create role permission'));
+  };
+
+  /** Runs `then` for a row with a role id; spec §5: 'Invalid role ID' otherwise. */
+  const withRole = (row: RolePermissionRow, then: (roleId: number) => void) => {
+    if (row.roleId === null) return fail('Invalid role ID');
+    fail(null);
+    then(row.roleId);
+  };
+
+  const askDeletePermission = (row: RolePermissionRow) =>
+    withRole(row, (roleId) => {
+      if (row.permissionIds.length === 0) return fail('No permission ID found to delete');
+      setPending(row.permissionIds.length === 1 ? { kind: 'permission', roleId, permissionId: row.permissionIds[0] } : { kind: 'prompt', row });
     });
-  };
 
-  const edit = (row: RolePermissionRow) => {
-    if (row.roleId === null) return fail('Invalid role ID');
-    setActionError(null);
-    setForm({ editing: row });
-  };
-
-  const askDeletePermission = (row: RolePermissionRow) => {
-    if (row.roleId === null) return fail('Invalid role ID');
-    if (row.permissionIds.length === 0) return fail('No permission ID found to delete');
-    setActionError(null);
-    if (row.permissionIds.length === 1) setPending({ kind: 'permission', roleId: row.roleId, permissionId: row.permissionIds[0] });
-    else setPending({ kind: 'prompt', row });
-  };
-
-  const askDeleteRole = (row: RolePermissionRow) => {
-    if (row.roleId === null) return fail('Invalid role ID');
-    setActionError(null);
-    setPending({ kind: 'role', roleId: row.roleId });
-  };
-
-  const flip = (row: RolePermissionRow) => {
-    if (row.roleId === null) return fail('Invalid role ID');
-    toggle.mutate(
-      { roleId: row.roleId, body: { permissionIds: row.permissionIds, status: !row.status } },
-      {
-        onSuccess: (answer) => done(answer?.message ?? 'Role permission updated successfully'),
-        onError: (err) => fail(failureMessage(err, 'Failed to update status')),
-      },
+  const flip = (row: RolePermissionRow) =>
+    withRole(row, (roleId) =>
+      toggle.mutate({ roleId, body: { permissionIds: row.permissionIds, status: !row.status } }, reply('Role permission updated successfully', 'Failed to update status')),
     );
-  };
 
   // Optimistic: the dialog closes at once and the row changes; a refusal restores it.
   const confirm = () => {
-    if (!pending || pending.kind === 'prompt') return;
-    if (pending.kind === 'permission') {
-      removeOne.mutate(
-        { roleId: pending.roleId, permissionId: pending.permissionId },
-        {
-          onSuccess: (answer) => done(answer?.message ?? 'Permission removed from role successfully'),
-          onError: (err) => fail(failureMessage(err, 'Failed to delete role permission')),
-        },
-      );
-    } else {
-      removeRole.mutate(pending.roleId, {
-        onSuccess: (answer) => done(answer?.message ?? 'Role permissions deleted successfully'),
-        onError: (err) => fail(failureMessage(err, 'Failed to delete role')),
-      });
+    if (pending?.kind === 'permission') {
+      removeOne.mutate(pending, reply('Permission removed from role successfully', 'Failed to delete role permission'));
+    } else if (pending?.kind === 'role') {
+      removeRole.mutate(pending.roleId, reply('Role permissions deleted successfully', 'Failed to delete role'));
     }
     setPending(null);
   };
+
+  const action = (r: RolePermissionRow, label: string, name: string, color: string, onClick: () => void) => (
+    <Button size="compact-xs" variant="light" color={color} onClick={onClick} disabled={r.pending} aria-label={name}>
+      {label}
+    </Button>
+  );
 
   const columns: Column<RolePermissionRow>[] = [
     { header: 'S.No', cell: (_, i) => i + 1, width: 60 },
@@ -144,74 +121,26 @@ export default function RolePermissionsPage() {
       header: 'Actions',
       cell: (r) => (
         <Group gap={6} wrap="nowrap">
-          <Button size="compact-xs" variant="light" onClick={() => edit(r)} disabled={r.pending} aria-label={`Edit ${r.roleName}`}>
-            Edit
-          </Button>
-          <Button
-            size="compact-xs"
-            variant="light"
-            color="orange"
-            onClick={() => askDeletePermission(r)}
-            disabled={r.pending}
-            aria-label={`Delete Permission of ${r.roleName}`}
-          >
-            Delete Permission
-          </Button>
-          <Button
-            size="compact-xs"
-            variant="light"
-            color="red"
-            onClick={() => askDeleteRole(r)}
-            disabled={r.pending}
-            aria-label={`Delete role ${r.roleName}`}
-          >
-            Delete Role
-          </Button>
+          {action(r, 'Edit', `Edit ${r.roleName}`, 'blue', () => withRole(r, () => list.openEdit(r)))}
+          {action(r, 'Delete Permission', `Delete Permission of ${r.roleName}`, 'orange', () => askDeletePermission(r))}
+          {action(r, 'Delete Role', `Delete role ${r.roleName}`, 'red', () => withRole(r, (roleId) => setPending({ kind: 'role', roleId })))}
         </Group>
       ),
     },
   ];
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Role Permissions
-        </Title>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setForm({ editing: null })}>
-          Add Role Permission
-        </Button>
-      </Group>
-      <SuccessBanner message={success} />
-      {list.isError && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {failureMessage(list.error, 'Failed to load role permissions')}
-        </Alert>
-      )}
-      {actionError && (
-        <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setActionError(null)}>
-          {actionError}
-        </Alert>
-      )}
-      <DataTable
-        caption="Role Permissions"
-        columns={columns}
-        rows={list.data ?? (list.isError ? [] : undefined)}
-        rowKey={(r) => r.key}
-        loading={list.isPending}
-        empty={<Text c="dimmed">No role permissions found</Text>}
-      />
-      {form && (
-        <RolePermissionForm
-          editing={form.editing}
-          onClose={() => setForm(null)}
-          onSaved={(message) => {
-            setForm(null);
-            done(message);
-          }}
-          onCreate={submitNew}
-        />
-      )}
+    <ListPage
+      title="Role Permissions"
+      addLabel="Add Role Permission"
+      resource={list}
+      loadError={<ErrorAlert error={failureMessage(list.list.error, 'Failed to load role permissions')} withIcon />}
+      caption="Role Permissions"
+      columns={columns}
+      rowKey={(r) => r.key}
+      empty={<Text c="dimmed">No role permissions found</Text>}
+      form={(editing) => <RolePermissionForm editing={editing} onClose={list.closeForm} onSaved={list.saved} onCreate={submitNew} />}
+    >
       {pending?.kind === 'prompt' && (
         <DeletePermissionPrompt
           row={pending.row}
@@ -232,6 +161,6 @@ export default function RolePermissionsPage() {
         onConfirm={confirm}
         onCancel={() => setPending(null)}
       />
-    </Stack>
+    </ListPage>
   );
 }

@@ -1,5 +1,8 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { ApiError, apiRequest, errorMessage } from '../../lib/api-client';
+import {
+  rolePermissionListResponse, rolePermissionResponse, rolePermissionsApi, type RolePermission,
+} from '../../../contract/access';
+import { ApiError, client, errorMessage } from '../../lib/api-client';
 
 export interface RolePermissionRow {
   key: string;
@@ -15,39 +18,42 @@ export interface RolePermissionRow {
 
 /** Spec §9: the list is polled every 10 seconds. */
 export const ROLE_PERMISSIONS_POLL_MS = 10_000;
-const KEY = ['role-permissions'];
 
-type Raw = Record<string, unknown>;
+// Spec §7: the answer to a change is read for its success and message only.
+const changed = rolePermissionResponse.pick({ success: true, message: true });
 
-function ids(value: unknown): number[] {
-  const list = Array.isArray(value) ? value : value == null ? [] : [value];
-  return list.map(Number).filter((n) => Number.isInteger(n) && n > 0);
-}
+const rolePermissions = client({
+  ...rolePermissionsApi,
+  create: { ...rolePermissionsApi.create, responses: { 201: changed } },
+  update: { ...rolePermissionsApi.update, responses: { 200: changed } },
+  removePermission: { ...rolePermissionsApi.removePermission, responses: { 200: changed } },
+});
 
-/** Spec §3: roleName falls back to 'Role {roleId}', permissionName to 'Permission Group'. */
+/** The list's query key; every change refreshes the whole feature ([group]). */
+const LIST_KEY = rolePermissions.list.key();
+const FEATURE_KEY = [rolePermissionsApi.list.group];
+
+/** Spec §3: a blank roleName shows as 'Role {roleId}', a blank permissionName as 'Permission Group'. */
+const toRolePermissionRow = (item: RolePermission): RolePermissionRow => ({
+  key: item._id,
+  roleId: item.roleId,
+  roleName: item.roleName || `Role ${item.roleId}`,
+  permissionName: item.permissionName || 'Permission Group',
+  permissionIds: item.permissionIds,
+  status: item.status,
+  createdAt: item.createdAt,
+});
+
+/** The rows of a list answer read elsewhere; throws when it does not match the contract. */
 export function toRolePermissionRows(body: unknown): RolePermissionRow[] {
-  const list = Array.isArray(body) ? body : (body as { data?: unknown } | null)?.data;
-  if (!Array.isArray(list)) throw new Error('Invalid response format');
-  return list.map((item: Raw, i) => {
-    const roleId = Number(item.roleId);
-    const valid = Number.isInteger(roleId) && roleId > 0;
-    return {
-      key: String(item._id ?? (valid ? `role-${roleId}` : `row-${i}`)),
-      roleId: valid ? roleId : null,
-      roleName: String(item.roleName || (valid ? `Role ${roleId}` : 'Role')),
-      permissionName: String(item.permissionName || 'Permission Group'),
-      permissionIds: ids(item.permissionIds ?? item.permissionId),
-      status: item.status !== false,
-      createdAt: typeof item.createdAt === 'string' ? item.createdAt : null,
-    };
-  });
+  return rolePermissionListResponse.parse(body).data.map(toRolePermissionRow);
 }
 
 export const rolePermissionsQuery = () =>
   queryOptions({
-    queryKey: KEY,
-    queryFn: async ({ signal }) =>
-      toRolePermissionRows(await apiRequest<unknown>('/role-permissions/getAllRolePermissions', { signal })),
+    queryKey: LIST_KEY,
+    queryFn: async ({ signal }): Promise<RolePermissionRow[]> =>
+      (await rolePermissions.list(undefined, { signal })).data.map(toRolePermissionRow),
     refetchInterval: ROLE_PERMISSIONS_POLL_MS,
   });
 
@@ -63,31 +69,26 @@ export interface NewRolePermission {
 /** The body of updatePermissionForRole; the toggle sends only permissionIds and status. */
 export type RolePermissionChange = Partial<Omit<NewRolePermission, 'roleId'>>;
 
-interface Answer {
-  message?: string;
-}
-
 /** Optimistic change of the cached list: applied at once, restored if the server refuses. */
 function optimistic<V>(queryClient: QueryClient, change: (rows: RolePermissionRow[], vars: V) => RolePermissionRow[]) {
   return {
     onMutate: async (vars: V) => {
-      await queryClient.cancelQueries({ queryKey: KEY });
-      const previous = queryClient.getQueryData<RolePermissionRow[]>(KEY);
-      if (previous) queryClient.setQueryData(KEY, change(previous, vars));
+      await queryClient.cancelQueries({ queryKey: LIST_KEY });
+      const previous = queryClient.getQueryData<RolePermissionRow[]>(LIST_KEY);
+      if (previous) queryClient.setQueryData(LIST_KEY, change(previous, vars));
       return { previous };
     },
     onError: (_err: unknown, _vars: V, context: { previous?: RolePermissionRow[] } | undefined) => {
-      if (context?.previous) queryClient.setQueryData(KEY, context.previous);
+      if (context?.previous) queryClient.setQueryData(LIST_KEY, context.previous);
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: FEATURE_KEY }),
   };
 }
 
 export function useCreateRolePermission() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: NewRolePermission) =>
-      apiRequest<Answer>('/role-permissions/createPermissionForRole', { method: 'POST', body }),
+    mutationFn: (body: NewRolePermission) => rolePermissions.create({ body }),
     ...optimistic<NewRolePermission>(queryClient, (rows, body) => [
       ...rows,
       {
@@ -108,8 +109,8 @@ export function useUpdateRolePermission() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ roleId, body }: { roleId: number; body: RolePermissionChange }) =>
-      apiRequest<Answer>(`/role-permissions/updatePermissionForRole/${roleId}`, { method: 'PUT', body }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
+      rolePermissions.update({ params: { roleId }, body }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: FEATURE_KEY }),
   });
 }
 
@@ -117,7 +118,7 @@ export function useRemovePermissionFromRole() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ roleId, permissionId }: { roleId: number; permissionId: number }) =>
-      apiRequest<Answer>(`/role-permissions/removePermissionFromRole/${roleId}/${permissionId}`, { method: 'DELETE' }),
+      rolePermissions.removePermission({ params: { roleId, permissionId } }),
     ...optimistic<{ roleId: number; permissionId: number }>(queryClient, (rows, { roleId, permissionId }) =>
       rows.map((r) => (r.roleId === roleId ? { ...r, permissionIds: r.permissionIds.filter((id) => id !== permissionId) } : r)),
     ),
@@ -127,7 +128,7 @@ export function useRemovePermissionFromRole() {
 export function useDeleteRolePermissions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (roleId: number) => apiRequest<Answer>(`/role-permissions/deleteRoleById/${roleId}`, { method: 'DELETE' }),
+    mutationFn: (roleId: number) => rolePermissions.remove({ params: { roleId } }),
     ...optimistic<number>(queryClient, (rows, roleId) => rows.filter((r) => r.roleId !== roleId)),
   });
 }

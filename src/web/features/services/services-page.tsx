@@ -1,45 +1,34 @@
-import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertTriangle, IconPlus, IconSearch } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { DataTable, type Column } from '../../components/data-table';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { Badge, Button, Group, Select, Text } from '@mantine/core';
+import type { Column } from '../../components/data-table';
+import { ErrorAlert } from '../../components/error-alert';
+import { ListPage, ListSearch } from '../../components/list-page';
+import { useResource } from '../../components/use-resource';
 import { ServiceForm } from './service-form';
 import { ServiceIcon } from './service-icon';
 import { SAMPLE_SERVICES, servicesQuery, type ServiceRow } from './services.api';
 
+const FILTERS = { q: '', category: 'All', status: 'All' };
 const CATEGORY_FILTER = ['All', 'Recharge', 'BBPS'];
 const STATUS_FILTER = ['All', 'Active', 'Inactive'];
 
+function matches(s: ServiceRow, f: typeof FILTERS) {
+  const term = f.q.trim().toLowerCase();
+  return (
+    (!term || s.serviceName.toLowerCase().includes(term) || s.serviceType.toLowerCase().includes(term)) &&
+    (f.category === 'All' || s.category === f.category) &&
+    (f.status === 'All' || s.status === (f.status === 'Active'))
+  );
+}
+
 export default function ServicesPage() {
-  const services = useQuery(servicesQuery());
-  const [search, setSearch] = useState('');
-  const [category, setCategory] = useState('All');
-  const [status, setStatus] = useState('All');
-  const [form, setForm] = useState<{ editing: ServiceRow | null } | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
-  const [success, showSuccess] = useSuccessBanner();
-
-  const sample = services.isError;
-  const rows = services.data ?? (sample ? SAMPLE_SERVICES : undefined);
-  const shown = useMemo(() => {
-    const term = search.trim().toLowerCase();
-    return rows?.filter(
-      (s) =>
-        (!term || s.serviceName.toLowerCase().includes(term) || s.serviceType.toLowerCase().includes(term)) &&
-        (category === 'All' || s.category === category) &&
-        (status === 'All' || s.status === (status === 'Active')),
-    );
-  }, [rows, search, category, status]);
-
-  const edit = (row: ServiceRow) => {
-    if (row.id === null) {
-      setActionError('Unable to edit service: No valid ID found');
-      return;
-    }
-    setActionError(null);
-    setForm({ editing: row });
-  };
+  const services = useResource({
+    noun: 'service',
+    filters: FILTERS,
+    query: () => servicesQuery(),
+    match: matches,
+    sample: SAMPLE_SERVICES,
+    idOf: (s) => s.id,
+  });
 
   const columns: Column<ServiceRow>[] = [
     { header: 'S.No', cell: (_, i) => i + 1, width: 70 },
@@ -65,69 +54,37 @@ export default function ServicesPage() {
       header: 'Actions',
       width: 130,
       cell: (s) =>
-        sample ? (
+        services.readOnly ? (
           <Badge tt="none" variant="outline" color="orange">
             Sample data
           </Badge>
         ) : (
-          <Button size="xs" variant="light" onClick={() => edit(s)} aria-label={`Edit ${s.serviceName}`}>
+          <Button size="xs" variant="light" onClick={() => services.openEdit(s)} aria-label={`Edit ${s.serviceName}`}>
             Edit
           </Button>
         ),
     },
   ];
 
+  const { filters, setFilters } = services;
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Services
-        </Title>
-        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setForm({ editing: null })} disabled={sample}>
-          Add Service
-        </Button>
-      </Group>
-      <SuccessBanner message={success} />
-      {sample && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {`Failed to load services: ${services.error.message}`}
-        </Alert>
-      )}
-      {actionError && (
-        <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setActionError(null)}>
-          {actionError}
-        </Alert>
-      )}
-      <Group gap="sm" align="flex-end">
-        <TextInput
-          placeholder="Search services..."
-          aria-label="Search services"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          w={{ base: '100%', sm: 300 }}
-        />
-        <Select label="Category" data={CATEGORY_FILTER} value={category} onChange={(v) => setCategory(v ?? 'All')} allowDeselect={false} w={160} />
-        <Select label="Status" data={STATUS_FILTER} value={status} onChange={(v) => setStatus(v ?? 'All')} allowDeselect={false} w={160} />
-      </Group>
-      <DataTable
-        caption="Services"
-        columns={columns}
-        rows={shown}
-        rowKey={(s) => s.id ?? s.serviceName}
-        loading={services.isPending}
-        empty={<Text c="dimmed">No services found</Text>}
-      />
-      {form && (
-        <ServiceForm
-          editing={form.editing}
-          onClose={() => setForm(null)}
-          onSaved={(message) => {
-            setForm(null);
-            showSuccess(message);
-          }}
-        />
-      )}
-    </Stack>
+    <ListPage
+      title="Services"
+      addLabel="Add Service"
+      resource={services}
+      loadError={<ErrorAlert error={services.list.error} prefix="Failed to load services: " withIcon />}
+      filters={
+        <Group gap="sm" align="flex-end">
+          <ListSearch label="Search services" placeholder="Search services..." value={filters.q} onChange={(q) => setFilters({ q })} />
+          <Select label="Category" data={CATEGORY_FILTER} value={filters.category} onChange={(v) => setFilters({ category: v ?? 'All' })} allowDeselect={false} w={160} />
+          <Select label="Status" data={STATUS_FILTER} value={filters.status} onChange={(v) => setFilters({ status: v ?? 'All' })} allowDeselect={false} w={160} />
+        </Group>
+      }
+      caption="Services"
+      columns={columns}
+      rowKey={(s) => s.id ?? s.serviceName}
+      empty={<Text c="dimmed">No services found</Text>}
+      form={(editing) => <ServiceForm editing={editing} onClose={services.closeForm} onSaved={services.saved} />}
+    />
   );
 }

@@ -1,6 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { deriveCategory, type ServiceCategory, type UpdateServiceBody } from '../../../contract/services';
-import { apiRequest } from '../../lib/api-client';
+import { z } from 'zod';
+import {
+  deriveCategory, service, serviceCreatedResponse, servicesApi, serviceUpdatedResponse, type ServiceCategory, type UpdateServiceBody,
+} from '../../../contract/services';
+import { client } from '../../lib/api-client';
 
 export interface ServiceRow {
   id: number | null;
@@ -11,30 +14,47 @@ export interface ServiceRow {
   category: ServiceCategory;
 }
 
-type Raw = Record<string, unknown>;
+/**
+ * Answers are parsed with the contract's schemas, as tolerantly as the product decisions ask (the
+ * panel keeps working against any server speaking spec §7): the services list comes bare, under
+ * `data` or under `services`; a service may lack its id or createdAt; the answer to a change is
+ * read only for its message.
+ */
+const serviceList = z.preprocess(
+  (body) => {
+    if (Array.isArray(body)) return { data: body };
+    const wrapper = body as { data?: unknown; services?: unknown } | null;
+    return wrapper?.data === undefined && wrapper?.services !== undefined ? { data: wrapper.services } : body;
+  },
+  z.object({ data: z.array(service.partial({ serviceId: true, createdAt: true })) }),
+);
 
-/** Spec §7: "services list" — an array, or under data or services. */
+const services = client({
+  ...servicesApi,
+  list: { ...servicesApi.list, responses: { 200: serviceList } },
+  create: { ...servicesApi.create, responses: { 201: serviceCreatedResponse.pick({ success: true, message: true }) } },
+  update: { ...servicesApi.update, responses: { 200: serviceUpdatedResponse.pick({ success: true, message: true }) } },
+});
+
+const toServiceRow = (item: z.output<typeof serviceList>['data'][number]): ServiceRow => ({
+  id: item.serviceId !== undefined && Number.isInteger(item.serviceId) && item.serviceId > 0 ? item.serviceId : null,
+  serviceType: item.serviceType,
+  serviceName: item.serviceName,
+  serviceIcon: item.serviceIcon || null,
+  status: item.status,
+  // Spec §3: BBPS when the description or category says bill, payment or BBPS.
+  category: deriveCategory(item.description, item.category),
+});
+
+/** The rows of a services list answer read elsewhere; throws when it does not match the contract. */
 export function toServiceRows(body: unknown): ServiceRow[] {
-  const wrapper = body as { data?: unknown; services?: unknown } | null;
-  const list = Array.isArray(body) ? body : (wrapper?.data ?? wrapper?.services);
-  if (!Array.isArray(list)) throw new Error('Invalid response format');
-  return list.map((item: Raw) => {
-    const id = Number(item.serviceId ?? item.id);
-    return {
-      id: Number.isInteger(id) && id > 0 ? id : null,
-      serviceType: String(item.serviceType ?? ''),
-      serviceName: String(item.serviceName ?? ''),
-      serviceIcon: typeof item.serviceIcon === 'string' && item.serviceIcon ? item.serviceIcon : null,
-      status: item.status !== false,
-      category: deriveCategory(item.description as string | undefined, item.category as string | undefined),
-    };
-  });
+  return serviceList.parse(body).data.map(toServiceRow);
 }
 
 export const servicesQuery = () =>
   queryOptions({
-    queryKey: ['services'],
-    queryFn: async ({ signal }) => toServiceRows(await apiRequest<unknown>('/services/getAllServices', { signal })),
+    queryKey: services.list.key(),
+    queryFn: async ({ signal }): Promise<ServiceRow[]> => (await services.list(undefined, { signal })).data.map(toServiceRow),
   });
 
 /** Spec §4: one sample Mobile Recharge service, shown only when loading fails. */
@@ -68,14 +88,14 @@ function formData(s: ServiceSubmission): FormData {
   return form;
 }
 
-/** Create is multipart (spec §7); update is JSON, or multipart when a new icon file goes with it. */
+/** Spec §7: create is multipart; update is JSON, or multipart when a new icon file goes with it. */
 export function useSaveService() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (s: ServiceSubmission) => {
-      if (s.id === null) return apiRequest('/services/createService', { method: 'POST', body: formData(s) });
-      const path = `/services/updateService/${s.id}`;
-      if (s.file) return apiRequest(path, { method: 'PUT', body: formData(s) });
+      if (s.id === null) return services.create({ body: formData(s) });
+      const params = { serviceId: s.id };
+      if (s.file) return services.update({ params, body: formData(s) });
       const body: UpdateServiceBody = {
         serviceType: s.serviceType || undefined,
         serviceName: s.serviceName,
@@ -85,8 +105,8 @@ export function useSaveService() {
       };
       const icon = s.iconPath || null;
       if (icon !== s.originalIcon) body.serviceIcon = icon;
-      return apiRequest(path, { method: 'PUT', body });
+      return services.update({ params, body });
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['services'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [servicesApi.list.group] }),
   });
 }

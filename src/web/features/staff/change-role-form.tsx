@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { StaffMember } from '../../../contract/staff';
 import { errorMessage } from '../../lib/api-client';
+import { FormModal } from '../../components/form-modal';
 import { StaffRoleSelect } from './staff-role-select';
 import { useChangeStaffRole } from './staff.api';
 
@@ -31,28 +32,18 @@ export function ChangeRoleForm({ member, onClose, onSaved }: ChangeRoleFormProps
   };
 
   return (
-    <Modal opened onClose={onClose} title={`Change role of ${member.fullName}`} centered>
-      <form onSubmit={submit} noValidate aria-label={`Change role of ${member.fullName}`}>
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            Current role: {member.role ?? 'none'}. The new role applies to their very next request.
-          </Text>
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <StaffRoleSelect value={roleId} onChange={setRoleId} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={change.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={change.isPending}>
-              Change role
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      title={`Change role of ${member.fullName}`}
+      error={error}
+      busy={change.isPending}
+      submitLabel="Change role"
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <Text size="sm" c="dimmed">
+        Current role: {member.role ?? 'none'}. The new role applies to their very next request.
+      </Text>
+      <StaffRoleSelect value={roleId} onChange={setRoleId} />
+    </FormModal>
   );
 }

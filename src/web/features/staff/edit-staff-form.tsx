@@ -1,17 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import type { StaffMember } from '../../../contract/staff';
 import { errorMessage } from '../../lib/api-client';
-import { fieldErrorsOf, type FieldErrors } from './staff-form-errors';
+import { serverFieldErrors, type FieldErrors } from '../auth/auth.api';
+import { FormModal } from '../../components/form-modal';
+import { checkDetails, DetailsFields } from './staff-details';
 import { useUpdateStaff } from './staff.api';
-import { looksLikeEmail } from '../../lib/email';
 
 interface EditStaffFormProps {
   member: StaffMember;
   onClose: () => void;
   onSaved: (message: string) => void;
 }
-
 
 /** The sign-in email is changed here (or by the account itself), never on the member screens. */
 export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) {
@@ -24,9 +23,7 @@ export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (update.isPending) return;
-    const found: FieldErrors = {};
-    if (!fullName.trim()) found.fullName = 'Full name is required';
-    if (!looksLikeEmail(email)) found.email = 'Enter a valid email address';
+    const found = checkDetails(fullName, email);
     setErrors(found);
     setError(null);
     if (Object.keys(found).length > 0) return;
@@ -35,7 +32,7 @@ export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) 
       {
         onSuccess: (res) => onSaved(res.message),
         onError: (err) => {
-          setErrors(fieldErrorsOf(err));
+          setErrors(serverFieldErrors(err));
           setError(errorMessage(err, 'Failed to save the staff member'));
         },
       },
@@ -43,34 +40,15 @@ export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) 
   };
 
   return (
-    <Modal opened onClose={onClose} title={`Edit ${member.fullName}`} centered>
-      <form onSubmit={submit} noValidate aria-label={`Edit ${member.fullName}`}>
-        <Stack gap="md">
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextInput label="Full name" value={fullName} onChange={(e) => setFullName(e.currentTarget.value)} error={errors.fullName} withAsterisk data-autofocus />
-          <TextInput
-            label="Email"
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={errors.email}
-            withAsterisk
-            description="Links already mailed to the old address stop working."
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={update.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              Save
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal title={`Edit ${member.fullName}`} error={error} busy={update.isPending} submitLabel="Save" onClose={onClose} onSubmit={submit}>
+      <DetailsFields
+        fullName={fullName}
+        email={email}
+        onFullName={setFullName}
+        onEmail={setEmail}
+        errors={errors}
+        emailDescription="Links already mailed to the old address stop working."
+      />
+    </FormModal>
   );
 }

@@ -1,16 +1,16 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { errorMessage } from '../../lib/api-client';
-import { fieldErrorsOf, type FieldErrors } from './staff-form-errors';
+import { serverFieldErrors, type FieldErrors } from '../auth/auth.api';
+import { FormModal } from '../../components/form-modal';
+import { checkDetails, DetailsFields } from './staff-details';
 import { StaffRoleSelect } from './staff-role-select';
 import { useInviteStaff } from './staff.api';
-import { looksLikeEmail } from '../../lib/email';
 
 interface InviteStaffFormProps {
   onClose: () => void;
   onInvited: (message: string) => void;
 }
-
 
 /** Name, email and role; the invitee gets a single-use link to choose a password. */
 export function InviteStaffForm({ onClose, onInvited }: InviteStaffFormProps) {
@@ -24,9 +24,7 @@ export function InviteStaffForm({ onClose, onInvited }: InviteStaffFormProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (invite.isPending) return;
-    const found: FieldErrors = {};
-    if (!fullName.trim()) found.fullName = 'Full name is required';
-    if (!looksLikeEmail(email)) found.email = 'Enter a valid email address';
+    const found = checkDetails(fullName, email);
     if (!roleId) found.roleId = 'Please select a role';
     setErrors(found);
     setError(null);
@@ -36,7 +34,7 @@ export function InviteStaffForm({ onClose, onInvited }: InviteStaffFormProps) {
       {
         onSuccess: (res) => onInvited(res.message),
         onError: (err) => {
-          setErrors(fieldErrorsOf(err));
+          setErrors(serverFieldErrors(err));
           setError(errorMessage(err, 'Failed to send the invitation'));
         },
       },
@@ -44,46 +42,19 @@ export function InviteStaffForm({ onClose, onInvited }: InviteStaffFormProps) {
   };
 
   return (
-    <Modal opened onClose={onClose} title="Invite staff" centered>
-      <form onSubmit={submit} noValidate aria-label="Invite staff">
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            They receive an email with a link to choose their password. The link works once, for 72 hours.
-          </Text>
-          {error && (
-            <Alert color="red" variant="light" role="alert">
-              {error}
-            </Alert>
-          )}
-          <TextInput
-            label="Full name"
-            value={fullName}
-            onChange={(e) => setFullName(e.currentTarget.value)}
-            error={errors.fullName}
-            withAsterisk
-            data-autofocus
-            autoComplete="off"
-          />
-          <TextInput
-            label="Email"
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={errors.email}
-            withAsterisk
-            autoComplete="off"
-          />
-          <StaffRoleSelect value={roleId} onChange={setRoleId} error={errors.roleId} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose} disabled={invite.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={invite.isPending}>
-              Send invitation
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      title="Invite staff"
+      error={error}
+      busy={invite.isPending}
+      submitLabel="Send invitation"
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <Text size="sm" c="dimmed">
+        They receive an email with a link to choose their password. The link works once, for 72 hours.
+      </Text>
+      <DetailsFields fullName={fullName} email={email} onFullName={setFullName} onEmail={setEmail} errors={errors} autoComplete="off" />
+      <StaffRoleSelect value={roleId} onChange={setRoleId} error={errors.roleId} />
+    </FormModal>
   );
 }

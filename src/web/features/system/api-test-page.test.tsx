@@ -9,7 +9,7 @@ describe('ApiTestPage', () => {
   it('connects on open, shows Failed when the server is down, and retries', async () => {
     signIn();
     let up = true;
-    const fetchMock = mockFetch(() => (up ? jsonResponse(200, { success: true, message: 'Backoffice API is running' }) : jsonResponse(503, {})));
+    const fetchMock = mockFetch(() => (up ? jsonResponse(200, { success: true, message: 'Backoffice API is running', version: '1.0.0' }) : jsonResponse(503, {})));
     renderPage(<ApiTestPage />);
     expect(await screen.findByText('Connected')).toBeTruthy();
     expect(String(fetchMock.mock.calls[0][0])).toBe('/api/');

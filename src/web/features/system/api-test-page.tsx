@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Badge, Button, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { apiRequest, errorMessage } from '../../lib/api-client';
+import { systemApi } from '../../../contract/system';
+import { client, errorMessage } from '../../lib/api-client';
+
+const system = client(systemApi);
 
 type Status = 'Ready' | 'Connecting...' | 'Connected' | 'Failed';
 const COLORS: Record<Status, string> = { Ready: 'gray', 'Connecting...': 'blue', Connected: 'teal', Failed: 'red' };
@@ -15,7 +18,7 @@ export default function ApiTestPage() {
     setStatus('Connecting...');
     setDetail('');
     try {
-      const body = await apiRequest<unknown>('/', { auth: false });
+      const body = await system.root();
       setStatus('Connected');
       setDetail(JSON.stringify(body, null, 2));
     } catch (err) {

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Alert, Badge, Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { DownlineMember } from '../../../contract/users';
+import type { DownlineMember } from '../../../contract/network';
 import { DataTable, type Column } from '../../components/data-table';
 import { formatDate } from '../../lib/format';
-import { DOWNLINE_PAGE_SIZE, DownlineFormatError, downlineQuery } from './users.api';
+import { isInvalidAnswer } from '../../lib/api-client';
+import { DOWNLINE_PAGE_SIZE, downlineQuery } from '../network/network.api';
 
 export const statusBadge = (active: boolean) => (
   <Badge color={active ? 'teal' : 'gray'} variant="light">
@@ -26,19 +27,26 @@ export interface MemberRef {
   fullName: string;
 }
 
-/** Members directly referred by one member (spec §2 Downline modal), a page at a time. */
-export function DownlineModal({ member, onClose }: { member: MemberRef | null; onClose: () => void }) {
+interface MemberModalProps {
+  member: MemberRef | null;
+  onClose: () => void;
+  /** What the dialog shows of the member, e.g. 'Downline for' (then the name and id). */
+  heading: string;
+  body: (userId: number) => ReactNode;
+}
+
+/** A large dialog about one member, titled '<heading> <name> (ID: <id>)'. */
+export function MemberModal({ member, onClose, heading, body }: MemberModalProps) {
   return (
-    <Modal
-      opened={member !== null}
-      onClose={onClose}
-      size="xl"
-      centered
-      title={member ? `Downline for ${member.fullName} (ID: ${member.userId})` : ''}
-    >
-      {member && <DownlineBody key={member.userId} userId={member.userId} />}
+    <Modal opened={member !== null} onClose={onClose} size="xl" centered title={member ? `${heading} ${member.fullName} (ID: ${member.userId})` : ''}>
+      {member && <Fragment key={member.userId}>{body(member.userId)}</Fragment>}
     </Modal>
   );
+}
+
+/** Members directly referred by one member (spec §2 Downline modal), a page at a time. */
+export function DownlineModal({ member, onClose }: { member: MemberRef | null; onClose: () => void }) {
+  return <MemberModal member={member} onClose={onClose} heading="Downline for" body={(userId) => <DownlineBody userId={userId} />} />;
 }
 
 function DownlineBody({ userId }: { userId: number }) {
@@ -51,7 +59,7 @@ function DownlineBody({ userId }: { userId: number }) {
       </Text>
       {downline.isError ? (
         <Alert color="red" variant="light" role="alert">
-          {downline.error instanceof DownlineFormatError
+          {isInvalidAnswer(downline.error)
             ? 'Could not retrieve downline data in the expected format.'
             : 'Failed to fetch downline data. Please try again.'}
         </Alert>

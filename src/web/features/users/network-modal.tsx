@@ -1,23 +1,14 @@
-import { Accordion, Alert, Badge, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Accordion, Badge, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable } from '../../components/data-table';
 import { formatCount } from '../../lib/format';
-import { DOWNLINE_COLUMNS, type MemberRef } from './downline-modal';
-import { downlineTreeQuery } from './users.api';
+import { DOWNLINE_COLUMNS, MemberModal, type MemberRef } from './downline-modal';
+import { downlineTreeQuery } from '../network/network.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 /** The whole network under a member, level by level: counts and the first members of each level. */
 export function NetworkModal({ member, onClose }: { member: MemberRef | null; onClose: () => void }) {
-  return (
-    <Modal
-      opened={member !== null}
-      onClose={onClose}
-      size="xl"
-      centered
-      title={member ? `Network of ${member.fullName} (ID: ${member.userId})` : ''}
-    >
-      {member && <NetworkBody userId={member.userId} />}
-    </Modal>
-  );
+  return <MemberModal member={member} onClose={onClose} heading="Network of" body={(userId) => <NetworkBody userId={userId} />} />;
 }
 
 function NetworkBody({ userId }: { userId: number }) {
@@ -31,9 +22,7 @@ function NetworkBody({ userId }: { userId: number }) {
   }
   if (tree.isError) {
     return (
-      <Alert color="red" variant="light" role="alert">
-        Failed to fetch downline data. Please try again.
-      </Alert>
+      <ErrorAlert error="Failed to fetch downline data. Please try again." />
     );
   }
   const { levels, totalMember } = tree.data;

@@ -1,72 +1,36 @@
-import { useState } from 'react';
-import { Group, Loader, Select } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Group, Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { LEVELS } from '../../../contract/users';
-import { rankOptionsQuery, userNamesQuery, type UserFilters } from './users.api';
+import { MemberPicker } from '../../components/member-picker';
+import { rankOptionsQuery, type UserFilters } from './users.api';
 
 const ALL = 'all';
 const LEVEL_OPTIONS = [{ value: ALL, label: 'All Levels' }, ...LEVELS.map((l) => ({ value: String(l), label: `Level ${l}` }))];
-
-interface Option {
-  value: string;
-  label: string;
-}
+const pick = (value: string | null) => (value === null || value === ALL ? null : value);
 
 /**
- * The three filters of spec §2. The name filter is a searchable select fed by the server
- * (decisions.md): typing searches names, emails, phones and user ids.
+ * The three filters of spec §2. The name filter is the member picker (decisions.md): typing
+ * searches names, emails, phones and user ids on the server.
  */
-export function UserFiltersBar({ filters, onChange }: { filters: UserFilters; onChange: (f: UserFilters) => void }) {
-  const [search, setSearch] = useState('');
-  const [picked, setPicked] = useState<Option | null>(null);
-  // Names are fetched only once the operator opens or types in the name filter.
-  const [wanted, setWanted] = useState(false);
-  const [debounced] = useDebouncedValue(search, 250);
-  // The box shows the chosen option's label after a pick: that is not a search.
-  const term = debounced === (picked?.label ?? 'All Users') ? '' : debounced.trim();
-  const names = useQuery({ ...userNamesQuery(term), enabled: wanted });
-  // Until the answer for what was typed arrives, the list still shows the last one's names.
-  const searching = wanted && (names.isFetching || search !== debounced);
+export function UserFiltersBar({ filters, onChange }: { filters: UserFilters; onChange: (change: Partial<UserFilters>) => void }) {
   const ranks = useQuery(rankOptionsQuery());
-
-  const nameOptions: Option[] = [{ value: ALL, label: 'All Users' }];
-  if (picked) nameOptions.push(picked);
-  for (const u of names.data ?? []) {
-    const value = String(u.userId);
-    if (value !== picked?.value) nameOptions.push({ value, label: `${u.fullName} (ID: ${u.userId})` });
-  }
   const rankOptions = [{ value: ALL, label: 'All Ranks' }, ...(ranks.data ?? []).map((r) => ({ value: String(r.rankId), label: r.name }))];
-  const pick = (value: string | null) => (value === null || value === ALL ? null : value);
 
   return (
     <Group gap="sm" wrap="wrap">
-      <Select
+      <MemberPicker
         aria-label="Filter by user name"
         placeholder="All Users"
-        searchable
-        data={nameOptions}
-        value={filters.userId ?? ALL}
-        searchValue={search}
-        onSearchChange={setSearch}
-        onDropdownOpen={() => setWanted(true)}
-        // Typing replaces the shown choice ("All Users", or the picked member) instead of adding to it.
-        onFocus={(event) => event.currentTarget.select()}
-        filter={({ options }) => options}
-        nothingFoundMessage={searching ? 'Searching…' : 'No users found'}
-        rightSection={searching ? <Loader size={14} role="status" aria-label="Searching members" /> : undefined}
-        onChange={(value, option) => {
-          const chosen = pick(value);
-          setPicked(chosen && option ? { value: option.value, label: option.label } : null);
-          onChange({ ...filters, userId: chosen });
-        }}
+        allLabel="All Users"
+        value={filters.userId}
+        onChange={(userId) => onChange({ userId })}
         w={280}
       />
       <Select
         aria-label="Filter by level"
         data={LEVEL_OPTIONS}
         value={filters.level ?? ALL}
-        onChange={(value) => onChange({ ...filters, level: pick(value) })}
+        onChange={(value) => onChange({ level: pick(value) })}
         allowDeselect={false}
         w={160}
       />
@@ -74,7 +38,7 @@ export function UserFiltersBar({ filters, onChange }: { filters: UserFilters; on
         aria-label="Filter by rank"
         data={rankOptions}
         value={filters.rankId ?? ALL}
-        onChange={(value) => onChange({ ...filters, rankId: pick(value) })}
+        onChange={(value) => onChange({ rankId: pick(value) })}
         allowDeselect={false}
         w={180}
       />

@@ -2,7 +2,7 @@ import { ActionIcon, Button, Group, Text, Tooltip } from '@mantine/core';
 import { IconEdit, IconHierarchy, IconTrash, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { User } from '../../../contract/users';
-import { memberPath } from '../../app/paths';
+import { memberPath } from '../../lib/paths';
 import type { Column } from '../../components/data-table';
 import { statusBadge } from './downline-modal';
 

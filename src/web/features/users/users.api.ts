@@ -1,10 +1,11 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ranksResponse, type Rank } from '../../../contract/ranks';
-import {
-  createdUserResponse, downlineResponse, downlineTreeResponse, updatedUserResponse, usersPage,
-  type CreateUserBody, type DownlineResponse, type DownlineTree, type UpdateUserBody, type User, type UsersPage,
-} from '../../../contract/users';
-import { apiRequest } from '../../lib/api-client';
+import { ranksApi, type Rank } from '../../../contract/ranks';
+import { usersApi, type CreateUserBody, type UpdateUserBody, type User, type UsersPage } from '../../../contract/users';
+import { client, isInvalidAnswer, type CallOptions } from '../../lib/api-client';
+import { refreshNetwork } from '../network/network.api';
+
+const users = client(usersApi);
+const ranks = client(ranksApi);
 
 export const USERS_PAGE_SIZE = 25;
 
@@ -22,40 +23,39 @@ export const hasFilters = (f: UserFilters) => f.userId !== null || f.level !== n
 /** Thrown when the server answers something that is not a users page. */
 export class InvalidUsersFormat extends Error {}
 
-function listPath(params: Record<string, string | number | null | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== '') q.set(k, String(v));
-  return `/users/getAllusers?${q}`;
+/** An answer that arrived but does not match the contract (the client's parse failed). */
+
+/** Runs a call; an answer of the wrong shape becomes `invalid()`, the screen's own wording (spec §8). */
+async function orInvalid<T>(call: Promise<T>, invalid: () => Error): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    throw isInvalidAnswer(error) ? invalid() : error;
+  }
 }
 
-async function fetchUsers(params: Record<string, string | number | null | undefined>, signal: AbortSignal): Promise<UsersPage> {
-  const body = await apiRequest<unknown>(listPath(params), { signal });
-  const parsed = usersPage.safeParse(body);
-  if (!parsed.success) throw new InvalidUsersFormat('Invalid data format from API');
-  return parsed.data;
+type ListQuery = { search?: string; level?: string; rankId?: string; page?: number; limit?: number };
+
+const listInput = (query: ListQuery) => ({ query });
+
+function fetchUsers(query: ListQuery, options: CallOptions): Promise<UsersPage> {
+  return orInvalid(users.list(listInput(query), options), () => new InvalidUsersFormat('Invalid data format from API'));
 }
 
-export const usersKeys = {
-  all: ['users'] as const,
-  list: (f: UserFilters, page: number) => ['users', 'list', f, page] as const,
-  names: (search: string) => ['users', 'names', search] as const,
-  downline: (userId: number, page: number) => ['users', 'downline', userId, page] as const,
-  tree: (userId: number) => ['users', 'tree', userId] as const,
-};
-
-export const usersListQuery = (f: UserFilters, page: number) =>
-  queryOptions({
-    queryKey: usersKeys.list(f, page),
-    queryFn: ({ signal }) =>
-      fetchUsers({ search: f.userId, level: f.level, rankId: f.rankId, page, limit: USERS_PAGE_SIZE }, signal),
+export const usersListQuery = (f: UserFilters, page: number) => {
+  const query = { search: f.userId ?? undefined, level: f.level ?? undefined, rankId: f.rankId ?? undefined, page, limit: USERS_PAGE_SIZE };
+  return queryOptions({
+    queryKey: users.list.key(listInput(query)),
+    queryFn: ({ signal }) => fetchUsers(query, { signal }),
     placeholderData: keepPreviousData,
   });
+};
 
 /** The searchable name filter: the first matches of what the operator typed. */
 export const userNamesQuery = (search: string) =>
   queryOptions({
-    queryKey: usersKeys.names(search),
-    queryFn: async ({ signal }) => (await fetchUsers({ search, limit: 20 }, signal)).users,
+    queryKey: users.list.key(listInput({ search, limit: 20 })),
+    queryFn: async ({ signal }) => (await fetchUsers({ search, limit: 20 }, { signal })).users,
     staleTime: 30_000,
     placeholderData: keepPreviousData,
   });
@@ -63,40 +63,10 @@ export const userNamesQuery = (search: string) =>
 /** 'All Ranks': ranks whose status is not false, sorted by name (spec §2). */
 export const rankOptionsQuery = () =>
   queryOptions({
-    queryKey: ['users', 'rank-options'],
-    queryFn: async ({ signal }): Promise<Rank[]> => {
-      const parsed = ranksResponse.safeParse(await apiRequest<unknown>('/ranks/getAllRank', { signal }));
-      if (!parsed.success) throw new Error('Invalid data format from API');
-      return parsed.data.data.filter((r) => r.status !== false).sort((a, b) => a.name.localeCompare(b.name));
-    },
+    queryKey: [usersApi.list.group, 'rank-options'],
+    queryFn: async ({ signal }): Promise<Rank[]> =>
+      (await ranks.list(undefined, { signal })).data.filter((r) => r.status !== false).sort((a, b) => a.name.localeCompare(b.name)),
     staleTime: 60_000,
-  });
-
-export const DOWNLINE_PAGE_SIZE = 10;
-
-export class DownlineFormatError extends Error {}
-
-export const downlineQuery = (userId: number, page: number) =>
-  queryOptions({
-    queryKey: usersKeys.downline(userId, page),
-    queryFn: async ({ signal }): Promise<DownlineResponse> => {
-      const body = await apiRequest<unknown>(`/users/downline?userId=${userId}&page=${page}&limit=${DOWNLINE_PAGE_SIZE}`, { signal });
-      const parsed = downlineResponse.safeParse(body);
-      if (!parsed.success) throw new DownlineFormatError('Could not retrieve downline data in the expected format.');
-      return parsed.data;
-    },
-    placeholderData: keepPreviousData,
-  });
-
-export const downlineTreeQuery = (userId: number) =>
-  queryOptions({
-    queryKey: usersKeys.tree(userId),
-    queryFn: async ({ signal }): Promise<DownlineTree> => {
-      const body = await apiRequest<unknown>(`/users/downline-tree?userId=${userId}&depth=10&limit=20`, { signal });
-      const parsed = downlineTreeResponse.safeParse(body);
-      if (!parsed.success) throw new Error('Invalid data format from API');
-      return parsed.data;
-    },
   });
 
 /** Sends only the optional fields that are filled (spec §5). */
@@ -104,36 +74,34 @@ function withoutBlanks<T extends object>(body: T): T {
   return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== '' && v !== undefined)) as T;
 }
 
+/** Every member change can change a network too (a new referral, a name, a member leaving). */
+function useRefreshMembers() {
+  const queryClient = useQueryClient();
+  return () => Promise.all([queryClient.invalidateQueries({ queryKey: [usersApi.list.group] }), refreshNetwork(queryClient)]);
+}
+
 export function useCreateUser() {
-  const client = useQueryClient();
+  const refresh = useRefreshMembers();
   return useMutation({
-    mutationFn: async (body: CreateUserBody): Promise<User> => {
-      const parsed = createdUserResponse.safeParse(await apiRequest<unknown>('/users/register', { method: 'POST', body: withoutBlanks(body) }));
-      if (!parsed.success) throw new Error('Invalid response format from server - no user data found');
-      return parsed.data.user;
-    },
-    onSuccess: () => client.invalidateQueries({ queryKey: usersKeys.all }),
+    mutationFn: async (body: CreateUserBody): Promise<User> =>
+      (await orInvalid(users.create({ body: withoutBlanks(body) }), () => new Error('Invalid response format from server - no user data found'))).user,
+    onSuccess: refresh,
   });
 }
 
 export function useUpdateUser() {
-  const client = useQueryClient();
+  const refresh = useRefreshMembers();
   return useMutation({
-    mutationFn: async ({ userId, body }: { userId: number; body: UpdateUserBody }): Promise<User> => {
-      const parsed = updatedUserResponse.safeParse(
-        await apiRequest<unknown>(`/users/updateByUserId/${userId}`, { method: 'PUT', body }),
-      );
-      if (!parsed.success) throw new Error('Invalid response format');
-      return parsed.data.updatedUser;
-    },
-    onSuccess: () => client.invalidateQueries({ queryKey: usersKeys.all }),
+    mutationFn: async ({ userId, body }: { userId: number; body: UpdateUserBody }): Promise<User> =>
+      (await orInvalid(users.update({ params: { id: userId }, body }), () => new Error('Invalid response format'))).updatedUser,
+    onSuccess: refresh,
   });
 }
 
 export function useDeleteUser() {
-  const client = useQueryClient();
+  const refresh = useRefreshMembers();
   return useMutation({
-    mutationFn: (userId: number) => apiRequest<unknown>(`/users/deleteByUserId/${userId}`, { method: 'DELETE' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: usersKeys.all }),
+    mutationFn: (userId: number) => users.remove({ params: { userId } }),
+    onSuccess: refresh,
   });
 }

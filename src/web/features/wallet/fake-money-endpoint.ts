@@ -4,7 +4,7 @@ type Answer = [status: number, payload: unknown];
 
 /**
  * A money POST at the network edge that keeps Idempotency-Keys as the server does
- * (src/server/plugins/idempotency.ts): a key replays its first answer, a refusal included, and the
+ * (src/server/lib/idempotency.ts): a key replays its first answer, a refusal included, and the
  * same key with another body is refused with 422. `answer` decides what a new request gets.
  */
 export function fakeMoneyEndpoint(answer: (body: Record<string, unknown>) => Answer) {
@@ -28,3 +28,13 @@ export function fakeMoneyEndpoint(answer: (body: Record<string, unknown>) => Ans
   };
   return { handle, requests };
 }
+
+/** A done movement's answer, with every field the money endpoints' schemas require. */
+export const movedAnswer = (message: string): Answer => [
+  200,
+  { success: true, message, data: { transactionId: 1, userId: 100002, amount: 1, balance: 1, payoutId: null, status: null } },
+];
+
+/** Refuses (400) the requests `refused` picks, with `refusal`; moves the others with `message`. */
+export const refusingWhen = (refused: (body: Record<string, unknown>) => boolean, refusal: string, message: string) =>
+  (body: Record<string, unknown>): Answer => (refused(body) ? [400, { success: false, message: refusal }] : movedAnswer(message));

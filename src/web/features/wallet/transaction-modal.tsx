@@ -9,6 +9,7 @@ import { errorMessage } from '../../lib/api-client';
 import { formatAmount } from '../../lib/format';
 import { outcomeOf, useIdempotencyKey, type MoneyOutcome } from '../../lib/money-request';
 import { memberOptionsQuery, useCreateTransaction } from './wallet.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 interface TransactionModalProps {
   onClose: () => void;
@@ -60,9 +61,7 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
             </Alert>
           )}
           {create.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {errorMessage(create.error, 'Failed to create transaction')}
-            </Alert>
+            <ErrorAlert error={errorMessage(create.error, 'Failed to create transaction')} />
           )}
           <Select
             label="User"

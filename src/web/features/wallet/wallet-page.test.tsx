@@ -1,7 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
-import { fakeMoneyEndpoint } from './fake-money-endpoint';
+import { fakeMoneyEndpoint, movedAnswer, refusingWhen } from './fake-money-endpoint';
 import WalletPage from './wallet-page';
 
 Element.prototype.scrollIntoView = () => {};
@@ -48,7 +48,7 @@ describe('WalletPage', { timeout: 20_000 }, () => {
       if (path.startsWith('/wallet/balances')) return jsonResponse(200, members);
       if (path === '/wallets/userWalletRecharge') {
         posts.push(init);
-        return jsonResponse(200, { success: true, message: 'Wallet withdrawal completed successfully', data: {} });
+        return jsonResponse(...movedAnswer('Wallet withdrawal completed successfully'));
       }
       return jsonResponse(200, list(rows));
     });
@@ -113,7 +113,7 @@ describe('WalletPage', { timeout: 20_000 }, () => {
     });
   }
 
-  const recharged = (): [number, unknown] => [200, { success: true, message: 'Wallet recharged successfully', data: {} }];
+  const recharged = () => movedAnswer('Wallet recharged successfully');
 
   // Issue 13 finding 9: a number field turned -5, 0 and 0.001 into 0.01 on blur (a real ₹0.01
   // recharge followed), 10.999 into 10.99 and 1e5 into 15.
@@ -157,13 +157,11 @@ describe('WalletPage', { timeout: 20_000 }, () => {
 
   // Issue 13 finding 9: after "withdrawal above the balance" the corrected form reused the first
   // key and got "This Idempotency-Key was already used for a different request…" until reopened.
-  it('sends a corrected withdrawal after a refusal under a new key, and it goes through', async () => {
+  /** A withdrawal of 500 the endpoint refuses while the balance (read per request) is below it. */
+  async function withdrawAboveBalance(balance: () => number) {
     signIn(['wallet_view', 'wallet_manage']);
-    const endpoint = fakeMoneyEndpoint((body) =>
-      Number(body.amount) > 200.5
-        ? [400, { success: false, message: 'Insufficient wallet balance: the member has 200.50 and 500.00 was requested' }]
-        : [200, { success: true, message: 'Wallet withdrawal completed successfully', data: {} }],
-    );
+    const endpoint = fakeMoneyEndpoint(refusingWhen((body) => Number(body.amount) > balance(),
+      'Insufficient wallet balance: the member has 200.50 and 500.00 was requested', 'Wallet withdrawal completed successfully'));
     withEndpoint(endpoint);
     renderPage(<WalletPage />);
     const dialog = await openForm();
@@ -172,6 +170,11 @@ describe('WalletPage', { timeout: 20_000 }, () => {
     fireEvent.click((await screen.findAllByRole('option', { name: 'Wallet Withdrawal', hidden: true })).at(-1)!);
     typeAmount(dialog, '500');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+    return { endpoint, dialog };
+  }
+
+  it('sends a corrected withdrawal after a refusal under a new key, and it goes through', async () => {
+    const { endpoint, dialog } = await withdrawAboveBalance(() => 200.5);
     expect(await within(dialog).findByText('Insufficient wallet balance: the member has 200.50 and 500.00 was requested')).toBeTruthy();
     typeAmount(dialog, '200');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
@@ -184,21 +187,8 @@ describe('WalletPage', { timeout: 20_000 }, () => {
   });
 
   it('sends the same request again after a refusal under a new key, so a fixed cause is not answered by the stored refusal', async () => {
-    signIn(['wallet_view', 'wallet_manage']);
     let balance = 200.5;
-    const endpoint = fakeMoneyEndpoint((body) =>
-      Number(body.amount) > balance
-        ? [400, { success: false, message: 'Insufficient wallet balance: the member has 200.50 and 500.00 was requested' }]
-        : [200, { success: true, message: 'Wallet withdrawal completed successfully', data: {} }],
-    );
-    withEndpoint(endpoint);
-    renderPage(<WalletPage />);
-    const dialog = await openForm();
-    await pickMember(dialog);
-    fireEvent.click(within(dialog).getAllByLabelText('Transaction Type')[0]);
-    fireEvent.click((await screen.findAllByRole('option', { name: 'Wallet Withdrawal', hidden: true })).at(-1)!);
-    typeAmount(dialog, '500');
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
+    const { endpoint, dialog } = await withdrawAboveBalance(() => balance);
     expect(await within(dialog).findByText(/Insufficient wallet balance/)).toBeTruthy();
     balance = 1000;
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));

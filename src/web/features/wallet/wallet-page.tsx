@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { WalletTransaction } from '../../../contract/wallet';
+import { walletApi, type WalletTransaction } from '../../../contract/wallet';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { DataTable, type Column } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
@@ -62,7 +62,7 @@ export default function WalletPage() {
           User Wallet
         </Title>
         <Group gap="sm">
-          <CsvButton path="/users/walletHistory.csv" filename="wallet-transactions.csv" onError={setDownloadError} />
+          <CsvButton endpoint={walletApi.historyCsv} filename="wallet-transactions.csv" onError={setDownloadError} />
           <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
             Add User
           </Button>

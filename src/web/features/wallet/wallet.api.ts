@@ -1,42 +1,39 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { RechargeBody, WalletTransactionsPage } from '../../../contract/wallet';
-import { apiRequest } from '../../lib/api-client';
-import type { MoneyAnswer } from '../../lib/money-request';
+import { walletApi, type MemberBalance, type RechargeBody } from '../../../contract/wallet';
+import { ApiError, client } from '../../lib/api-client';
 
 export const PAGE_SIZE = 25;
 
-export const walletTransactionsQuery = (page: number) =>
-  queryOptions({
-    queryKey: ['wallet', 'transactions', page],
-    queryFn: ({ signal }) =>
-      apiRequest<WalletTransactionsPage>(`/users/walletHistory?transactionType=wallet_recharge&page=${page}&limit=${PAGE_SIZE}`, { signal }),
-    placeholderData: keepPreviousData,
-  });
+const wallet = client(walletApi);
 
-export interface MemberOption {
-  userId: number;
-  fullName: string;
-  balance: number;
-}
-
-/** The user select is fed by the server: a name fragment finds members among a million. */
-export const memberOptionsQuery = (userName: string) =>
-  queryOptions({
-    queryKey: ['wallet', 'members', userName],
+export const walletTransactionsQuery = (page: number) => {
+  const input = { query: { transactionType: 'wallet_recharge' as const, page, limit: PAGE_SIZE } };
+  return queryOptions({
+    queryKey: wallet.history.key(input),
+    // The route answers one member's ledger too; this list is always the transactions page.
     queryFn: async ({ signal }) => {
-      const params = new URLSearchParams({ limit: '20' });
-      if (userName.trim()) params.set('userName', userName.trim());
-      const res = await apiRequest<{ data: MemberOption[] }>(`/wallet/balances?${params}`, { signal });
-      return res.data;
+      const answer = await wallet.history(input, { signal });
+      if (!('data' in answer)) throw new ApiError(200, 'Invalid data format from API', false, [], answer);
+      return answer;
     },
     placeholderData: keepPreviousData,
   });
+};
+
+/** The user select is fed by the server: a name fragment finds members among a million. */
+export const memberOptionsQuery = (userName: string) => {
+  const input = { query: { limit: 20, userName: userName.trim() || undefined } };
+  return queryOptions({
+    queryKey: wallet.balances.key(input),
+    queryFn: async ({ signal }): Promise<MemberBalance[]> => (await wallet.balances(input, { signal })).data,
+    placeholderData: keepPreviousData,
+  });
+};
 
 export function useCreateTransaction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ idempotencyKey, ...body }: RechargeBody & { idempotencyKey: string }) =>
-      apiRequest<MoneyAnswer>('/wallets/userWalletRecharge', { method: 'POST', body, idempotencyKey }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['wallet'] }),
+    mutationFn: ({ idempotencyKey, ...body }: RechargeBody & { idempotencyKey: string }) => wallet.recharge({ body }, { idempotencyKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [walletApi.history.group] }),
   });
 }

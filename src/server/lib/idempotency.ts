@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rowsOf, type Database, type Db } from '../db/client.ts';
+import { rowsOf, type Db } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema/system.ts';
 import { audit, auditRow, type AuditEntry } from './audit.ts';
+import type { Ctx } from './context.ts';
 import { AppError } from './errors.ts';
 
 /**
@@ -16,11 +18,7 @@ export interface MoneyResult {
   audit: AuditEntry;
 }
 
-interface StoredKey {
-  request_hash: string;
-  status_code: number | null;
-  response: unknown;
-}
+type StoredKey = Pick<typeof idempotencyKeys.$inferSelect, 'requestHash' | 'statusCode' | 'response'>;
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 const KEY_PATTERN = /^[\x21-\x7e]{8,255}$/;
@@ -49,16 +47,17 @@ export function requestHash(request: FastifyRequest): string {
  * Without the header the movement simply runs in one transaction.
  */
 export async function idempotent(
-  database: Database,
+  ctx: Ctx,
   request: FastifyRequest,
   reply: FastifyReply,
   work: (tx: Db) => Promise<MoneyResult>,
 ): Promise<FastifyReply> {
+  const { db } = ctx.database;
   const header = request.headers[IDEMPOTENCY_HEADER];
   if (header === undefined) {
-    const result = await database.db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       const done = await work(tx);
-      await audit(tx, request, done.audit);
+      await audit(tx, ctx, done.audit);
       return done;
     });
     return reply.code(result.status).send(result.body);
@@ -67,25 +66,25 @@ export async function idempotent(
   if (!KEY_PATTERN.test(key)) {
     throw new AppError(400, 'Idempotency-Key must be 8 to 255 visible ASCII characters');
   }
-  const actorId = request.auth!.userId;
+  const actorId = ctx.auth!.userId;
   const hash = requestHash(request);
   const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
 
   let outcome: { replay: StoredKey } | { result: MoneyResult };
   try {
-    outcome = await database.db.transaction(async (tx) => {
+    outcome = await db.transaction(async (tx) => {
       const claimed = rowsOf(await tx.execute(sql`
         insert into idempotency_keys (actor_id, key, route, request_hash)
         values (${actorId}, ${key}, ${route}, ${hash})
         on conflict do nothing returning actor_id`));
       if (claimed.length === 0) {
         const [prior] = rowsOf<StoredKey>(await tx.execute(sql`
-          select request_hash, status_code, response from idempotency_keys
+          select request_hash as "requestHash", status_code as "statusCode", response from idempotency_keys
            where actor_id = ${actorId} and key = ${key}`));
         return { replay: prior };
       }
       const result = await work(tx);
-      const row = auditRow(request, result.audit);
+      const row = auditRow(ctx, result.audit);
       await tx.execute(sql`
         with logged as (
           insert into audit_log (actor_id, actor_name, action, entity, entity_id, before, after, ip)
@@ -100,23 +99,21 @@ export async function idempotent(
   } catch (err) {
     if (err instanceof AppError && err.statusCode < 500) {
       const body = { success: false, message: err.message, ...err.extra };
-      await database.query(
-        `insert into idempotency_keys (actor_id, key, route, request_hash, status_code, response)
-         values ($1, $2, $3, $4, $5, $6::jsonb) on conflict do nothing`,
-        [actorId, key, route, hash, err.statusCode, JSON.stringify(body)],
-      );
+      await db.insert(idempotencyKeys)
+        .values({ actorId, key, route, requestHash: hash, statusCode: err.statusCode, response: body })
+        .onConflictDoNothing();
     }
     throw err;
   }
 
   if ('result' in outcome) return reply.code(outcome.result.status).send(outcome.result.body);
   const prior = outcome.replay;
-  if (prior.request_hash !== hash) {
+  if (prior.requestHash !== hash) {
     throw new AppError(422, 'This Idempotency-Key was already used for a different request; send a new key for a new request');
   }
-  if (prior.status_code === null) {
+  if (prior.statusCode === null) {
     throw new AppError(409, 'A request with this Idempotency-Key is still being processed; retry shortly');
   }
   reply.header('idempotent-replayed', 'true');
-  return reply.code(prior.status_code).send(prior.response);
+  return reply.code(prior.statusCode).send(prior.response);
 }

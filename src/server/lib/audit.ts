@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import { auditLog } from '../db/schema/system.ts';
 import type { Db } from '../db/client.ts';
+import type { Actor } from './context.ts';
 
 export interface AuditEntry {
   action: string;
@@ -22,15 +22,15 @@ function redact(value: unknown): unknown {
 }
 
 /** The audit_log row of an entry (secrets stripped). */
-export function auditRow(request: FastifyRequest | null, entry: AuditEntry) {
+export function auditRow(actor: Actor | null, entry: AuditEntry) {
   return {
-    actorId: entry.actorId ?? request?.auth?.userId ?? null,
+    actorId: entry.actorId ?? actor?.auth?.userId ?? null,
     action: entry.action,
     entity: entry.entity,
     entityId: entry.entityId == null ? null : String(entry.entityId),
     before: redact(entry.before),
     after: redact(entry.after),
-    ip: request?.ip ?? null,
+    ip: actor?.ip || null,
   };
 }
 
@@ -39,8 +39,8 @@ export function auditRow(request: FastifyRequest | null, entry: AuditEntry) {
  * name is stored as the row is written (audit_log.actor_name), read in the insert itself:
  * renaming someone later must not rewrite who did what.
  */
-export async function audit(db: Db, request: FastifyRequest | null, entry: AuditEntry): Promise<void> {
-  const row = auditRow(request, entry);
+export async function audit(db: Db, actor: Actor | null, entry: AuditEntry): Promise<void> {
+  const row = auditRow(actor, entry);
   await db.insert(auditLog).values({
     ...row,
     actorName: row.actorId === null ? null : sql`(select full_name from users where user_id = ${row.actorId}::int8)`,

@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf, type Database } from './client.ts';
+import { emptyTestDatabase } from './test-database.ts';
+
+// The same behaviour from both drivers (pglite-driver.ts, postgres-driver.ts): this file runs on
+// PGlite in the server project and on PostgreSQL in server-postgres. One pooled connection on
+// PostgreSQL, so that a statement prepared by one query is visible to the next.
+let database: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  ({ database, drop } = await emptyTestDatabase(1));
+  await database.exec(`create table driver_check (id bigint primary key, name text not null unique, day date, at timestamptz)`);
+});
+afterAll(() => drop());
+
+const names = async () => (await database.query<{ name: string }>('select name from driver_check order by id')).map((r) => r.name);
+
+describe('database drivers', () => {
+  it('binds parameters by the type the statement gives them', async () => {
+    const [row] = await database.query<Record<string, unknown>>(
+      `select $1::int + 1 as n, $2 = 'x' as same, $3::bool as flag, $4::int8[] as ids, $5::text is null as missing, $6::numeric * 2 as twice`,
+      [41, 'x', true, [1, 2], null, '1.25'],
+    );
+    expect(row).toEqual({ n: 42, same: true, flag: true, ids: [1, 2], missing: true, twice: '2.50' });
+  });
+
+  it('reads bigint as a number, date as its yyyy-mm-dd text, timestamptz as a Date', async () => {
+    await database.query(`insert into driver_check (id, name, day, at) values ($1, $2, $3, $4)`, [
+      9_007_199_254_740_991, 'big', '2026-03-01', new Date('2026-03-01T18:30:00Z'),
+    ]);
+    const [row] = await database.query<Record<string, unknown>>(
+      `select id, day, at, count(*) over () as n from driver_check where id = $1`,
+      [9_007_199_254_740_991],
+    );
+    expect(row).toEqual({ id: 9_007_199_254_740_991, day: '2026-03-01', at: new Date('2026-03-01T18:30:00Z'), n: 1 });
+    const [viaDrizzle] = rowsOf<Record<string, unknown>>(
+      await database.db.execute(sql`select id, day, at from driver_check where id = ${9_007_199_254_740_991}`),
+    );
+    // Drizzle reads date and time as text (its column types map them) on both.
+    expect(viaDrizzle).toEqual({ id: 9_007_199_254_740_991, day: '2026-03-01', at: expect.stringMatching(/^2026-03-01 18:30:00\+00(:00)?$/) });
+    await database.query('delete from driver_check');
+  });
+
+  it('prepares a parameterised query once and reuses it with other values', async () => {
+    const text = 'select $1::int * 2 as doubled';
+    for (const n of [1, 2, 3]) expect(await database.query(text, [n])).toEqual([{ doubled: n * 2 }]);
+    const [prepared] = await database.query<{ n: number }>(`select count(*) as n from pg_prepared_statements where statement = $1`, [text]);
+    expect(prepared.n).toBe(1);
+  });
+
+  it('rolls a transaction back when its work throws, and passes the error on', async () => {
+    const failing = new Error('changed my mind');
+    await expect(
+      database.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into driver_check (id, name) values (1, 'drizzle')`);
+        throw failing;
+      }),
+    ).rejects.toBe(failing);
+    expect(await names()).toEqual([]);
+
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into driver_check (id, name) values (3, 'kept')`);
+    });
+    expect(await names()).toEqual(['kept']);
+  });
+
+  it('errors carry their SQLSTATE code, on every path (Drizzle keeps it on the cause)', async () => {
+    await expect(database.query('select 1 / 0')).rejects.toMatchObject({ code: '22012' });
+    await expect(database.query('select $1::int / 0', [1])).rejects.toMatchObject({ code: '22012' });
+    await expect(database.query(`insert into driver_check (id, name) values ($1, $2)`, [4, 'kept'])).rejects.toMatchObject({
+      code: '23505',
+    });
+    await expect(database.exec('select * from no_such_table')).rejects.toMatchObject({ code: '42P01' });
+    const viaDrizzle = await database.db.execute(sql`insert into driver_check (id, name) values (5, 'kept')`).catch((e: unknown) => e);
+    expect((viaDrizzle as { cause?: { code?: string } }).cause?.code).toBe('23505');
+    // The connection is usable after each error, prepared statements included.
+    expect(await database.query('select $1::int as n', [7])).toEqual([{ n: 7 }]);
+    expect(await names()).toEqual(['kept']);
+  });
+});

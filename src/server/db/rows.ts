@@ -1,0 +1,18 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * Conversions every row mapper shares. Row mappers (database row -> wire shape) live in their
+ * feature's repository, one per entity, and every query of that entity goes through it.
+ */
+
+/** A timestamp column (Date from Drizzle and node-postgres, string from raw PGlite rows) as ISO 8601. */
+export const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
+
+/**
+ * `$1`-style SQL text and its parameters as one Drizzle query, so that hand-built SQL (the member
+ * list's dynamic filters) runs on a Drizzle transaction like any other query.
+ */
+export function paramSql(text: string, params: readonly unknown[]): SQL {
+  const chunks = text.split(/\$(\d+)/);
+  return sql.join(chunks.map((chunk, i) => (i % 2 === 1 ? sql`${params[Number(chunk) - 1]}` : sql.raw(chunk))));
+}

@@ -1,0 +1,24 @@
+import type { Ctx } from '../../lib/context.ts';
+import * as income from './income.repository.ts';
+import * as revenue from './revenue.repository.ts';
+
+export function revenuePage(ctx: Ctx, filters: revenue.RevenueFilters, page: number, limit: number) {
+  return revenue.revenuePage(ctx.database, filters, page, limit);
+}
+
+export function revenueBatch(ctx: Ctx, filters: revenue.RevenueFilters, after: revenue.RevenueKeyset | null, size: number) {
+  return revenue.revenueBatch(ctx.database, filters, after, size);
+}
+
+export function incomeReport(ctx: Ctx, filters: income.IncomeFilters, page: number, limit: number) {
+  return income.incomeReport(ctx.database, filters, page, limit);
+}
+
+/**
+ * The income export's reader: the range's batches are looked up once, then `next(cursor)` gives
+ * one keyset batch of receivers after another.
+ */
+export async function incomeExport(ctx: Ctx, filters: income.IncomeFilters, size: number) {
+  const batches = await income.batchesInRange(ctx.database, filters);
+  return (cursor: income.IncomeKeyset | null) => income.incomeCsvBatch(ctx.database, filters, batches, cursor, size);
+}

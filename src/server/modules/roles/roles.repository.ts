@@ -1,0 +1,73 @@
+import { and, asc, eq, ne } from 'drizzle-orm';
+import type { Role } from '../../../contract/access.ts';
+import { roleRequiresTwoFactor } from '../../../contract/permissions.ts';
+import type { Db } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import { rolePermissions, roles } from '../../db/schema/access.ts';
+import { users } from '../../db/schema/members.ts';
+
+export type RoleRow = typeof roles.$inferSelect;
+export type RolePermissionRow = typeof rolePermissions.$inferSelect;
+
+export const toRole = (row: RoleRow, adminTwoFactor: boolean): Role => ({
+  roleId: row.roleId,
+  name: row.name,
+  status: row.status,
+  // With ADMIN_TWO_FACTOR the Admin role requires two-factor whatever its row says, and the list shows it so.
+  twoFactorRequired: roleRequiresTwoFactor(row, adminTwoFactor),
+  createdAt: iso(row.createdAt),
+});
+
+/** Roles are a short list (a handful to a few dozen), returned whole. */
+export async function listRoles(db: Db): Promise<RoleRow[]> {
+  return db.select().from(roles).orderBy(asc(roles.roleId));
+}
+
+/** Another role with exactly this name. */
+export async function nameTaken(db: Db, name: string, exceptRoleId?: number): Promise<boolean> {
+  const rows = await db
+    .select({ roleId: roles.roleId })
+    .from(roles)
+    .where(exceptRoleId === undefined ? eq(roles.name, name) : and(eq(roles.name, name), ne(roles.roleId, exceptRoleId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** The role, locked until the transaction ends. */
+export async function lockRole(db: Db, roleId: number): Promise<RoleRow | null> {
+  const [row] = await db.select().from(roles).where(eq(roles.roleId, roleId)).for('update');
+  return row ?? null;
+}
+
+export async function insertRole(db: Db, values: { name: string; status: boolean; twoFactorRequired: boolean }): Promise<RoleRow> {
+  const [row] = await db.insert(roles).values(values).returning();
+  return row;
+}
+
+export async function updateRole(
+  db: Db, roleId: number, values: { name: string; status: boolean; twoFactorRequired?: boolean },
+): Promise<RoleRow> {
+  const [row] = await db.update(roles).set(values).where(eq(roles.roleId, roleId)).returning();
+  return row;
+}
+
+/** The role-permission record carries the role's name too: keep it in step. */
+export async function renameRolePermissions(db: Db, roleId: number, name: string): Promise<void> {
+  await db.update(rolePermissions).set({ roleName: name }).where(eq(rolePermissions.roleId, roleId));
+}
+
+/** Whether any account holds the role; users_role_idx makes this a single index probe. */
+export async function isHeld(db: Db, roleId: number): Promise<boolean> {
+  const rows = await db.select({ userId: users.userId }).from(users).where(eq(users.roleId, roleId)).limit(1);
+  return rows.length > 0;
+}
+
+export async function findRolePermissions(db: Db, roleId: number): Promise<RolePermissionRow | null> {
+  const [row] = await db.select().from(rolePermissions).where(eq(rolePermissions.roleId, roleId));
+  return row ?? null;
+}
+
+/** Deletes the role; its role-permission record goes with it (FK cascade). */
+export async function deleteRole(db: Db, roleId: number): Promise<void> {
+  await db.delete(roles).where(eq(roles.roleId, roleId));
+}

@@ -1,0 +1,42 @@
+import { asc, eq } from 'drizzle-orm';
+import { deriveCategory, type Service } from '../../../contract/services.ts';
+import type { Db } from '../../db/client.ts';
+import { iso } from '../../db/rows.ts';
+import { services } from '../../db/schema/catalogue.ts';
+
+export type ServiceRow = typeof services.$inferSelect;
+type ServiceValues = Pick<ServiceRow, 'serviceType' | 'serviceName' | 'status' | 'description' | 'category'> & {
+  serviceIcon?: string | null;
+};
+
+export const toService = (row: ServiceRow): Service => ({
+  serviceId: row.serviceId,
+  serviceType: row.serviceType,
+  serviceName: row.serviceName,
+  serviceIcon: row.serviceIcon,
+  status: row.status,
+  category: deriveCategory(row.description, row.category),
+  description: row.description,
+  createdAt: iso(row.createdAt),
+});
+
+/** The catalogue of services is short (tens of rows): returned whole, in id order. */
+export async function listServices(db: Db): Promise<ServiceRow[]> {
+  return db.select().from(services).orderBy(asc(services.serviceId));
+}
+
+/** The service, locked until the transaction ends. */
+export async function lockService(db: Db, serviceId: number): Promise<ServiceRow | null> {
+  const [row] = await db.select().from(services).where(eq(services.serviceId, serviceId)).for('update');
+  return row ?? null;
+}
+
+export async function insertService(db: Db, values: ServiceValues): Promise<ServiceRow> {
+  const [row] = await db.insert(services).values(values).returning();
+  return row;
+}
+
+export async function updateService(db: Db, serviceId: number, values: ServiceValues): Promise<ServiceRow> {
+  const [row] = await db.update(services).set(values).where(eq(services.serviceId, serviceId)).returning();
+  return row;
+}

@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { useQuery, type QueryKey, type UseMutationResult, type UseQueryOptions } from '@tanstack/react-query';
+import { messageOf } from './error-alert';
+import { useSuccessBanner } from './success-banner';
+import { useListState, type UrlState } from './use-url-state';
+
+export interface ResourceOptions<Row, F extends UrlState, Data, Key extends QueryKey> {
+  /** The record's name in the spec's messages: 'rank' gives 'Invalid rank ID', 'Rank deleted successfully'. */
+  noun: string;
+  /** The list's filters and their defaults, kept in the address (a module-level constant). */
+  filters: F;
+  /** The list call for the current filters and page (server-side filtering passes them on). */
+  query: (filters: F, page: number) => UseQueryOptions<Data, Error, Data, Key>;
+  /** The rows of an answer; by default the answer is the rows. */
+  rowsOf?: (data: Data) => Row[];
+  /** Client-side filtering of the loaded rows. */
+  match?: (row: Row, filters: F) => boolean;
+  /** Shown read-only, badged, in place of the list when loading fails (spec §4). */
+  sample?: Row[];
+  /** A row's id; null when the server sent none (spec §5: such rows can't be edited or deleted). */
+  idOf: (row: Row) => number | null;
+  remove?: UseMutationResult<unknown, unknown, number>;
+  /** The success banner after a delete; default '{Noun} deleted successfully'. */
+  deleted?: (answer: unknown) => string;
+  onDeleted?: (row: Row) => void;
+}
+
+/**
+ * The state of a catalogue screen: the list (filtered, or sample rows when it fails), the open
+ * create/edit form, the row awaiting delete confirmation, the success banner and the action error.
+ */
+export function useResource<Row, F extends UrlState, Data = Row[], Key extends QueryKey = QueryKey>(options: ResourceOptions<Row, F, Data, Key>) {
+  const { noun, idOf, remove, sample, match } = options;
+  const Noun = `${noun[0].toUpperCase()}${noun.slice(1)}`;
+  const { filters, setFilters, page, setPage } = useListState(options.filters);
+  const list = useQuery(options.query(filters, page));
+  const [form, setForm] = useState<{ editing: Row | null } | null>(null);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [success, showSuccess] = useSuccessBanner();
+
+  const failed = list.isError && list.data === undefined;
+  const loaded = list.data === undefined ? undefined : options.rowsOf ? options.rowsOf(list.data) : (list.data as unknown as Row[]);
+  const all = failed ? (sample ?? []) : loaded;
+  const rows = match && all ? all.filter((row) => match(row, filters)) : all;
+
+  const done = (message: string) => {
+    setActionError(null);
+    showSuccess(message);
+  };
+
+  return {
+    list,
+    /** The rows to show: filtered, or the sample rows after a failed load; undefined while loading. */
+    rows,
+    failed,
+    /** Sample rows are showing: nothing may be changed. */
+    readOnly: failed && sample !== undefined,
+    filters,
+    setFilters,
+    page,
+    setPage,
+    form,
+    openCreate: () => setForm({ editing: null }),
+    openEdit: (row: Row) => {
+      if (idOf(row) === null) return setActionError(`Unable to edit ${noun}: No valid ID found`);
+      setActionError(null);
+      setForm({ editing: row });
+    },
+    closeForm: () => setForm(null),
+    /** The form saved: close it and show the server's (or the screen's) message. */
+    saved: (message: string) => {
+      setForm(null);
+      done(message);
+    },
+    deleting,
+    askDelete: (row: Row) => {
+      if (idOf(row) === null) return setActionError(`Invalid ${noun} ID`);
+      setActionError(null);
+      setDeleting(row);
+    },
+    cancelDelete: () => setDeleting(null),
+    removing: remove?.isPending ?? false,
+    confirmDelete: () => {
+      const id = deleting && idOf(deleting);
+      if (!remove || !deleting || !id) return;
+      remove.mutate(id, {
+        onSuccess: (answer) => {
+          options.onDeleted?.(deleting);
+          done(options.deleted?.(answer) ?? `${Noun} deleted successfully`);
+        },
+        onError: (err) => setActionError(messageOf(err, `Failed to delete ${noun}`)),
+        onSettled: () => setDeleting(null),
+      });
+    },
+    success,
+    done,
+    actionError,
+    fail: setActionError,
+  };
+}
+
+export type Resource<Row> = ReturnType<typeof useResource<Row, UrlState, unknown, QueryKey>>;

@@ -1,0 +1,33 @@
+import { Text } from '@mantine/core';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { Member, MembershipPage } from '../../../contract/membership';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorAlert } from '../../components/error-alert';
+import { MEMBERS_PAGE_SIZE } from './membership.api';
+
+interface MembersTableProps {
+  members: UseQueryResult<MembershipPage>;
+  columns: Column<Member>[];
+  page: number;
+  onPage: (page: number) => void;
+  /** The screen's own words for a failed load. */
+  loadError: string;
+}
+
+/** One page of members with the screen's load error above it (both Membership screens). */
+export function MembersTable({ members, columns, page, onPage, loadError }: MembersTableProps) {
+  return (
+    <>
+      {members.isError && <ErrorAlert error={loadError} />}
+      <DataTable
+        caption="Members"
+        columns={columns}
+        rows={members.data?.data ?? (members.isError ? [] : undefined)}
+        rowKey={(m) => m._id}
+        loading={members.isPending}
+        empty={<Text fw={500}>No users found</Text>}
+        paging={members.data ? { page, limit: MEMBERS_PAGE_SIZE, total: members.data.total, onPage } : undefined}
+      />
+    </>
+  );
+}
