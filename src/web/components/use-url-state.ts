@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigationType, useSearchParams } from 'react-router';
 
 export type UrlState = Record<string, string>;
 
@@ -8,25 +8,36 @@ export type UrlState = Record<string, string>;
  * shows the same rows. A value equal to its default is left out of the address. Changing a filter
  * goes back to page 1. `defaults` must be a constant (module level), not a new object per render.
  *
- * The router commits a new address asynchronously, so the hook keeps its own copy that changes at
- * once: two changes in a row (clear the name, then pick a level) each build on the one before,
- * never on an address the router has not committed yet. Back/forward (an address the hook did not
- * write) replaces the copy.
+ * The list state has one owner, React state: every change builds on the one before at once. The
+ * address only mirrors it (written with replace, after the render), and is read back when the
+ * screen opens and when the operator navigates to it (Back/Forward, a link) — never from our own
+ * writes, which the router commits later and possibly out of step with the screen's renders.
  */
 export function useListState<F extends UrlState>(defaults: F) {
   const [params, setParams] = useSearchParams();
-  const address = params.toString();
-  const [search, setSearch] = useState(address);
-  const latest = useRef(address);
-  const seen = useRef(address);
-  if (address !== seen.current) {
-    // The router committed a new address: ours (already in the copy) or back/forward.
-    seen.current = address;
-    if (address !== latest.current) {
-      latest.current = address;
-      setSearch(address);
-    }
-  }
+  const location = useLocation();
+  const navigation = useNavigationType();
+  const [search, setSearch] = useState(() => params.toString());
+
+  const written = useRef(search);
+  // A navigation the operator made (not one of our replaces) brings its own filters.
+  const arrived = useRef(location.key);
+  useEffect(() => {
+    if (location.key === arrived.current) return;
+    arrived.current = location.key;
+    if (navigation === 'REPLACE') return;
+    const theirs = new URLSearchParams(location.search).toString();
+    written.current = theirs;
+    setSearch(theirs);
+  }, [location.key, location.search, navigation]);
+
+  // The address follows the state.
+  useEffect(() => {
+    if (search === written.current) return;
+    written.current = search;
+    // Filtering is not a step the Back button should undo one keystroke at a time.
+    setParams(new URLSearchParams(search), { replace: true });
+  }, [search, setParams]);
 
   const current = useMemo(() => new URLSearchParams(search), [search]);
   const filters = useMemo(() => {
@@ -37,19 +48,17 @@ export function useListState<F extends UrlState>(defaults: F) {
   const page = Math.max(1, Math.floor(Number(current.get('page'))) || 1);
 
   const write = useCallback(
-    (patch: UrlState) => {
-      const next = new URLSearchParams(latest.current);
-      for (const [name, value] of Object.entries(patch)) {
-        const fallback = name === 'page' ? '1' : defaults[name];
-        if (value === fallback) next.delete(name);
-        else next.set(name, value);
-      }
-      latest.current = next.toString();
-      setSearch(latest.current);
-      // Filtering is not a step the Back button should undo one keystroke at a time.
-      setParams(next, { replace: true });
-    },
-    [setParams, defaults],
+    (patch: UrlState) =>
+      setSearch((before) => {
+        const next = new URLSearchParams(before);
+        for (const [name, value] of Object.entries(patch)) {
+          const fallback = name === 'page' ? '1' : defaults[name];
+          if (value === fallback) next.delete(name);
+          else next.set(name, value);
+        }
+        return next.toString();
+      }),
+    [defaults],
   );
 
   const setFilters = useCallback((patch: Partial<F>) => write({ ...(patch as UrlState), page: '1' }), [write]);
