@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const errorResponse = z.object({
   success: z.literal(false),
   message: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** Refused input: each problem, with the field it belongs to ('' for the whole body). */
+  errors: z.array(z.object({ path: z.string(), field: z.string().optional(), message: z.string() })).optional(),
   /** The sign-in call also carries its message here (spec §7: error text in data.message). */
   data: z.object({ message: z.string() }).optional(),
 });
@@ -104,6 +105,22 @@ export const pageTooDeep = (page: number, limit: number) => page * limit > MAX_P
  * schemas spread `paging.shape` into their own objects (which would drop a refinement here), so
  * the server checks `pageTooDeep` once for every route whose validated query has both.
  */
+/**
+ * A list's order on the wire: a column key, ascending (`sort=fullName`) or descending
+ * (`sort=-fullName`). Each list names the keys it can sort by, every one served by an index.
+ */
+export type SortValue<K extends string> = K | `-${K}`;
+
+export function sortParam<const K extends string>(keys: readonly K[], fallback: SortValue<NoInfer<K>>) {
+  const values = keys.flatMap((k) => [k, `-${k}`]) as [SortValue<K>, ...SortValue<K>[]];
+  return z.enum(values, { error: `Sort must be one of: ${values.join(', ')}` }).default(fallback as never);
+}
+
+/** `-fullName` → { key: 'fullName', desc: true }. */
+export function sortParts<K extends string>(sort: SortValue<K>): { key: K; desc: boolean } {
+  return sort.startsWith('-') ? { key: sort.slice(1) as K, desc: true } : { key: sort as K, desc: false };
+}
+
 export const paging = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(500).default(25),

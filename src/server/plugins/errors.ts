@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../lib/errors.ts';
+import { AppError, inputProblem, invalidInput } from '../lib/errors.ts';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 
@@ -29,16 +29,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.code(err.statusCode).send({ success: false, message: err.message, ...err.extra });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const errors = err.validation.map((v) => ({
-        path: [err.validationContext, ...(v.instancePath || '').split('/').filter(Boolean)].join('.'),
-        message: v.message ?? 'Invalid value',
-      }));
-      const first = errors[0];
-      return reply.code(400).send({
-        success: false,
-        message: first ? `Invalid ${first.path}: ${first.message}` : 'Invalid request',
-        errors,
-      });
+      // Plain words for the operator ('Enter a valid email address'); each problem names its field.
+      const problems = err.validation.map((v) =>
+        inputProblem(err.validationContext ?? '', (v.instancePath || '').split('/').filter(Boolean), v.message ?? 'Invalid value'),
+      );
+      const refusal = invalidInput(problems);
+      return reply.code(400).send({ success: false, message: refusal.message, ...refusal.extra });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');

@@ -13,5 +13,7 @@ export const theme = createTheme({
     Card: { defaultProps: { shadow: 'xs', withBorder: true, radius: 'md' } },
     // Mantine's modal close button has no accessible name of its own (axe button-name).
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // A badge is never cut short ('AC…'): the cell around it gives way instead.
+    Badge: { styles: { root: { flexShrink: 0, overflow: 'visible', maxWidth: 'none' }, label: { overflow: 'visible' } } },
   },
 });

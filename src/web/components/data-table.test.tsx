@@ -1,4 +1,5 @@
-import { screen } from '@testing-library/react';
+import { useState } from 'react';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderPage } from '../test-utils';
 import { DataTable } from './data-table';
@@ -28,5 +29,41 @@ describe('DataTable paging', () => {
     renderPage(table(304));
     expect(screen.getByRole('button', { name: 'Page 13' })).toBeTruthy();
     expect(screen.queryByText(/can be paged through/)).toBeNull();
+  });
+});
+
+describe('DataTable sorting and loading', () => {
+  const columns = [
+    { header: 'ID', cell: (row: { id: number }) => row.id, sort: 'id' },
+    { header: 'Note', cell: () => 'x' },
+  ];
+
+  it('sorts by a header: ascending first, then descending, and says which to screen readers', () => {
+    const chosen: string[] = [];
+    function Sorted() {
+      const [value, setValue] = useState('-other');
+      const onChange = (v: string) => {
+        chosen.push(v);
+        setValue(v);
+      };
+      return <DataTable caption="Numbers" columns={columns} rows={rows} rowKey={(r) => r.id} empty="None" sort={{ value, onChange }} />;
+    }
+    renderPage(<Sorted />);
+    const order = () => screen.getByRole('columnheader', { name: 'ID' }).getAttribute('aria-sort');
+    expect(order()).toBe('none');
+    expect(screen.getByRole('columnheader', { name: 'Note' }).getAttribute('aria-sort')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'ID' }));
+    expect(order()).toBe('ascending');
+    fireEvent.click(screen.getByRole('button', { name: 'ID' }));
+    expect(order()).toBe('descending');
+    fireEvent.click(screen.getByRole('button', { name: 'ID' }));
+    expect(chosen).toEqual(['id', '-id', 'id']);
+  });
+
+  it('shows placeholder rows, never the previous rows, while another page loads', () => {
+    renderPage(<DataTable caption="Numbers" columns={columns} rows={rows} rowKey={(r) => r.id} empty="None" loading />);
+    expect(screen.queryByText('1')).toBeNull();
+    expect(screen.getByRole('table', { name: 'Numbers' }).getAttribute('aria-busy')).toBe('true');
+    expect(screen.getAllByRole('row')).toHaveLength(1 + 10);
   });
 });

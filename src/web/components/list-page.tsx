@@ -72,7 +72,8 @@ export function ListPage<Row>(props: ListPageProps<Row>) {
         columns={props.columns}
         rows={props.rows ?? r.rows}
         rowKey={props.rowKey}
-        loading={r.list.isPending}
+        loading={r.loading}
+        sort={r.sort}
         empty={props.empty}
         paging={paging ? { page: r.page, limit: paging.limit, total: paging.total, onPage: r.setPage } : undefined}
       />
@@ -111,19 +112,5 @@ export function ListSearch({ placeholder, label, value, onChange }: ListSearchPr
       onChange={(e) => onChange(e.currentTarget.value)}
       w={{ base: '100%', sm: 320 }}
     />
-  );
-}
-
-/** The Edit and Delete buttons of a catalogue row, named for screen readers by the row's name. */
-export function EditDeleteButtons({ name, onEdit, onDelete }: { name: string; onEdit: () => void; onDelete: () => void }) {
-  return (
-    <Group gap="xs" wrap="nowrap">
-      <Button size="xs" variant="light" onClick={onEdit} aria-label={`Edit ${name}`}>
-        Edit
-      </Button>
-      <Button size="xs" variant="light" color="red" onClick={onDelete} aria-label={`Delete ${name}`}>
-        Delete
-      </Button>
-    </Group>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { schemaResolver, useForm, type FormErrors } from '@mantine/form';
+import { serverFieldErrors } from '../lib/api-client';
 import { messageOf } from './error-alert';
 
 type Values = Record<string, unknown>;
@@ -27,8 +28,11 @@ const blank = (value: unknown) =>
   value === null || value === undefined || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
 
 /**
- * A form on Mantine's form library checked by the contract's body schema. The fields in error are
- * marked; the message shows once, at the top of the form (as the spec's screens do).
+ * A form on Mantine's form library checked by the contract's body schema before anything is sent.
+ * A field's own problem shows under it, in the schema's words; the spec's one message for missing
+ * required fields, a rule, a problem with no field of its own and a refused save show once, at the
+ * top of the form. A refused save keeps the form open with what was typed and marks the fields
+ * the server named.
  */
 export function useContractForm<V extends Values, Body>(options: ContractFormOptions<V, Body>) {
   const check = schemaResolver(options.schema, { sync: true });
@@ -39,33 +43,44 @@ export function useContractForm<V extends Values, Body>(options: ContractFormOpt
       const { required, rule } = options;
       const body = options.toBody(values);
       const missing = required?.fields.filter((field) => blank(body[field])) ?? [];
-      if (required && missing.length > 0) return Object.fromEntries(missing.map((field) => [field, required.message]));
+      // Marked (true), with the one message at the top.
+      if (required && missing.length > 0) return { [TOP]: required.message, ...Object.fromEntries(missing.map((field) => [field, true])) };
       const errors = check(body);
       for (const field of Object.keys(errors)) if (options.changedOnly && !form.isDirty(field)) delete errors[field];
       if (Object.keys(errors).length > 0) return errors;
       const message = rule?.(values);
-      return message ? { '': message } : {};
+      return message ? { [TOP]: message } : {};
     },
-    // The message shows in the form's alert; the field itself is only marked invalid.
-    enhanceGetInputProps: ({ inputProps }) => ({ error: inputProps.error ? true : undefined }),
   });
-  const invalid = Object.values(form.errors).find(Boolean);
+  // The top message: a form-level one, else the first problem that has no field of its own.
+  const top =
+    failure ??
+    (typeof form.errors[TOP] === 'string' ? form.errors[TOP] : null) ??
+    Object.entries(form.errors).find(([field, message]) => typeof message === 'string' && !(field in form.values))?.[1] ??
+    null;
 
   /** form.onSubmit for `save(body)`: a refusal shows its message; a thrown success stays open. */
   const submit = (save: (body: Body) => Promise<unknown>) =>
-    form.onSubmit(async (values) => {
-      setFailure(null);
-      try {
-        await save(options.toBody(values));
-      } catch (err) {
-        setFailure(options.failure ? options.failure(err) : messageOf(err, 'An unexpected error occurred'));
-      }
-    });
+    form.onSubmit(
+      async (values) => {
+        setFailure(null);
+        try {
+          await save(options.toBody(values));
+        } catch (err) {
+          const refused = Object.entries(serverFieldErrors(err)).filter(([field]) => field in values);
+          for (const [field, message] of refused) form.setFieldError(field, message);
+          // Said on its field already, unless the screen words a refusal its own way (spec §8).
+          const said = refused.length > 0 && !options.failure;
+          setFailure(said ? null : options.failure ? options.failure(err) : messageOf(err, 'An unexpected error occurred'));
+        }
+      },
+      () => setFailure(null),
+    );
 
   return {
     form,
-    /** The one message the form shows: what is invalid, else why the save failed. */
-    error: invalid ? String(invalid) : failure,
+    /** The message at the top of the form, or null. */
+    error: top === null ? null : String(top),
     setError: (message: string | null) => {
       form.clearErrors();
       setFailure(message);
@@ -73,3 +88,6 @@ export function useContractForm<V extends Values, Body>(options: ContractFormOpt
     submit,
   };
 }
+
+/** The key of a message that belongs to the whole form. */
+const TOP = '';

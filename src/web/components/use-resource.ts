@@ -15,6 +15,11 @@ export interface ResourceOptions<Row, F extends UrlState, Data, Key extends Quer
   rowsOf?: (data: Data) => Row[];
   /** Client-side filtering of the loaded rows. */
   match?: (row: Row, filters: F) => boolean;
+  /**
+   * Client-side order of a short list the server sends whole (a catalogue): one comparison per
+   * sort key, ascending. Lists the server pages are sorted by the server (`sort` in the query).
+   */
+  compare?: Record<string, (a: Row, b: Row) => number>;
   /** Shown read-only, badged, in place of the list when loading fails (spec §4). */
   sample?: Row[];
   /** A row's id; null when the server sent none (spec §5: such rows can't be edited or deleted). */
@@ -42,7 +47,10 @@ export function useResource<Row, F extends UrlState, Data = Row[], Key extends Q
   const failed = list.isError && list.data === undefined;
   const loaded = list.data === undefined ? undefined : options.rowsOf ? options.rowsOf(list.data) : (list.data as unknown as Row[]);
   const all = failed ? (sample ?? []) : loaded;
-  const rows = match && all ? all.filter((row) => match(row, filters)) : all;
+  const matching = match && all ? all.filter((row) => match(row, filters)) : all;
+  const rows = options.compare && matching ? sortRows(matching, options.compare, filters.sort) : matching;
+  // A list whose filters have a `sort` is sortable by its column headers.
+  const sort = filters.sort === undefined ? undefined : { value: filters.sort, onChange: (value: string) => setFilters({ sort: value } as unknown as Partial<F>) };
 
   const done = (message: string) => {
     setActionError(null);
@@ -53,6 +61,9 @@ export function useResource<Row, F extends UrlState, Data = Row[], Key extends Q
     list,
     /** The rows to show: filtered, or the sample rows after a failed load; undefined while loading. */
     rows,
+    /** Another page, filter or order is loading: the table shows placeholder rows. */
+    loading: list.isPending || list.isPlaceholderData,
+    sort,
     failed,
     /** Sample rows are showing: nothing may be changed. */
     readOnly: failed && sample !== undefined,
@@ -98,6 +109,14 @@ export function useResource<Row, F extends UrlState, Data = Row[], Key extends Q
     actionError,
     fail: setActionError,
   };
+}
+
+function sortRows<Row>(rows: Row[], compare: Record<string, (a: Row, b: Row) => number>, sort: string | undefined): Row[] {
+  if (!sort) return rows;
+  const desc = sort.startsWith('-');
+  const by = compare[desc ? sort.slice(1) : sort];
+  if (!by) return rows;
+  return [...rows].sort((a, b) => (desc ? by(b, a) : by(a, b)));
 }
 
 export type Resource<Row> = ReturnType<typeof useResource<Row, UrlState, unknown, QueryKey>>;

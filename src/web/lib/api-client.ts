@@ -6,8 +6,22 @@ import { clearSession, getToken } from './session';
 const BASE_URL = '/api';
 
 export interface FieldError {
+  /** Where in the request: 'body.email'. */
   path: string;
+  /** The field a form knows it by: 'email' (older servers send only `path`). */
+  field?: string;
   message: string;
+}
+
+/** The message to show under each field of a form, by field name. */
+export type FieldErrors = Partial<Record<string, string>>;
+
+/** The per-field messages of a refused call (the first per field); empty for any other error. */
+export function serverFieldErrors(error: unknown): FieldErrors {
+  const result: FieldErrors = {};
+  if (!(error instanceof ApiError)) return result;
+  for (const { path, field, message } of error.errors) result[field ?? path.split('.').slice(1).join('.')] ??= message;
+  return result;
 }
 
 /** Every failed call: the HTTP status (0 when the server was not reached) and the server's message. */

@@ -35,7 +35,7 @@ describe('roles API', () => {
     expect(dup.json().message).toBe('A role named Support already exists');
     const empty = await call('POST', '/api/CreateRoles', { name: '  ' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().message).toBe('Invalid body.name: Please enter a role name');
+    expect(empty.json().message).toBe('Please enter a role name');
   });
 
   it('updates name and status, and keeps the role-permission record\u2019s name in step', async () => {

@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { z } from 'zod';
 import { createServiceFields, SERVICE_ICON_MAX_BYTES, servicesApi, updateServiceBody } from '../../../contract/services.ts';
 import { contextOf } from '../../lib/context.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, inputProblem, invalidInput } from '../../lib/errors.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import { readIcon, type IconUpload } from './service-icons.ts';
 import * as service from './services.service.ts';
@@ -33,8 +33,7 @@ async function readMultipart(request: FastifyRequest): Promise<{ fields: Record<
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = result.error.issues.map((i) => ({ path: ['body', ...i.path].join('.'), message: i.message }));
-  throw new AppError(400, `Invalid ${errors[0].path}: ${errors[0].message}`, { errors });
+  throw invalidInput(result.error.issues.map((i) => inputProblem('body', i.path, i.message)));
 }
 
 export async function servicesRoutes(app: FastifyInstance) {

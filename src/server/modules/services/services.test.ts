@@ -110,7 +110,7 @@ describe('services API', () => {
     expect(noIcon.json().message).toBe('An icon image is required for a new service');
     const noName = await create({ serviceName: ' ', category: 'Recharge', serviceIcon: png() });
     expect(noName.statusCode).toBe(400);
-    expect(noName.json().message).toBe('Invalid body.serviceName: Please fill in the service name');
+    expect(noName.json().message).toBe('Please fill in the service name');
     const badCategory = await create({ serviceName: 'Y', category: 'Lottery', serviceIcon: png() });
     expect(badCategory.statusCode).toBe(400);
     const json = await t.app.inject({ method: 'POST', url: '/api/services/createService', headers, payload: { serviceName: 'J' } });

@@ -98,7 +98,7 @@ describe('finding 10: money amounts are JSON numbers', () => {
       ] as const) {
         const res = await send(url, body);
         expect({ url, amount, status: res.statusCode, message: res.json().message })
-          .toEqual({ url, amount, status: 400, message: 'Invalid body.amount: Amount must be a number' });
+          .toEqual({ url, amount, status: 400, message: 'Amount must be a number' });
       }
     }
     expect(await t.database.query<{ n: number }>('select count(*)::int as n from ledger_entries')).toEqual(before);

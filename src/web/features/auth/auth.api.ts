@@ -54,16 +54,3 @@ export function useLogout() {
   });
 }
 
-/** The message to show under each field of a form, by field name. */
-export type FieldErrors = Partial<Record<string, string>>;
-
-/**
- * The per-field messages of a refused call: the server names each field `body.email` (the part
- * of the request first), a form names it `email`. Empty for any other error. Every form of the panel reads a refusal's fields with it.
- */
-export function serverFieldErrors(error: unknown): FieldErrors {
-  const result: FieldErrors = {};
-  if (!(error instanceof ApiError)) return result;
-  for (const { path, message } of error.errors) result[path.split('.')[1] ?? ''] ??= message;
-  return result;
-}

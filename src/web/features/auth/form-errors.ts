@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { FieldErrors } from './auth.api';
+import type { FieldErrors } from '../../lib/api-client';
 
 /** The first message per field of a failed schema check. */
 export function schemaErrors(error: z.ZodError): FieldErrors {

@@ -6,7 +6,8 @@ import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api-client';
 import { saveSession } from '../../lib/session';
 import { PATHS } from '../../lib/paths';
-import { meQuery, needsTwoFactorCode, useLogin, type FieldErrors } from './auth.api';
+import type { FieldErrors } from '../../lib/api-client';
+import { meQuery, needsTwoFactorCode, useLogin } from './auth.api';
 import { AuthLayout } from './auth-layout';
 import { looksLikeEmail } from '../../lib/email';
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Text } from '@mantine/core';
 import { errorMessage } from '../../lib/api-client';
-import { serverFieldErrors, type FieldErrors } from '../auth/auth.api';
+import { serverFieldErrors, type FieldErrors } from '../../lib/api-client';
 import { FormModal } from '../../components/form-modal';
 import { checkDetails, DetailsFields } from './staff-details';
 import { StaffRoleSelect } from './staff-role-select';

@@ -1,6 +1,6 @@
 import { TextInput } from '@mantine/core';
 import { looksLikeEmail } from '../../lib/email';
-import type { FieldErrors } from '../auth/auth.api';
+import type { FieldErrors } from '../../lib/api-client';
 
 /** The panel's own check of a name and an email before anything is sent. */
 export function checkDetails(fullName: string, email: string): FieldErrors {

@@ -1,17 +1,14 @@
 import { Fragment, useState, type ReactNode } from 'react';
-import { Alert, Badge, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { DownlineMember } from '../../../contract/network';
 import { DataTable, type Column } from '../../components/data-table';
+import { ActiveBadge } from '../../components/status-badge';
 import { formatDate } from '../../lib/format';
 import { isInvalidAnswer } from '../../lib/api-client';
 import { DOWNLINE_PAGE_SIZE, downlineQuery } from '../network/network.api';
 
-export const statusBadge = (active: boolean) => (
-  <Badge color={active ? 'teal' : 'gray'} variant="light">
-    {active ? 'Active' : 'Inactive'}
-  </Badge>
-);
+export const statusBadge = (active: boolean) => <ActiveBadge active={active} />;
 
 export const DOWNLINE_COLUMNS: Column<DownlineMember>[] = [
   { header: 'Full Name', cell: (m) => m.fullName },
