@@ -31,6 +31,13 @@ const accountFields = {
   isPrimary: z.boolean().optional(),
 };
 
+/**
+ * An account number as the panel and the audit log show it: all but the last four digits hidden
+ * ('XXXXXX1234'). Only the edit form, for an account the operator may change, holds it whole.
+ */
+export const maskAccountNumber = (accountNumber: string): string =>
+  accountNumber.length <= 4 ? accountNumber : `${'X'.repeat(accountNumber.length - 4)}${accountNumber.slice(-4)}`;
+
 export const createBankBody = z.object({
   userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   ...accountFields,

@@ -95,8 +95,13 @@ export async function clearPrimary(tx: Db, userId: number): Promise<void> {
     .where(and(eq(bankAccounts.userId, userId), eq(bankAccounts.isPrimary, true)));
 }
 
-/** After the primary is deleted, the member's oldest remaining account takes its place. */
-export async function promoteOldest(tx: Db, userId: number): Promise<void> {
-  await tx.execute(sql`update bank_accounts set is_primary = true
-     where bank_id = (select min(bank_id) from bank_accounts where user_id = ${userId})`);
+/** After the primary is deleted, the member's oldest remaining account takes its place (null: none left). */
+export async function promoteOldest(tx: Db, userId: number): Promise<BankRow | null> {
+  const [oldest] = await tx
+    .select({ bankId: bankAccounts.bankId })
+    .from(bankAccounts)
+    .where(eq(bankAccounts.userId, userId))
+    .orderBy(bankAccounts.bankId)
+    .limit(1);
+  return oldest ? updateBank(tx, oldest.bankId, { isPrimary: true }) : null;
 }

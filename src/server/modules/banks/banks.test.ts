@@ -59,8 +59,34 @@ describe('bank accounts', () => {
     const after = await banksOf();
     expect(after).toHaveLength(2);
     expect(after.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([first.json().data.bankId]);
-    const log = await t.database.query<{ action: string }>(`select action from audit_log where entity = 'bank_account' order by id`);
-    expect(log.map((l) => l.action)).toEqual(['create', 'create', 'create', 'update', 'delete']);
+    const log = await t.database.query<{ action: string; entity_id: string; before: { accountNumber?: string; isPrimary?: boolean } | null; after: { accountNumber?: string; isPrimary?: boolean } | null }>(
+      `select action, entity_id, before, after from audit_log where entity = 'bank_account' order by id`,
+    );
+    // The promotion of the oldest account is audited with the delete that caused it.
+    expect(log.map((l) => [l.action, Number(l.entity_id)])).toEqual([
+      ['create', first.json().data.bankId], ['create', second.bankId], ['create', third.bankId],
+      ['update', second.bankId], ['delete', second.bankId], ['update', first.json().data.bankId],
+    ]);
+    expect(log[5]).toMatchObject({ before: { isPrimary: false }, after: { isPrimary: true } });
+    // Account numbers are kept masked in the audit log, as on screen.
+    for (const l of log) for (const row of [l.before, l.after]) if (row) expect(row.accountNumber).toMatch(/^X+\d{4}$/);
+  });
+
+  it('keeps exactly one primary: a first account is primary even if asked otherwise; the primary cannot be unset', async () => {
+    const member = await addMember(3);
+    const only = await call('POST', '/api/banks/createBankAccount', account({ userId: member, isPrimary: false }));
+    expect(only.json().data.isPrimary).toBe(true);
+    const unset = await call('PUT', `/api/banks/updateBank/${only.json().data.bankId}`, { isPrimary: false });
+    expect(unset.statusCode).toBe(400);
+    expect(unset.json()).toMatchObject({
+      success: false,
+      message: "A member's primary account stays primary until another account is made primary",
+      errors: [{ field: 'isPrimary' }],
+    });
+    expect((await banksOf(member)).map((b: { isPrimary: boolean }) => b.isPrimary)).toEqual([true]);
+    // Deleting the last account leaves nothing to promote.
+    expect((await call('DELETE', `/api/banks/deleteBank/${only.json().data.bankId}`)).statusCode).toBe(200);
+    expect(await banksOf(member)).toEqual([]);
   });
 
   it('validates IFSC, account number and required fields with 400', async () => {
@@ -76,7 +102,10 @@ describe('bank accounts', () => {
     for (const [override, message] of cases) {
       const res = await call('POST', '/api/banks/createBankAccount', account(override));
       expect(res.statusCode, JSON.stringify(override)).toBe(400);
+      // Plain words, and the field it is about (the form marks it).
       expect(res.json().message).toMatch(message);
+      expect(res.json().message).not.toMatch(/body|Invalid /);
+      expect(res.json().errors[0].field).toBe(Object.keys(override)[0]);
     }
     const [some] = await banksOf();
     expect((await call('PUT', `/api/banks/updateBank/${some.bankId}`, { ifsc: 'bad' })).statusCode).toBe(400);
@@ -87,7 +116,12 @@ describe('bank accounts', () => {
     expect((await call('POST', '/api/banks/createBankAccount', payload)).statusCode).toBe(201);
     const dup = await call('POST', '/api/banks/createBankAccount', payload);
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().message).toMatch(/already added/);
+    expect(dup.json()).toMatchObject({ message: 'This bank account (account number and IFSC) is already added for this member', errors: [{ field: 'accountNumber' }] });
+    // Nor by editing another account into it (IFSC in any case).
+    const other = (await call('POST', '/api/banks/createBankAccount', account())).json().data;
+    const into = await call('PUT', `/api/banks/updateBank/${other.bankId}`, { accountNumber: payload.accountNumber, ifsc: payload.ifsc.toLowerCase() });
+    expect(into.statusCode).toBe(409);
+    expect((await banksOf()).filter((b: { accountNumber: string }) => b.accountNumber === payload.accountNumber)).toHaveLength(1);
     expect((await call('POST', '/api/banks/createBankAccount', account({ userId: 999999999 }))).statusCode).toBe(404);
     expect((await call('PUT', '/api/banks/updateBank/999999', { bank: 'X' })).statusCode).toBe(404);
     expect((await call('DELETE', '/api/banks/deleteBank/999999')).statusCode).toBe(404);

@@ -1,12 +1,22 @@
-import { Badge, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconEdit, IconPlus, IconStar, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { BankAccount } from '../../../contract/banks';
+import { maskAccountNumber, type BankAccount } from '../../../contract/banks';
 import type { User } from '../../../contract/users';
 import { isInvalidAnswer } from '../../lib/api-client';
-import { bankDetailsQuery } from './banks.api';
-import { ErrorAlert } from '../../components/error-alert';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ErrorAlert, messageOf } from '../../components/error-alert';
+import { RowAction, RowActions } from '../../components/row-actions';
+import { StatusBadge } from '../../components/status-badge';
+import { useAuth } from '../auth/auth-context';
+import { BankForm } from './bank-form';
+import { bankDetailsQuery, useDeleteBank, useUpdateBank } from './banks.api';
 
 const orNA = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? 'N/A' : String(v));
+
+/** How an account is named to the operator and to screen readers: 'account ending 1234'. */
+export const accountName = (a: BankAccount) => `account ending ${a.accountNumber.slice(-4)}`;
 
 function Field({ label, value }: { label: string; value: string | number | null | undefined }) {
   return (
@@ -14,14 +24,23 @@ function Field({ label, value }: { label: string; value: string | number | null 
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm" fw={500}>
+      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
         {orNA(value)}
       </Text>
     </div>
   );
 }
 
-function AccountCard({ account, n }: { account: BankAccount; n: number }) {
+interface AccountActions {
+  onAdd: () => void;
+  onEdit: (a: BankAccount) => void;
+  onMakePrimary: (a: BankAccount) => void;
+  onDelete: (a: BankAccount) => void;
+  busy: boolean;
+}
+
+function AccountCard({ account, n, actions }: { account: BankAccount; n: number; actions: AccountActions | null }) {
+  const name = accountName(account);
   return (
     <Paper
       withBorder
@@ -32,13 +51,38 @@ function AccountCard({ account, n }: { account: BankAccount; n: number }) {
       aria-label={`Account #${n}`}
       component="section"
     >
-      <Group justify="space-between" mb="sm">
-        <Text fw={600}>{`Account #${n}`}</Text>
-        {account.isPrimary && <Badge color="indigo">Primary Account</Badge>}
+      <Group justify="space-between" mb="sm" wrap="nowrap">
+        <Group gap="sm">
+          <Text fw={600}>{`Account #${n}`}</Text>
+          {account.isPrimary && <StatusBadge tone="info">Primary Account</StatusBadge>}
+        </Group>
+        {actions && (
+          <RowActions>
+            {!account.isPrimary && (
+              <RowAction
+                label="Make primary"
+                name={`Make ${name} primary`}
+                icon={<IconStar size={18} aria-hidden />}
+                onClick={() => actions.onMakePrimary(account)}
+                disabled={actions.busy}
+              />
+            )}
+            <RowAction label="Edit" name={`Edit ${name}`} icon={<IconEdit size={18} aria-hidden />} onClick={() => actions.onEdit(account)} disabled={actions.busy} />
+            <RowAction
+              label="Delete"
+              name={`Delete ${name}`}
+              icon={<IconTrash size={18} aria-hidden />}
+              color="red"
+              onClick={() => actions.onDelete(account)}
+              disabled={actions.busy}
+            />
+          </RowActions>
+        )}
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         <Field label="Account Holder" value={account.accountHolderName} />
-        <Field label="Account Number" value={account.accountNumber} />
+        {/* Masked: the whole number is only in the edit form of an operator who may change it. */}
+        <Field label="Account Number" value={maskAccountNumber(account.accountNumber)} />
         <Field label="IFSC Code" value={account.ifsc} />
         <Field label="Bank Name" value={account.bank} />
         <Field label="Branch" value={account.branch} />
@@ -48,15 +92,118 @@ function AccountCard({ account, n }: { account: BankAccount; n: number }) {
   );
 }
 
+/**
+ * A member's accounts and, for an operator with banks_manage, adding, editing, making primary and
+ * deleting them (the form and the delete confirmation open over the list).
+ */
 export function BankDetailsModal({ member, onClose }: { member: User | null; onClose: () => void }) {
+  const canManage = useAuth().permissions.includes('banks_manage');
+  const [form, setForm] = useState<{ editing: BankAccount | null } | null>(null);
+  const [deleting, setDeleting] = useState<BankAccount | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const update = useUpdateBank();
+  const remove = useDeleteBank();
+
+  const covered = form !== null || deleting !== null;
+  const done = (message: string) => {
+    setFailure(null);
+    setSuccess(message);
+  };
+  const begin = () => {
+    setSuccess(null);
+    setFailure(null);
+  };
+  const close = () => {
+    begin();
+    onClose();
+  };
+  const actions: AccountActions = {
+    onAdd: () => {
+      begin();
+      setForm({ editing: null });
+    },
+    onEdit: (a) => {
+      begin();
+      setForm({ editing: a });
+    },
+    onMakePrimary: (a) => {
+      begin();
+      update.mutate(
+        { bankId: a.bankId, body: { isPrimary: true } },
+        { onSuccess: () => done(`The ${accountName(a)} is now the primary account`), onError: (err) => setFailure(messageOf(err, 'Failed to update bank account')) },
+      );
+    },
+    onDelete: (a) => {
+      begin();
+      setDeleting(a);
+    },
+    busy: update.isPending || remove.isPending,
+  };
+
   return (
-    <Modal opened={member !== null} onClose={onClose} size="lg" centered title={member ? `Bank Details: ${member.fullName}` : ''}>
-      {member && <BankAccounts userId={member.userId} />}
-    </Modal>
+    <>
+      <Modal
+        opened={member !== null}
+        onClose={close}
+        size="lg"
+        centered
+        title={member ? `Bank Details: ${member.fullName}` : ''}
+        // Mantine closes every open modal on Escape: while the form or the confirmation is over
+        // this one, Escape and the keyboard belong to them.
+        closeOnEscape={!covered}
+        trapFocus={!covered}
+      >
+        {member && (
+          <Stack>
+            {success && (
+              <Alert color="teal" variant="light" role="status" withCloseButton onClose={() => setSuccess(null)} closeButtonLabel="Dismiss">
+                {success}
+              </Alert>
+            )}
+            <ErrorAlert error={failure} />
+            <BankAccounts userId={member.userId} actions={canManage ? actions : null} />
+          </Stack>
+        )}
+      </Modal>
+      {member && form && (
+        <BankForm
+          userId={member.userId}
+          holder={member.fullName}
+          account={form.editing}
+          onClose={() => setForm(null)}
+          onSaved={(message) => {
+            setForm(null);
+            done(message);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        opened={deleting !== null}
+        title="Delete Bank Account"
+        message={
+          deleting
+            ? `Delete the ${accountName(deleting)} (${deleting.bank})? This cannot be undone.${
+                deleting.isPrimary ? ' If the member has other accounts, the oldest of them becomes the primary one.' : ''
+              }`
+            : ''
+        }
+        busy={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => {
+          if (!deleting) return;
+          remove.mutate(deleting.bankId, {
+            onSuccess: (answer) => done(answer.message),
+            onError: (err) => setFailure(messageOf(err, 'Failed to delete bank account')),
+            onSettled: () => setDeleting(null),
+          });
+        }}
+      />
+    </>
   );
 }
 
-function BankAccounts({ userId }: { userId: number }) {
+function BankAccounts({ userId, actions }: { userId: number; actions: AccountActions | null }) {
   const accounts = useQuery(bankDetailsQuery(userId));
   if (accounts.isPending) {
     return (
@@ -70,18 +217,22 @@ function BankAccounts({ userId }: { userId: number }) {
       <ErrorAlert error={isInvalidAnswer(accounts.error) ? 'Unexpected API response format' : 'Failed to fetch bank details. Please try again later.'} />
     );
   }
-  if (accounts.data.length === 0) {
-    return (
-      <Text c="dimmed" ta="center" py="lg">
-        No bank details found for this user.
-      </Text>
-    );
-  }
   return (
-    <Stack>
-      {accounts.data.map((a, i) => (
-        <AccountCard key={a._id} account={a} n={i + 1} />
-      ))}
-    </Stack>
+    <>
+      {actions && (
+        <Group justify="flex-end">
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={actions.onAdd}>
+            Add Account
+          </Button>
+        </Group>
+      )}
+      {accounts.data.length === 0 ? (
+        <Text c="dimmed" ta="center" py="lg">
+          No bank details found for this user.
+        </Text>
+      ) : (
+        accounts.data.map((a, i) => <AccountCard key={a._id} account={a} n={i + 1} actions={actions} />)
+      )}
+    </>
   );
 }

@@ -1,15 +1,19 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { IconBuildingBank, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { User } from '../../../contract/users';
 import { DataTable, type Column } from '../../components/data-table';
 import { getToken } from '../../lib/session';
 import { BankDetailsModal } from './bank-details-modal';
 import { isInvalidAnswer } from '../../lib/api-client';
-import { bankMembersQuery, MEMBERS_PAGE_SIZE } from './banks.api';
+import { bankMembersQuery, DEFAULT_MEMBER_SORT, MEMBERS_PAGE_SIZE, memberSort, memberSortKey } from './banks.api';
 import { ErrorAlert } from '../../components/error-alert';
+import { RowAction, RowActions } from '../../components/row-actions';
+import { ActiveBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
 
 export default function BankPage() {
   const [token, setToken] = useState(getToken);
@@ -54,24 +58,36 @@ function SetAuthToken({ onSaved }: { onSaved: () => void }) {
   );
 }
 
+/** The list's search and order, kept in the address (a reload or a shared link keeps them). */
+const URL_FILTERS = { q: '', sort: DEFAULT_MEMBER_SORT as string };
+
 function BankMembers() {
-  const [search, setSearch] = useState('');
+  const { filters, setFilters, page, setPage } = useListState(URL_FILTERS);
+  const [search, setSearch] = useState(filters.q);
   const [debounced] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  const members = useQuery(bankMembersQuery(debounced, page));
+  // The typed search reaches the address (and the server) once typing pauses.
+  const sent = useRef(debounced);
+  useEffect(() => {
+    if (debounced === sent.current) return;
+    sent.current = debounced;
+    setFilters({ q: debounced });
+  }, [debounced, setFilters]);
+  const members = useQuery(bankMembersQuery(filters.q, page, filters.sort));
   const [viewing, setViewing] = useState<User | null>(null);
 
   const columns: Column<User>[] = [
     { header: 'S.No', cell: (_u, i) => (page - 1) * MEMBERS_PAGE_SIZE + i + 1, width: 70 },
-    { header: 'Name', cell: (u) => u.fullName },
-    { header: 'Email', cell: (u) => u.email },
-    { header: 'Phone', cell: (u) => u.phone },
+    { header: 'User ID', cell: (u) => u.userId, sort: memberSortKey('userId'), width: 110 },
+    { header: 'Name', cell: (u) => <TruncatedText maxWidth={260}>{u.fullName}</TruncatedText>, sort: memberSortKey('fullName') },
+    { header: 'Email', cell: (u) => <TruncatedText maxWidth={260}>{u.email}</TruncatedText>, sort: memberSortKey('email') },
+    { header: 'Phone', cell: (u) => u.phone, sort: memberSortKey('phone') },
+    { header: 'Status', cell: (u) => <ActiveBadge active={u.status} />, sort: memberSortKey('status') },
     {
       header: 'Actions',
       cell: (u) => (
-        <Button size="compact-sm" variant="light" onClick={() => setViewing(u)} aria-label={`View Bank Details of ${u.fullName}`}>
-          View Bank Details
-        </Button>
+        <RowActions>
+          <RowAction label="View Bank Details" name={`View Bank Details of ${u.fullName}`} icon={<IconBuildingBank size={18} aria-hidden />} onClick={() => setViewing(u)} />
+        </RowActions>
       ),
     },
   ];
@@ -83,10 +99,7 @@ function BankMembers() {
         placeholder="Search by name, email, phone or user ID"
         leftSection={<IconSearch size={16} aria-hidden />}
         value={search}
-        onChange={(e) => {
-          setSearch(e.currentTarget.value);
-          setPage(1);
-        }}
+        onChange={(e) => setSearch(e.currentTarget.value)}
         maw={380}
       />
       {members.isError && (
@@ -97,7 +110,8 @@ function BankMembers() {
         columns={columns}
         rows={members.data?.users ?? (members.isError ? [] : undefined)}
         rowKey={(u) => u._id}
-        loading={members.isPending}
+        loading={members.isPending || members.isPlaceholderData}
+        sort={{ value: memberSort(filters.sort), onChange: (sort) => setFilters({ sort }) }}
         empty={<Text fw={500}>No users found</Text>}
         paging={members.data ? { page, limit: MEMBERS_PAGE_SIZE, total: members.data.total, onPage: setPage } : undefined}
       />

@@ -1,0 +1,104 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chromiumPath } from './support/browser.ts';
+import { serverAndBrowser } from './support/journey.ts';
+import { signIn } from './support/screens.ts';
+
+interface Account {
+  bankId: number;
+  accountNumber: string;
+  isPrimary: boolean;
+  branch: string | null;
+}
+
+describe.skipIf(!chromiumPath)('bank accounts journey in Chromium', () => {
+  const journey = serverAndBrowser();
+  let page: Page;
+  let token: string;
+
+  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${journey.server.url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    expect(res.status, path).toBeLessThan(300);
+    return (await res.json()) as T;
+  };
+
+  beforeAll(async () => {
+    page = await journey.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await signIn(page, journey.server.url);
+    token = (await page.evaluate(() => localStorage.getItem('authToken')))!;
+  });
+
+  it('adds an account (an invalid IFSC refused on its field first), edits it, makes it primary and removes the old one', async () => {
+    const { user } = await api<{ user: { userId: number } }>('POST', '/users/register', {
+      fullName: 'Bina Bankjourney', dob: '1990-02-02', email: 'bina.bank@test.local', phone: '9123400011',
+    });
+    const old = (await api<{ data: Account }>('POST', '/banks/createBankAccount', {
+      userId: user.userId, accountHolderName: 'Bina Bankjourney', accountNumber: '500100200300', ifsc: 'SBIN0004321', bank: 'State Bank of India',
+    })).data;
+    expect(old.isPrimary).toBe(true);
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET' && r.url().includes('/api/banks/')) sent.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
+
+    await page.goto(`${journey.server.url}/bank`);
+    await page.getByLabel('Find a member').fill('Bina Bankjourney');
+    await page.getByRole('button', { name: 'View Bank Details of Bina Bankjourney' }).click();
+    const details = page.getByRole('dialog', { name: 'Bank Details: Bina Bankjourney' });
+    await details.getByRole('region', { name: 'Account #1' }).getByText('XXXXXXXX0300').waitFor();
+
+    // Add: an invalid IFSC is refused on its field, and nothing is sent.
+    await details.getByRole('button', { name: 'Add Account' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Bank Account' });
+    await add.getByLabel(/Account Number/).fill('777888999000');
+    await add.getByLabel(/IFSC Code/).fill('HDFC1000123');
+    await add.getByLabel(/Bank Name/).fill('HDFC Bank');
+    await add.getByRole('button', { name: 'Add Account' }).click();
+    await add.getByText('IFSC code must look like SBIN0001234 (4 letters, 0, then 6 letters or digits)').waitFor();
+    expect(await add.getByLabel(/IFSC Code/).getAttribute('aria-invalid')).toBe('true');
+    expect(sent).toEqual([]);
+    await add.getByLabel(/IFSC Code/).fill('HDFC0000123');
+    await add.getByRole('button', { name: 'Add Account' }).click();
+    await details.getByText('Bank account created successfully').waitFor();
+    await add.waitFor({ state: 'detached' });
+    const added = details.getByRole('region', { name: 'Account #2' });
+    await added.getByText('XXXXXXXX9000').waitFor();
+
+    // Edit its branch.
+    await details.getByRole('button', { name: 'Edit account ending 9000' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Bank Account' });
+    await edit.getByLabel(/Branch/).fill('Koramangala');
+    await edit.getByRole('button', { name: 'Update' }).click();
+    await details.getByText('Bank account updated successfully').waitFor();
+    await added.getByText('Koramangala').waitFor();
+
+    // Make it primary: it moves first, badged; the old one loses the badge.
+    await details.getByRole('button', { name: 'Make account ending 9000 primary' }).click();
+    await details.getByText('The account ending 9000 is now the primary account').waitFor();
+    const first = details.getByRole('region', { name: 'Account #1' });
+    await first.getByText('XXXXXXXX9000').waitFor();
+    await first.getByText('Primary Account').waitFor();
+    expect(await details.getByRole('region', { name: 'Account #2' }).getByText('Primary Account').count()).toBe(0);
+
+    // Remove the old one, after confirming.
+    await details.getByRole('button', { name: 'Delete account ending 0300' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Bank Account' });
+    await confirm.getByText(/Delete the account ending 0300 \(State Bank of India\)\?/).waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await details.getByText('Bank account deleted successfully').waitFor();
+    await details.getByRole('region', { name: 'Account #2' }).waitFor({ state: 'detached' });
+
+    const { data } = await api<{ data: Account[] }>('GET', `/banks/getBanksByUserId/${user.userId}`);
+    expect(data.map((a) => [a.accountNumber, a.isPrimary, a.branch])).toEqual([['777888999000', true, 'Koramangala']]);
+    expect(sent).toEqual([
+      'POST /api/banks/createBankAccount',
+      expect.stringMatching(/^PUT \/api\/banks\/updateBank\/\d+$/),
+      expect.stringMatching(/^PUT \/api\/banks\/updateBank\/\d+$/),
+      `DELETE /api/banks/deleteBank/${old.bankId}`,
+    ]);
+  });
+});
