@@ -100,4 +100,58 @@ describe.skipIf(!chromiumPath)('money journey in Chromium', () => {
     await page.getByText('Please select both from and to dates').waitFor();
     expect(await page.getByRole('button', { name: 'Search' }).isDisabled()).toBe(true);
   });
+
+  // Issue 15 item 1: the wallet list filtered by member, type, dates and amount, sorted by amount;
+  // a reload keeps the rows and the controls; Clear Filters empties them.
+  it('filters the wallet list, sorts it by amount, keeps the view over a reload, then clears it', async () => {
+    const members = await api<{ data: { userId: number }[] }>('/wallet/balances?limit=10');
+    const member = members.data.filter((m) => m.userId !== adminId).at(-1)!;
+    for (const [amount, transactionType] of [[150, 'wallet_recharge'], [123.45, 'wallet_recharge'], [500, 'wallet_recharge'], [130, 'wallet_withdrawal']] as const) {
+      const res = await fetch(`${journey.server.url}/api/wallets/userWalletRecharge`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ userId: member.userId, amount, transactionType }),
+      });
+      expect(res.status).toBe(200);
+    }
+
+    await page.getByRole('link', { name: 'User Wallet' }).click();
+    await page.getByRole('heading', { name: 'User Wallet' }).waitFor();
+    const form = page.getByRole('form', { name: 'Filter wallet transactions' });
+    const rows = page.getByRole('table', { name: 'Wallet transactions' }).locator('tbody tr');
+    const shown = async () => (await rows.allInnerTexts()).map((text) => /[+-][\d,]+\.\d\d/.exec(text)?.[0] ?? '');
+    await form.getByLabel('User', { exact: true }).fill(String(member.userId));
+    await page.getByRole('option', { name: new RegExp(`\\(ID: ${member.userId}\\)`) }).click();
+    await form.getByLabel('Type', { exact: true }).click();
+    await page.getByRole('option', { name: 'Wallet Recharge' }).click();
+    await form.getByRole('textbox', { name: 'From', exact: true }).fill(isoDay(-2));
+    await form.getByRole('textbox', { name: 'To', exact: true }).fill(isoDay(1));
+    await form.getByLabel('Min Amount', { exact: true }).fill('100');
+    await form.getByLabel('Max Amount', { exact: true }).fill('200');
+    await form.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(shown).toEqual(['+123.45', '+150.00']);
+    const amountHeader = page.getByRole('columnheader', { name: 'Amount' });
+    await amountHeader.getByRole('button').click();
+    await expect.poll(shown).toEqual(['+123.45', '+150.00']);
+    await amountHeader.getByRole('button').click();
+    await expect.poll(shown).toEqual(['+150.00', '+123.45']);
+    expect(await amountHeader.getAttribute('aria-sort')).toBe('descending');
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'User Wallet' }).waitFor();
+    await expect.poll(shown).toEqual(['+150.00', '+123.45']);
+    expect(await amountHeader.getAttribute('aria-sort')).toBe('descending');
+    expect(await form.getByLabel('User', { exact: true }).inputValue()).toContain(String(member.userId));
+    expect(await form.getByLabel('Type', { exact: true }).inputValue()).toBe('Wallet Recharge');
+    expect(await form.getByRole('textbox', { name: 'From', exact: true }).inputValue()).toBe(isoDay(-2));
+    expect(await form.getByRole('textbox', { name: 'To', exact: true }).inputValue()).toBe(isoDay(1));
+    expect(await form.getByLabel('Min Amount', { exact: true }).inputValue()).toBe('100');
+    expect(await form.getByLabel('Max Amount', { exact: true }).inputValue()).toBe('200');
+
+    await form.getByRole('button', { name: 'Clear Filters' }).click();
+    await expect.poll(async () => (await shown()).filter(Boolean).length).toBeGreaterThan(2);
+    expect(await form.getByLabel('Min Amount', { exact: true }).inputValue()).toBe('');
+    expect(await form.getByLabel('Type', { exact: true }).inputValue()).toBe('All Types');
+    expect(new URL(page.url()).search).toBe('?sort=-amount');
+  });
 });

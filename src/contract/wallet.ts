@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { awaitingApprovalResponse } from './approvals.ts';
-import { pageOf, paging, rupeeAmount } from './common.ts';
+import { pageOf, paging, rupeeAmount, sortParam, wireDate } from './common.ts';
 import { endpoints } from './endpoint.ts';
 import { plainText } from './reports.ts';
 
@@ -25,19 +25,67 @@ export const idParams = z.object({
   id: z.coerce.number({ error: 'id must be a number' }).int().positive('id must be a positive number').max(Number.MAX_SAFE_INTEGER, 'id is too large'),
 });
 
+/** What the wallet transactions list can be sorted by: the date (newest first by default) or the amount. */
+export const WALLET_SORT_KEYS = ['createdAt', 'amount'] as const;
+export const walletSort = sortParam(WALLET_SORT_KEYS, '-createdAt');
+export type WalletSort = z.infer<typeof walletSort>;
+
+const PLAIN_RUPEES = /^([0-9]{1,12})(?:\.([0-9]{1,2}))?$/;
+
+/**
+ * A rupee amount bound of the list (`minAmount=100.5`) read digit by digit into paise, never
+ * through a float; a sign, an exponent or a third decimal is refused.
+ */
+const rupeeBound = (name: string) =>
+  z.string().trim().transform((v, ctx) => {
+    const m = PLAIN_RUPEES.exec(v);
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `${name} must be an amount in rupees with at most 2 decimals` });
+      return z.NEVER;
+    }
+    return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  });
+
+/**
+ * The wallet list's filters (and the export's): a member, a type, a date range (business days in
+ * Asia/Kolkata, dd-mm-yyyy) and an amount range (rupees, compared with the amount as shown:
+ * without its sign). Amount bounds arrive as paise after parsing.
+ */
+const walletFilterShape = {
+  userId: userIdField.optional(),
+  type: z.enum(['wallet_recharge', 'wallet_withdrawal'], { error: 'type must be wallet_recharge or wallet_withdrawal' }).optional(),
+  fromDate: wireDate.optional(),
+  toDate: wireDate.optional(),
+  minAmount: rupeeBound('minAmount').optional(),
+  maxAmount: rupeeBound('maxAmount').optional(),
+  sort: walletSort,
+};
+type FilterInput = { fromDate?: string; toDate?: string; minAmount?: number; maxAmount?: number };
+const orderedRanges = <T extends z.ZodType<FilterInput>>(schema: T) =>
+  schema
+    .refine((q) => !q.fromDate || !q.toDate || q.fromDate <= q.toDate, { message: 'fromDate must not be after toDate', path: ['fromDate'] })
+    .refine((q) => q.minAmount === undefined || q.maxAmount === undefined || q.minAmount <= q.maxAmount, {
+      message: 'minAmount must not be more than maxAmount',
+      path: ['minAmount'],
+    });
+
 /** GET /users/walletHistory: the wallet transactions list, or one member's ledger (dailyPayout mode). */
-export const walletHistoryQuery = z
-  .object({
+export const walletHistoryQuery = orderedRanges(
+  z.object({
     transactionType: z.enum(['wallet_recharge', 'dailyPayout'], {
       error: 'transactionType must be wallet_recharge or dailyPayout',
     }),
-    userId: userIdField.optional(),
+    ...walletFilterShape,
     ...paging.shape,
-  })
-  .refine((q) => q.transactionType !== 'dailyPayout' || q.userId !== undefined, {
-    message: 'userId is required when transactionType is dailyPayout',
-    path: ['userId'],
-  });
+  }),
+).refine((q) => q.transactionType !== 'dailyPayout' || q.userId !== undefined, {
+  message: 'userId is required when transactionType is dailyPayout',
+  path: ['userId'],
+});
+
+/** GET /users/walletHistory.csv: the whole filtered list, in the list's order. */
+export const walletCsvQuery = orderedRanges(z.object(walletFilterShape));
+export type WalletFilters = z.infer<typeof walletCsvQuery>;
 
 /** Spec §3 Wallet transaction. */
 export const walletTransaction = z.object({
@@ -189,7 +237,9 @@ export const walletApi = endpoints('wallet', {
   history: {
     method: 'GET', path: '/users/walletHistory', access: 'wallet_view', query: walletHistoryQuery, responses: { 200: walletHistoryResponse },
   },
-  historyCsv: { method: 'GET', path: '/users/walletHistory.csv', access: 'wallet_view', file: 'csv', responses: {} },
+  historyCsv: {
+    method: 'GET', path: '/users/walletHistory.csv', access: 'wallet_view', query: walletCsvQuery, file: 'csv', responses: {},
+  },
   recharge: {
     method: 'POST', path: '/wallets/userWalletRecharge', access: 'wallet_manage', body: rechargeBody,
     responses: { 200: moneyMovedResponse, 202: awaitingApprovalResponse },

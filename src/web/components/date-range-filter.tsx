@@ -16,9 +16,10 @@ interface DateRangeFilterProps {
   /**
    * 'both': From and To are required (spec §5: 'Please select both from and to dates'; Search is
    * disabled and the message shows until both are set). 'one': at least one date is
-   * ('Please select at least one date to search').
+   * ('Please select at least one date to search'). 'none': both may be empty (a list whose other
+   * filters stand alone).
    */
-  require: 'both' | 'one';
+  require: 'both' | 'one' | 'none';
   onSearch: (range: DateRange) => void;
   /** The other filters, between the dates and the Search button. */
   children?: ReactNode;
@@ -34,7 +35,7 @@ export function DateRangeFilter({ label, initial, require, onSearch, children, a
   const [from, setFrom] = useState(initial.from);
   const [to, setTo] = useState(initial.to);
   const [error, setError] = useState<string | null>(null);
-  const missing = require === 'both' ? !(from && to) : !(from || to);
+  const missing = require === 'both' ? !(from && to) : require === 'one' && !(from || to);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -110,3 +110,101 @@ describe('finding 10: money amounts are JSON numbers', () => {
     expect(await balanceOf(t.database, userId)).toBe(10000);
   });
 });
+
+describe('issue 15 item 1: the wallet list filters and sorts on the server', () => {
+  type Row = { id: number; amount: number; transactionType: string };
+  let ids: number[];
+  let asha: number;
+  let bala: number;
+  const range = 'fromDate=01-06-2021&toDate=04-06-2021';
+  const list = async (query: string) => {
+    const res = await get(`/api/users/walletHistory?transactionType=wallet_recharge&${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { data: Row[]; total: number };
+    return { rows: body.data.map((r) => ids.indexOf(r.id) + 1), total: body.total };
+  };
+
+  beforeAll(async () => {
+    asha = await newMember(t.database, 'Filter Asha');
+    bala = await newMember(t.database, 'Filter Bala');
+    // Rows 1–6 in id order; row 4 is 2 June in India but 1 June in UTC.
+    const rows: [number, 'wallet_recharge' | 'wallet_withdrawal', number, string][] = [
+      [asha, 'wallet_recharge', 10000, '2021-06-01 10:00+05:30'],
+      [bala, 'wallet_recharge', 60000, '2021-06-01 09:00+05:30'],
+      [asha, 'wallet_withdrawal', -3000, '2021-06-02 10:00+05:30'],
+      [bala, 'wallet_recharge', 3000, '2021-06-02 00:15+05:30'],
+      [asha, 'wallet_recharge', 25050, '2021-06-03 23:30+05:30'],
+      [bala, 'wallet_withdrawal', -50000, '2021-06-04 09:00+05:30'],
+    ];
+    ids = [];
+    for (const [userId, kind, paise, at] of rows) {
+      const [row] = await t.database.query<{ id: number }>(
+        `insert into ledger_entries (user_id, kind, amount_paise, description, created_at) values ($1, $2, $3, 'filters', $4::timestamptz) returning id`,
+        [userId, kind, paise, at]);
+      ids.push(Number(row.id));
+    }
+    for (const userId of [asha, bala]) {
+      await t.database.query(
+        'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [userId]);
+    }
+  });
+
+  it('filters by date range (India days), type, member and amount (as shown, without sign), each with its total', async () => {
+    expect(await list(range)).toEqual({ rows: [6, 5, 3, 4, 1, 2], total: 6 });
+    expect(await list('fromDate=02-06-2021&toDate=02-06-2021')).toEqual({ rows: [3, 4], total: 2 });
+    expect(await list(`${range}&type=wallet_withdrawal`)).toEqual({ rows: [6, 3], total: 2 });
+    expect(await list(`${range}&type=wallet_recharge`)).toEqual({ rows: [5, 4, 1, 2], total: 4 });
+    expect(await list(`userId=${asha}`)).toEqual({ rows: [5, 3, 1], total: 3 });
+    expect(await list(`${range}&minAmount=30&maxAmount=100`)).toEqual({ rows: [3, 4, 1], total: 3 });
+    expect(await list(`${range}&minAmount=250.5`)).toEqual({ rows: [6, 5, 2], total: 3 });
+    expect(await list(`${range}&maxAmount=30.00`)).toEqual({ rows: [3, 4], total: 2 });
+    expect(await list(`userId=${bala}&type=wallet_recharge&minAmount=100&fromDate=01-06-2021`)).toEqual({ rows: [2], total: 1 });
+  });
+
+  it('sorts by date or amount both ways, a stable order across pages', async () => {
+    expect((await list(`${range}&sort=createdAt`)).rows).toEqual([2, 1, 4, 3, 5, 6]);
+    expect((await list(`${range}&sort=amount`)).rows).toEqual([3, 4, 1, 5, 6, 2]);
+    expect((await list(`${range}&sort=-amount`)).rows).toEqual([2, 6, 5, 1, 4, 3]);
+    expect(await list(`${range}&sort=amount&limit=2&page=2`)).toEqual({ rows: [1, 5], total: 6 });
+    expect((await list(`userId=${asha}&sort=-amount`)).rows).toEqual([5, 1, 3]);
+  });
+
+  it('exports the same filtered rows in the same order, in keyset batches', async () => {
+    const csv = async (query: string) => {
+      const res = await get(`/api/users/walletHistory.csv?${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.body.replace(/^\uFEFF/, '').trim().split('\r\n').slice(1).map((l) => ids.indexOf(Number(l.split(',')[0])) + 1);
+    };
+    expect(await csv(`${range}&sort=-amount`)).toEqual([2, 6, 5, 1, 4, 3]);
+    expect(await csv(`${range}&type=wallet_recharge&maxAmount=100`)).toEqual([4, 1]);
+    // Batches of 2: the cursor carries on exactly, in each order.
+    const { walletTransactionsBatch } = await import('./wallet.repository.ts');
+    for (const [sort, expected] of [['amount', [3, 4, 1, 5, 6, 2]], ['-amount', [2, 6, 5, 1, 4, 3]], ['createdAt', [2, 1, 4, 3, 5, 6]]] as const) {
+      const seen: number[] = [];
+      let cursor = null;
+      do {
+        const batch: Awaited<ReturnType<typeof walletTransactionsBatch>> = await walletTransactionsBatch(
+          t.database, { fromDate: '2021-06-01', toDate: '2021-06-04', sort }, cursor, 2);
+        seen.push(...batch.rows.map((r) => ids.indexOf(r.id) + 1));
+        cursor = batch.next;
+      } while (cursor);
+      expect({ sort, seen }).toEqual({ sort, seen: expected });
+    }
+  });
+
+  it('refuses bad filter values with a plain message', async () => {
+    const refused = async (query: string) => {
+      const res = await get(`/api/users/walletHistory?transactionType=wallet_recharge&${query}`);
+      return [res.statusCode, res.json().message];
+    };
+    const amountMessage = 'minAmount must be an amount in rupees with at most 2 decimals';
+    for (const bad of ['1e5', '-5', '10.555', '1,000', 'abc']) expect(await refused(`minAmount=${bad}`)).toEqual([400, amountMessage]);
+    expect(await refused('maxAmount=%2B5')).toEqual([400, 'maxAmount must be an amount in rupees with at most 2 decimals']);
+    expect(await refused('minAmount=50&maxAmount=10')).toEqual([400, 'minAmount must not be more than maxAmount']);
+    expect(await refused('type=credit')).toEqual([400, 'type must be wallet_recharge or wallet_withdrawal']);
+    expect(await refused('sort=fullName')).toEqual([400, 'Sort must be one of: createdAt, -createdAt, amount, -amount']);
+    expect(await refused('fromDate=2021-06-01')).toEqual([400, 'Date must be a real date in dd-mm-yyyy format']);
+    expect(await refused('fromDate=04-06-2021&toDate=01-06-2021')).toEqual([400, 'fromDate must not be after toDate']);
+    expect((await get('/api/users/walletHistory.csv?minAmount=1e5')).statusCode).toBe(400);
+  });
+});

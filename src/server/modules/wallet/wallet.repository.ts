@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { paiseToRupees } from '../../../contract/common.ts';
-import type { MemberBalance, WalletTransaction, WalletType } from '../../../contract/wallet.ts';
+import { paiseToRupees, sortParts } from '../../../contract/common.ts';
+import type { MemberBalance, WalletSort, WalletTransaction, WalletType } from '../../../contract/wallet.ts';
 import type { Database, Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
@@ -25,99 +25,153 @@ const toTransaction = (r: TransactionRow, dateTime: string): WalletTransaction =
 });
 
 const WALLET_COLUMNS = 'id, user_id, amount_paise, created_at, kind';
+const WALLET_KINDS: readonly WalletType[] = ['wallet_recharge', 'wallet_withdrawal'];
 const LISTED = `l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", u.full_name as "fullName",
   l.amount_paise as "amountPaise", l.created_at as "createdAt", l.kind`;
 type Listed = TransactionRow & { createdAt: Date | string };
 type Counted = { n: number };
 
-/**
- * Newest wallet transactions first. Each kind is read newest-first from ledger_wallet_keyset_idx
- * and only the first offset+limit of each are merged, so a page never sorts the whole ledger.
- * With `userId`, one member's wallet rows only, through ledger_user_created_idx.
- */
-export async function listWalletTransactions(database: Database, page: number, limit: number, userId?: number) {
-  const offset = (page - 1) * limit;
-  if (userId !== undefined) {
-    const [rows, [counted]] = await Promise.all([database.query<Listed>(`
-      select ${LISTED}
-        from ledger_entries l join users u on u.user_id = l.user_id
-       where l.user_id = $1 and l.kind in ('wallet_recharge', 'wallet_withdrawal')
-       order by l.created_at desc, l.id desc
-       limit $2 offset $3`, [userId, limit, offset]),
-      database.query<Counted>(
-        `select count(*)::int8 as n from ledger_entries where user_id = $1 and kind in ('wallet_recharge', 'wallet_withdrawal')`,
-        [userId]),
-    ]);
-    return { data: rows.map((r) => toTransaction(r, iso(r.createdAt))), total: counted.n };
-  }
-  const [rows, [counted]] = await Promise.all([database.query<Listed>(`
-    select ${LISTED}
-      from ((select ${WALLET_COLUMNS} from ledger_entries
-              where kind = 'wallet_recharge' order by created_at desc, id desc limit $1)
-            union all
-            (select ${WALLET_COLUMNS} from ledger_entries
-              where kind = 'wallet_withdrawal' order by created_at desc, id desc limit $1)) l
-      join users u on u.user_id = l.user_id
-     order by l.created_at desc, l.id desc
-     limit $2 offset $3`, [offset + limit, limit, offset]),
-    // The totals kept by trigger count the rows (16 of them): no count over the ledger.
-    database.query<Counted>(
-      `select coalesce(sum(entries), 0)::int8 as n from ledger_totals where kind in ('wallet_recharge', 'wallet_withdrawal')`,
-    ),
-  ]);
-  return { data: rows.map((r) => toTransaction(r, iso(r.createdAt))), total: counted.n };
+/** The wallet list's filters as the service hands them over: dates yyyy-mm-dd, amounts in paise. */
+export interface WalletListFilters {
+  userId?: number;
+  type?: WalletType;
+  fromDate?: string;
+  toDate?: string;
+  minAmount?: number;
+  maxAmount?: number;
+  sort: WalletSort;
 }
 
-/**
- * Where a CSV batch ended: the last row's created_at exactly as PostgreSQL wrote it (microseconds;
- * a JavaScript Date keeps milliseconds and would skip rows that share the millisecond) and its id.
- */
+/** Where an export batch ended: the last row's sort value as text (exactly as the database wrote it) and its id. */
 export interface Keyset {
-  createdAt: string;
+  value: string;
   id: number;
 }
 
 /**
- * One kind's next rows after the cursor: one backward range of ledger_wallet_keyset_idx, read
- * from the index alone (drizzle/0013). The cursor's time goes in as text: a driver would round a
- * timestamptz parameter to milliseconds.
+ * One kind's rows, filtered and in the list's order, as one index range:
+ * - by date: ledger_wallet_keyset_idx (kind, created_at, id) INCLUDE (user_id, amount_paise);
+ * - by amount: ledger_recharge_amount_idx (amount_paise, id) and ledger_withdrawal_amount_idx
+ *   (amount_paise, id desc). The list shows amounts without their sign and withdrawals are
+ *   negative, so a withdrawal's "larger" is a lower amount_paise (hence id desc in its index);
+ * - one member: ledger_user_created_idx (user_id, created_at).
+ * The dates are business days in Asia/Kolkata; the amount bounds compare the amount as shown.
  */
-const kindBatch = (kind: WalletType, after: boolean) => `
-  (select ${WALLET_COLUMNS} from ledger_entries
-    where kind = '${kind}'${after ? ' and (created_at, id) < ($2::text::timestamptz, $3::int8)' : ''}
-    order by created_at desc, id desc limit $1)`;
+function kindRange(kind: WalletType, f: WalletListFilters, p: (value: unknown) => string, after: Keyset | null) {
+  const { key, desc } = sortParts(f.sort);
+  const dir = desc ? 'desc' : 'asc';
+  const flip = desc ? 'asc' : 'desc';
+  const credit = kind === 'wallet_recharge';
+  const where = [`kind = '${kind}'`];
+  if (f.userId !== undefined) where.push(`user_id = ${p(f.userId)}`);
+  if (f.fromDate) where.push(`created_at >= (${p(f.fromDate)}::date)::timestamp at time zone 'Asia/Kolkata'`);
+  if (f.toDate) where.push(`created_at < (${p(f.toDate)}::date + 1)::timestamp at time zone 'Asia/Kolkata'`);
+  if (f.minAmount !== undefined) where.push(credit ? `amount_paise >= ${p(f.minAmount)}::int8` : `amount_paise <= -${p(f.minAmount)}::int8`);
+  if (f.maxAmount !== undefined) where.push(credit ? `amount_paise <= ${p(f.maxAmount)}::int8` : `amount_paise >= -${p(f.maxAmount)}::int8`);
+  let order: string;
+  if (key === 'createdAt') {
+    order = `created_at ${dir}, id ${dir}`;
+    // The cursor's time goes in as text: a driver would round a timestamptz parameter to milliseconds.
+    if (after) where.push(`(created_at, id) ${desc ? '<' : '>'} (${p(after.value)}::text::timestamptz, ${p(after.id)}::int8)`);
+  } else {
+    order = `amount_paise ${credit ? dir : flip}, id ${dir}`;
+    if (after) {
+      const value = p(Number(after.value));
+      const id = p(after.id);
+      const past = desc ? '<' : '>';
+      where.push(credit
+        ? `(amount_paise, id) ${past} (${value}::int8, ${id}::int8)`
+        : `(amount_paise ${desc ? '>' : '<'} -${value}::int8 or (amount_paise = -${value}::int8 and id ${past} ${id}::int8))`);
+    }
+  }
+  return { where: where.join(' and '), order };
+}
 
-// Issue 13 found each batch re-reading and sorting every wallet row below the cursor (794k rows
-// took 327 s): one `kind in (…)` scan yields two kinds out of order, and `$2 is null or …` cannot
-// bound an index scan. So: one range per kind, merged, and two fixed texts (first batch, next).
-// The time comes as the wire's ISO text already: parsing a million timestamps into Dates and
-// printing them again was a third of the export's CPU.
-const batchSql = (after: boolean) => `
-  select l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", u.full_name as "fullName",
-         l.amount_paise as "amountPaise",
-         to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",
-         l.created_at::text as "cursorAt", l.kind
-    from (${kindBatch('wallet_recharge', after)} union all ${kindBatch('wallet_withdrawal', after)}) l
-    join users u on u.user_id = l.user_id
-   order by l.created_at desc, l.id desc
-   limit $1`;
-const FIRST_BATCH = batchSql(false);
-const NEXT_BATCH = batchSql(true);
+/** One kind's first `limit` rows (after the cursor) in the list's order. */
+const kindRows = (range: { where: string; order: string }, limit: string) =>
+  `(select ${WALLET_COLUMNS} from ledger_entries where ${range.where} order by ${range.order} limit ${limit})`;
+
+/** The merged order of the kinds' ranges (the amount as shown, without its sign). */
+function mergedOrder(sort: WalletSort) {
+  const { key, desc } = sortParts(sort);
+  const dir = desc ? 'desc' : 'asc';
+  return key === 'createdAt' ? `l.created_at ${dir}, l.id ${dir}` : `abs(l.amount_paise) ${dir}, l.id ${dir}`;
+}
+
+/** The statement text and its parameters, built together. */
+function statement() {
+  const params: unknown[] = [];
+  return { params, p: (value: unknown) => `$${params.push(value)}` };
+}
 
 /**
- * One keyset batch of wallet transactions for the CSV export, newest first: each kind is an index
- * range that starts at the cursor, and the two are merged, so every batch costs the same however
- * deep into the ledger it is.
+ * The filtered count. Without a member or an amount range it comes from the totals kept by
+ * trigger (all time: ledger_totals; a date range: ledger_daily, the same Asia/Kolkata days);
+ * otherwise it counts the index ranges the page reads.
  */
-export async function walletTransactionsBatch(database: Database, after: Keyset | null, size: number) {
-  const rows = await database.query<TransactionRow & { dateTime: string; cursorAt: string }>(
-    after ? NEXT_BATCH : FIRST_BATCH,
-    after ? [size, after.createdAt, after.id] : [size],
-  );
+async function countWallet(database: Database, f: WalletListFilters, kinds: readonly WalletType[]) {
+  const { params, p } = statement();
+  const kindList = kinds.map((k) => `'${k}'`).join(', ');
+  if (f.userId === undefined && f.minAmount === undefined && f.maxAmount === undefined) {
+    const days = [f.fromDate && `day >= ${p(f.fromDate)}::date`, f.toDate && `day <= ${p(f.toDate)}::date`].filter(Boolean);
+    const table = f.fromDate || f.toDate ? 'ledger_daily' : 'ledger_totals';
+    const [row] = await database.query<Counted>(
+      `select coalesce(sum(entries), 0)::int8 as n from ${table} where kind in (${kindList})${days.map((d) => ` and ${d}`).join('')}`, params);
+    return row.n;
+  }
+  const ranges = kinds.map((k) => `(select 1 from ledger_entries where ${kindRange(k, f, p, null).where})`);
+  const [row] = await database.query<Counted>(`select count(*)::int8 as n from (${ranges.join(' union all ')}) l`, params);
+  return row.n;
+}
+
+/**
+ * One page of wallet transactions, filtered and sorted. Each kind is read from its index in the
+ * list's order and only the first offset+limit of each are merged, so a page never sorts the
+ * whole ledger.
+ */
+export async function listWalletTransactions(database: Database, f: WalletListFilters, page: number, limit: number) {
+  const offset = (page - 1) * limit;
+  const kinds = f.type ? [f.type] : WALLET_KINDS;
+  const { params, p } = statement();
+  const take = p(offset + limit);
+  const ranges = kinds.map((k) => kindRows(kindRange(k, f, p, null), take));
+  const text = `
+    select ${LISTED}
+      from (${ranges.join(' union all ')}) l
+      join users u on u.user_id = l.user_id
+     order by ${mergedOrder(f.sort)}
+     limit ${p(limit)} offset ${p(offset)}`;
+  const [rows, total] = await Promise.all([database.query<Listed>(text, params), countWallet(database, f, kinds)]);
+  return { data: rows.map((r) => toTransaction(r, iso(r.createdAt))), total };
+}
+
+/**
+ * One keyset batch of the filtered wallet transactions for the CSV export, in the list's order:
+ * each kind is an index range that starts at the cursor, and the two are merged, so every batch
+ * costs the same however deep into the ledger it is. The time comes as the wire's ISO text
+ * already: parsing a million timestamps into Dates and printing them again was a third of the
+ * export's CPU. (Issue 13: a `kind in (…)` scan yields two kinds out of order, and `$2 is null or …`
+ * cannot bound an index scan, hence one range per kind and texts without optional parts.)
+ */
+export async function walletTransactionsBatch(database: Database, f: WalletListFilters, after: Keyset | null, size: number) {
+  const kinds = f.type ? [f.type] : WALLET_KINDS;
+  const { params, p } = statement();
+  const take = p(size);
+  const ranges = kinds.map((k) => kindRows(kindRange(k, f, p, after), take));
+  const byDate = sortParts(f.sort).key === 'createdAt';
+  const rows = await database.query<TransactionRow & { dateTime: string; cursorAt: string }>(`
+    select l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", u.full_name as "fullName",
+           l.amount_paise as "amountPaise",
+           to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",
+           ${byDate ? 'l.created_at::text' : 'abs(l.amount_paise)::text'} as "cursorAt", l.kind
+      from (${ranges.join(' union all ')}) l
+      join users u on u.user_id = l.user_id
+     order by ${mergedOrder(f.sort)}
+     limit ${take}`, params);
   const last = rows.at(-1);
   return {
     rows: rows.map((r) => toTransaction(r, r.dateTime)),
-    next: rows.length === size && last ? { createdAt: last.cursorAt, id: last.id } : null,
+    next: rows.length === size && last ? { value: last.cursorAt, id: last.id } : null,
   };
 }
 

@@ -13,10 +13,11 @@ const ok = true as const;
 export async function walletRoutes(app: FastifyInstance) {
   registerEndpoints(app, walletApi, {
     history: async (request) => {
-      const { transactionType, userId, page, limit } = request.query;
+      const { transactionType, userId, page, limit, type, fromDate, toDate, minAmount, maxAmount, sort } = request.query;
       const ctx = contextOf(request);
       if (transactionType === 'wallet_recharge') {
-        return { success: ok, ...(await service.walletTransactions(ctx, { page, limit, userId })), page, limit };
+        const filters = { userId, type, fromDate, toDate, minAmount, maxAmount, sort };
+        return { success: ok, ...(await service.walletTransactions(ctx, { ...filters, page, limit })), page, limit };
       }
       return { success: ok, ...(await service.memberLedger(ctx, { userId: userId!, page, limit })), page, limit };
     },
@@ -24,7 +25,7 @@ export async function walletRoutes(app: FastifyInstance) {
       const ctx = contextOf(request);
       return sendCsv<Keyset>(reply, 'wallet-transactions.csv', ['ID', 'User ID', 'User', 'Full Name', 'Type', 'Amount', 'Date & Time'],
         async (cursor) => {
-          const { rows, next } = await service.walletTransactionsBatch(ctx, cursor, CSV_BATCH);
+          const { rows, next } = await service.walletTransactionsBatch(ctx, request.query, cursor, CSV_BATCH);
           return {
             rows: rows.map((r) => [r.id, r.userId, r.userName, r.fullName, r.transactionType,
               (r.transactionType === 'wallet_withdrawal' ? -r.amount : r.amount).toFixed(2), r.dateTime]),

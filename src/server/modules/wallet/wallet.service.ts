@@ -34,12 +34,13 @@ function refuseAboveBalance(balancePaise: number, paise: number) {
 
 // ---- Reads ----
 
-export async function walletTransactions(ctx: Ctx, input: { page: number; limit: number; userId?: number }) {
-  return repo.listWalletTransactions(ctx.database, input.page, input.limit, input.userId);
+export async function walletTransactions(ctx: Ctx, input: repo.WalletListFilters & { page: number; limit: number }) {
+  const { page, limit, ...filters } = input;
+  return repo.listWalletTransactions(ctx.database, filters, page, limit);
 }
 
-export function walletTransactionsBatch(ctx: Ctx, after: repo.Keyset | null, size: number) {
-  return repo.walletTransactionsBatch(ctx.database, after, size);
+export function walletTransactionsBatch(ctx: Ctx, filters: repo.WalletListFilters, after: repo.Keyset | null, size: number) {
+  return repo.walletTransactionsBatch(ctx.database, filters, after, size);
 }
 
 /** One member's ledger for the Membership screen, with who they are and their balance now. */

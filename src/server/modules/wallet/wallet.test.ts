@@ -60,7 +60,7 @@ describe('POST /api/wallets/userWalletRecharge', () => {
   });
 
   it.each([
-    [{ amount: 10, transactionType: 'wallet_recharge' }, 'body.userId'],
+    [{ amount: 10, transactionType: 'wallet_recharge' }, 'userId must be a number'],
     [{ userId: 1, amount: 0, transactionType: 'wallet_recharge' }, 'Amount must be greater than 0'],
     [{ userId: 1, amount: -5, transactionType: 'wallet_recharge' }, 'Amount must be greater than 0'],
     [{ userId: 1, amount: 1.005, transactionType: 'wallet_recharge' }, 'Amount must have at most 2 decimals'],

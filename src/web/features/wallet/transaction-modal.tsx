@@ -1,9 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
-import { WALLET_TYPES, type WalletType } from '../../../contract/wallet';
+import { WALLET_TYPES, type MemberBalance, type WalletType } from '../../../contract/wallet';
 import { AmountInput } from '../../components/amount-input';
+import { MemberPicker } from '../../components/member-picker';
 import { parseAmount } from '../../lib/amount';
 import { errorMessage } from '../../lib/api-client';
 import { formatAmount } from '../../lib/format';
@@ -19,14 +18,11 @@ interface TransactionModalProps {
 /** 'Add New Transaction': a member, an amount of at least 0.01 (sent exactly as typed) and the transaction type. */
 export function TransactionModal({ onClose, onCreated }: TransactionModalProps) {
   const [userId, setUserId] = useState<string | null>(null);
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 250);
   const [amount, setAmount] = useState('');
   const [transactionType, setTransactionType] = useState<WalletType>('wallet_recharge');
   const [validation, setValidation] = useState<string | null>(null);
   const keys = useIdempotencyKey();
   const messageId = useId();
-  const members = useQuery(memberOptionsQuery(debounced));
   const create = useCreateTransaction();
 
   const submit = (event: FormEvent) => {
@@ -46,11 +42,6 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
     );
   };
 
-  const options = (members.data ?? []).map((m) => ({
-    value: String(m.userId),
-    label: `${m.fullName} (ID: ${m.userId}) · balance ${formatAmount(m.balance)}`,
-  }));
-
   return (
     <Modal opened onClose={onClose} title="Add New Transaction" centered>
       <form onSubmit={submit} noValidate aria-label="Add New Transaction">
@@ -63,18 +54,13 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
           {create.isError && (
             <ErrorAlert error={errorMessage(create.error, 'Failed to create transaction')} />
           )}
-          <Select
+          <MemberPicker
             label="User"
             placeholder="Search a user by name"
-            searchable
-            data={options}
             value={userId}
             onChange={setUserId}
-            searchValue={search}
-            onSearchChange={setSearch}
-            filter={({ options: all }) => all}
-            nothingFoundMessage={members.isFetching ? 'Searching...' : 'No users found'}
-            openOnFocus={false}
+            search={memberOptionsQuery}
+            optionLabel={memberLabel}
             error={validation !== null && !userId}
             aria-describedby={validation !== null && !userId ? messageId : undefined}
             data-autofocus
@@ -100,3 +86,6 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
     </Modal>
   );
 }
+
+/** Who, and what their wallet holds (a withdrawal cannot exceed it). */
+const memberLabel = (m: MemberBalance) => `${m.fullName} (ID: ${m.userId}) · balance ${formatAmount(m.balance)}`;

@@ -251,4 +251,81 @@ describe('WalletPage', { timeout: 20_000 }, () => {
     fireEvent.click(within(notice).getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByText(message)).toBeNull();
   });
+
+  // Issue 15 item 1: the filters and the order are the server's, kept in the address.
+  describe('filters and order', () => {
+    const listQueries = (fetchMock: ReturnType<typeof mockFetch>) =>
+      fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u.includes('/users/walletHistory?')).map((u) => new URL(u, 'http://x').searchParams);
+
+    it('sends type, dates, amounts as typed and the order to the server; a bad amount stays as typed, marked, and sends nothing', async () => {
+      signIn(['wallet_view']);
+      const fetchMock = mockFetch(() => jsonResponse(200, list(rows)));
+      renderPage(<WalletPage />);
+      await screen.findByText('-50.25');
+      const form = screen.getByRole('form', { name: 'Filter wallet transactions' });
+      fireEvent.click(within(form).getAllByLabelText('Type')[0]);
+      fireEvent.click((await screen.findAllByRole('option', { name: 'Wallet Withdrawal', hidden: true })).at(-1)!);
+      await vi.waitFor(() => expect(listQueries(fetchMock).at(-1)?.get('type')).toBe('wallet_withdrawal'));
+      fireEvent.change(within(form).getByLabelText('From'), { target: { value: '2026-11-01' } });
+      fireEvent.change(within(form).getByLabelText('To'), { target: { value: '2026-11-30' } });
+      const min = within(form).getByLabelText('Min Amount');
+      fireEvent.change(min, { target: { value: '1e5' } });
+      const before = listQueries(fetchMock).length;
+      fireEvent.click(within(form).getByRole('button', { name: 'Search' }));
+      expect(await within(form).findByText('Enter an amount in rupees, e.g. 100 or 99.50')).toBeTruthy();
+      expect(min).toHaveProperty('value', '1e5');
+      expect(listQueries(fetchMock)).toHaveLength(before);
+
+      fireEvent.change(min, { target: { value: '100.50' } });
+      fireEvent.change(within(form).getByLabelText('Max Amount'), { target: { value: '2000' } });
+      fireEvent.click(within(form).getByRole('button', { name: 'Search' }));
+      await vi.waitFor(() => expect(listQueries(fetchMock).at(-1)?.get('minAmount')).toBe('100.50'));
+      expect(min).toHaveProperty('value', '100.50');
+      expect(Object.fromEntries(listQueries(fetchMock).at(-1)!)).toMatchObject({
+        type: 'wallet_withdrawal', fromDate: '01-11-2026', toDate: '30-11-2026', minAmount: '100.50', maxAmount: '2000', sort: '-createdAt', page: '1',
+      });
+
+      fireEvent.click(screen.getByRole('button', { name: /Amount/ }));
+      await vi.waitFor(() => expect(listQueries(fetchMock).at(-1)?.get('sort')).toBe('amount'));
+      fireEvent.click(screen.getByRole('button', { name: /Amount/ }));
+      await vi.waitFor(() => expect(listQueries(fetchMock).at(-1)?.get('sort')).toBe('-amount'));
+      expect(screen.getByRole('columnheader', { name: /Amount/ }).getAttribute('aria-sort')).toBe('descending');
+    });
+
+    it('opens a shared link with its filters, order and page in the controls and the query', async () => {
+      signIn(['wallet_view']);
+      const fetchMock = mockFetch(() => jsonResponse(200, { ...list(rows), total: 60, page: 2 }));
+      renderPage(<WalletPage />, { url: '/?user=100002&type=wallet_recharge&from=2026-11-01&to=2026-11-30&min=5&max=99.5&sort=amount&page=2' });
+      await screen.findByText('-50.25');
+      expect(Object.fromEntries(listQueries(fetchMock)[0])).toMatchObject({
+        userId: '100002', type: 'wallet_recharge', fromDate: '01-11-2026', toDate: '30-11-2026', minAmount: '5', maxAmount: '99.5', sort: 'amount', page: '2',
+      });
+      const form = screen.getByRole('form', { name: 'Filter wallet transactions' });
+      expect(within(form).getByLabelText('From')).toHaveProperty('value', '2026-11-01');
+      expect(within(form).getByLabelText('Max Amount')).toHaveProperty('value', '99.5');
+      expect(within(form).getAllByLabelText('Type')[0]).toHaveProperty('value', 'Wallet Recharge');
+      expect(within(form).getAllByLabelText('User')[0]).toHaveProperty('value', 'ID: 100002');
+      expect(screen.getByRole('columnheader', { name: /Amount/ }).getAttribute('aria-sort')).toBe('ascending');
+    });
+  });
+
+  // Issue 15 items 3 and 4: long names are cut with the full text on hover/focus; while another
+  // page loads the table shows placeholder rows, never the previous page's rows under new numbers.
+  it('cuts a long member name and shows placeholder rows, not page 1, while page 2 loads', async () => {
+    signIn(['wallet_view']);
+    const long = 'Ananthapadmanabhan Venkataraghavan Subramaniam Iyer Krishnamurthy Raghunathan';
+    let release: (r: Response) => void = () => {};
+    mockFetch((path) => {
+      if (path.includes('page=2')) return new Promise<Response>((resolve) => (release = resolve));
+      return jsonResponse(200, { ...list([{ ...rows[0], fullName: long }, rows[1]]), total: 60 });
+    });
+    const { container } = renderPage(<WalletPage />);
+    const name = await screen.findByText(long);
+    expect(name.getAttribute('data-truncate')).toBe('end');
+    fireEvent.click(screen.getByRole('button', { name: 'Page 2' }));
+    await vi.waitFor(() => expect(screen.queryByText('-50.25')).toBeNull());
+    expect(container.querySelectorAll('.mantine-Skeleton-root').length).toBeGreaterThan(0);
+    release(jsonResponse(200, { ...list([{ ...rows[1], id: 30, amount: 7 }]), total: 60, page: 2 }));
+    expect(await screen.findByText('+7.00')).toBeTruthy();
+  });
 });

@@ -1,31 +1,36 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { walletApi, type WalletTransaction } from '../../../contract/wallet';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { DataTable, type Column } from '../../components/data-table';
+import { StatusBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { errorMessage } from '../../lib/api-client';
 import { formatAmount, formatDateTime } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
 import { TransactionModal } from './transaction-modal';
-import { PAGE_SIZE, walletTransactionsQuery } from './wallet.api';
+import { WalletFilters } from './wallet-filters';
+import { PAGE_SIZE, WALLET_FILTERS, walletQueryOf, walletTransactionsQuery } from './wallet.api';
 
 const COLUMNS: Column<WalletTransaction>[] = [
   {
     header: 'User',
     cell: (t) => (
       <div>
-        <Text size="sm" fw={500}>
+        <TruncatedText fw={500} maxWidth={260}>
           {t.fullName}
-        </Text>
+        </TruncatedText>
         <Text size="xs" c="dimmed">{`ID: ${t.userId}`}</Text>
       </div>
     ),
   },
   {
     header: 'Amount',
+    sort: 'amount',
     cell: (t) => {
       const recharge = t.transactionType === 'wallet_recharge';
       return (
@@ -38,21 +43,23 @@ const COLUMNS: Column<WalletTransaction>[] = [
   {
     header: 'Type',
     cell: (t) => (
-      <Badge variant="light" color={t.transactionType === 'wallet_recharge' ? 'teal' : 'orange'} tt="none">
+      <StatusBadge tone={t.transactionType === 'wallet_recharge' ? 'positive' : 'warning'}>
         {t.transactionType === 'wallet_recharge' ? 'Recharge' : 'Withdrawal'}
-      </Badge>
+      </StatusBadge>
     ),
   },
-  { header: 'Date & Time', cell: (t) => formatDateTime(t.dateTime) },
+  { header: 'Date & Time', sort: 'createdAt', cell: (t) => formatDateTime(t.dateTime) },
 ];
 
 export default function WalletPage() {
-  const [page, setPage] = useState(1);
+  // Filters, order and page live in the address: a reload or a shared link shows the same rows.
+  const { filters, setFilters, page, setPage } = useListState(WALLET_FILTERS);
+  const [filterKey, setFilterKey] = useState(0);
   const [adding, setAdding] = useState(false);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
   const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
-  const transactions = useQuery(walletTransactionsQuery(page));
+  const transactions = useQuery(walletTransactionsQuery(filters, page));
   const data = transactions.data;
 
   return (
@@ -62,7 +69,7 @@ export default function WalletPage() {
           User Wallet
         </Title>
         <Group gap="sm">
-          <CsvButton endpoint={walletApi.historyCsv} filename="wallet-transactions.csv" onError={setDownloadError} />
+          <CsvButton endpoint={walletApi.historyCsv} input={{ query: walletQueryOf(filters) }} filename="wallet-transactions.csv" onError={setDownloadError} />
           <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
             Add User
           </Button>
@@ -70,6 +77,15 @@ export default function WalletPage() {
       </Group>
       <SuccessBanner message={success} />
       <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
+      <WalletFilters
+        key={filterKey}
+        view={filters}
+        onChange={setFilters}
+        onClear={() => {
+          setFilters({ ...WALLET_FILTERS, sort: filters.sort });
+          setFilterKey((k) => k + 1);
+        }}
+      />
       {(transactions.isError || downloadError) && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {transactions.isError ? errorMessage(transactions.error, 'Failed to load wallet transactions') : downloadError}
@@ -80,7 +96,9 @@ export default function WalletPage() {
         columns={COLUMNS}
         rows={data?.data}
         rowKey={(t) => t.id}
-        loading={transactions.isPending || (transactions.isFetching && transactions.isPlaceholderData)}
+        // Another page, filter or order loading: placeholder rows, never the previous rows.
+        loading={transactions.isPending || transactions.isPlaceholderData}
+        sort={{ value: filters.sort, onChange: (sort) => setFilters({ sort }) }}
         empty={<Text c="dimmed">No transactions yet</Text>}
         paging={data ? { page, limit: PAGE_SIZE, total: data.total, onPage: setPage } : undefined}
       />

@@ -1,13 +1,36 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { walletApi, type MemberBalance, type RechargeBody } from '../../../contract/wallet';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { isoToWireDate } from '../../../contract/common';
+import { WALLET_SORT_KEYS, WALLET_TYPES, walletApi, type MemberBalance, type RechargeBody, type WalletSort } from '../../../contract/wallet';
 import { ApiError, client } from '../../lib/api-client';
 
 export const PAGE_SIZE = 25;
 
 const wallet = client(walletApi);
 
-export const walletTransactionsQuery = (page: number) => {
-  const input = { query: { transactionType: 'wallet_recharge' as const, page, limit: PAGE_SIZE } };
+/**
+ * The wallet list's view as the address keeps it ('' is none): member id, type, From/To
+ * (yyyy-mm-dd, as the date inputs give them), the amounts exactly as typed, and the order.
+ */
+export const WALLET_FILTERS = { user: '', type: '', from: '', to: '', min: '', max: '', sort: '-createdAt' };
+export type WalletView = typeof WALLET_FILTERS;
+
+const SORTS: readonly string[] = WALLET_SORT_KEYS.flatMap((k) => [k, `-${k}`]);
+
+/** The list call's query for a view: wire dates dd-mm-yyyy, amounts sent as typed (the server reads them into paise). */
+export function walletQueryOf(view: WalletView) {
+  return {
+    userId: view.user ? Number(view.user) : undefined,
+    type: WALLET_TYPES.find((t) => t.value === view.type)?.value,
+    fromDate: view.from ? isoToWireDate(view.from) : undefined,
+    toDate: view.to ? isoToWireDate(view.to) : undefined,
+    minAmount: view.min.trim() || undefined,
+    maxAmount: view.max.trim() || undefined,
+    sort: (SORTS.includes(view.sort) ? view.sort : WALLET_FILTERS.sort) as WalletSort,
+  };
+}
+
+export const walletTransactionsQuery = (view: WalletView, page: number) => {
+  const input = { query: { transactionType: 'wallet_recharge' as const, ...walletQueryOf(view), page, limit: PAGE_SIZE } };
   return queryOptions({
     queryKey: wallet.history.key(input),
     // The route answers one member's ledger too; this list is always the transactions page.
@@ -20,14 +43,17 @@ export const walletTransactionsQuery = (page: number) => {
   });
 };
 
-/** The user select is fed by the server: a name fragment finds members among a million. */
-export const memberOptionsQuery = (userName: string) => {
+/**
+ * The Add New Transaction member picker's search: members by name with their balance (the
+ * picker's `search`, so typed for any query key).
+ */
+export const memberOptionsQuery = (userName: string): UseQueryOptions<MemberBalance[], Error, MemberBalance[], QueryKey> => {
   const input = { query: { limit: 20, userName: userName.trim() || undefined } };
-  return queryOptions({
+  return {
     queryKey: wallet.balances.key(input),
     queryFn: async ({ signal }): Promise<MemberBalance[]> => (await wallet.balances(input, { signal })).data,
     placeholderData: keepPreviousData,
-  });
+  };
 };
 
 export function useCreateTransaction() {

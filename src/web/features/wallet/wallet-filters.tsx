@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { Button, Select, TextInput } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
+import { WALLET_TYPES } from '../../../contract/wallet';
+import { DateRangeFilter } from '../../components/date-range-filter';
+import { MemberPicker } from '../../components/member-picker';
+import { parseAmountPaise } from '../../lib/amount';
+import type { WalletView } from './wallet.api';
+
+interface WalletFiltersProps {
+  view: WalletView;
+  onChange: (patch: Partial<WalletView>) => void;
+  onClear: () => void;
+}
+
+const TYPE_OPTIONS = [{ value: '', label: 'All Types' }, ...WALLET_TYPES.map((t) => ({ value: t.value, label: t.label }))];
+const INVALID = 'Enter an amount in rupees, e.g. 100 or 99.50';
+
+/** What is wrong with the typed amounts, per field; nothing when both are empty or valid. */
+function amountProblems(min: string, max: string) {
+  const low = min.trim() ? parseAmountPaise(min) : undefined;
+  const high = max.trim() ? parseAmountPaise(max) : undefined;
+  return {
+    min: low === null ? INVALID : undefined,
+    max: high === null ? INVALID : low != null && high != null && high < low ? 'Max Amount must not be less than Min Amount' : undefined,
+  };
+}
+
+/**
+ * The wallet list's filters: member and type apply when picked; the dates and the amounts when
+ * searched. The amounts are rupees exactly as typed (checked here, never rewritten; the server
+ * reads them into paise); a wrong one says so under its field and nothing is sent.
+ */
+export function WalletFilters({ view, onChange, onClear }: WalletFiltersProps) {
+  const [min, setMin] = useState(view.min);
+  const [max, setMax] = useState(view.max);
+  const [problems, setProblems] = useState<{ min?: string; max?: string }>({});
+
+  return (
+    <DateRangeFilter
+      label="Filter wallet transactions"
+      require="none"
+      initial={{ from: view.from, to: view.to }}
+      onSearch={(range) => {
+        const found = amountProblems(min, max);
+        setProblems(found);
+        if (found.min || found.max) return;
+        onChange({ from: range.from, to: range.to, min, max });
+      }}
+      actions={
+        <Button variant="default" leftSection={<IconX size={16} aria-hidden />} onClick={onClear}>
+          Clear Filters
+        </Button>
+      }
+    >
+      <MemberPicker label="User" placeholder="All Users" allLabel="All Users" value={view.user || null} onChange={(user) => onChange({ user: user ?? '' })} w={260} />
+      <Select label="Type" data={TYPE_OPTIONS} value={view.type} onChange={(type) => onChange({ type: type ?? '' })} allowDeselect={false} w={180} />
+      <TextInput
+        label="Min Amount"
+        inputMode="decimal"
+        autoComplete="off"
+        value={min}
+        onChange={(e) => setMin(e.currentTarget.value)}
+        error={problems.min}
+        w={140}
+      />
+      <TextInput
+        label="Max Amount"
+        inputMode="decimal"
+        autoComplete="off"
+        value={max}
+        onChange={(e) => setMax(e.currentTarget.value)}
+        error={problems.max}
+        w={140}
+      />
+    </DateRangeFilter>
+  );
+}
