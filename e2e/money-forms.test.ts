@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumPath } from './support/browser.ts';
 import { getJson, isoDay, serverAndBrowser, walletBalance, wire } from './support/journey.ts';
-import { signIn } from './support/screens.ts';
+import { openScreen, settled, signIn } from './support/screens.ts';
 import { adminLogin } from './support/server.ts';
 
 const paise = (rupees: number) => Math.round(rupees * 100);
@@ -133,5 +133,63 @@ describe.skipIf(!chromiumPath)('money forms keep what was typed, in Chromium', (
     expect(posts).toHaveLength(2);
     expect(posts[1].key).not.toBe(posts[0].key);
     expect(paise(await balance(payout.userId))).toBe(paise(before) + paise(payout.amount));
+  });
+
+  // Issue 15 item 5: with Status Failure and a name the cards said 7 payouts / 7 successful over "No payouts found".
+  it('Daily Payout: filters by status and name: the cards count the rows the table shows; sorts by amount; a reload keeps the view', async () => {
+    const from = isoDay(-35);
+    const to = isoDay(0);
+    type Answer = { total: number; data: { userName: string }[]; totals: { count: number; successful: number; failed: number } };
+    const range = `/wallets/dailyPayout?fromDate=${wire(from)}&toDate=${wire(to)}`;
+    const name = (await getJson<Answer>(journey.server.url, token, `${range}&status=Success&limit=1`)).data[0].userName;
+    const query = (status: string) => getJson<Answer>(journey.server.url, token, `${range}&status=${status}&userName=${encodeURIComponent(name)}&limit=1`);
+    const [failures, successes] = [await query('Failure'), await query('Success')];
+    expect(successes.total).toBeGreaterThan(0);
+
+    const page = await journey.browser.newPage();
+    await signIn(page, journey.server.url);
+    await openScreen(page, journey.server.url, { path: '/daily-payout', heading: 'Daily Payout' });
+    const table = page.getByRole('table', { name: 'Daily payouts' });
+    const card = async (label: string) => Number((await page.getByRole('region', { name: label }).locator('p').nth(1).innerText()).replace(/,/g, ''));
+    const rows = () => table.locator('tbody tr');
+    const amounts = async () => (await rows().locator('td:nth-child(2)').allInnerTexts()).map(Number);
+    async function search(status: 'Success' | 'Failure') {
+      await page.getByRole('combobox', { name: 'Status' }).click();
+      await page.getByRole('option', { name: status }).click();
+      await page.getByRole('button', { name: 'Search' }).click();
+      await settled(page);
+    }
+
+    await page.getByRole('textbox', { name: 'From', exact: true }).fill(from);
+    await page.getByRole('textbox', { name: 'To', exact: true }).fill(to);
+    await page.getByRole('textbox', { name: 'User Name', exact: true }).fill(name);
+    await search('Failure');
+    expect(await card('Total Payouts')).toBe(failures.total);
+    expect(await card('Successful')).toBe(0);
+    expect(await card('Failed')).toBe(failures.total);
+    if (failures.total === 0) await page.getByText('No payouts found').waitFor();
+    else expect(await rows().count()).toBe(Math.min(failures.total, 25));
+
+    await search('Success');
+    expect(await card('Total Payouts')).toBe(successes.total);
+    expect(await card('Failed')).toBe(0);
+    expect(await rows().count()).toBe(Math.min(successes.total, 25));
+
+    await table.getByRole('button', { name: 'Amount' }).click();
+    await settled(page);
+    await page.waitForURL(/sort=amount/);
+    const ascending = await amounts();
+    expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+    expect(await table.getByRole('columnheader', { name: 'Amount' }).getAttribute('aria-sort')).toBe('ascending');
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Daily Payout' }).waitFor();
+    await settled(page);
+    expect(await page.getByRole('textbox', { name: 'User Name', exact: true }).inputValue()).toBe(name);
+    expect(await page.getByRole('combobox', { name: 'Status' }).inputValue()).toBe('Success');
+    expect(await table.getByRole('columnheader', { name: 'Amount' }).getAttribute('aria-sort')).toBe('ascending');
+    expect(await amounts()).toEqual(ascending);
+    expect(await card('Total Payouts')).toBe(successes.total);
+    await page.close();
   });
 });

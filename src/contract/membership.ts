@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageOf, paging, wireDate } from './common.ts';
+import { pageOf, paging, sortParam, wireDate } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
 /** Spec §3 Member view, with the membership's amount and date. */
@@ -21,9 +21,12 @@ export const member = z.object({
 });
 export type Member = z.infer<typeof member>;
 
+/** The list's orders, each served by an index on memberships; newest membership first by default. */
+export const MEMBERSHIP_SORTS = ['dateTime', 'userId', 'amount'] as const;
+
 /** fromDate/toDate are dd-mm-yyyy, both inclusive days in India time; a reversed range is refused. */
 export const membershipQuery = paging
-  .extend({ fromDate: wireDate.optional(), toDate: wireDate.optional() })
+  .extend({ fromDate: wireDate.optional(), toDate: wireDate.optional(), sort: sortParam(MEMBERSHIP_SORTS, '-dateTime') })
   .refine((r) => !r.fromDate || !r.toDate || r.fromDate <= r.toDate, {
     message: 'fromDate must not be after toDate',
     path: ['fromDate'],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paging, wireDate } from './common.ts';
+import { paging, sortParam, wireDate } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
 /** Free text from a form (names, remarks): trimmed, bounded, and without NUL, which PostgreSQL text refuses. */
@@ -21,8 +21,13 @@ const reportRange = z.object({
   ...paging.shape,
 });
 
-export const revenueQuery = reportRange.refine(notReversed, REVERSED_RANGE);
+/** Revenue rows by time (newest first by default) or amount; royalty and reward users by income (largest first by default). */
+export const REVENUE_SORTS = ['dateTime', 'amount'] as const;
+export const INCOME_SORTS = ['amount'] as const;
+
+export const revenueQuery = reportRange.extend({ sort: sortParam(REVENUE_SORTS, '-dateTime') }).refine(notReversed, REVERSED_RANGE);
 export type RevenueQuery = z.infer<typeof revenueQuery>;
+export const royaltyQuery = reportRange.extend({ sort: sortParam(INCOME_SORTS, '-amount') }).refine(notReversed, REVERSED_RANGE);
 
 /** The same range, for the whole-range CSV exports (no paging). */
 export const reportCsvQuery = reportRange.omit({ page: true, limit: true }).refine(notReversed, REVERSED_RANGE);
@@ -40,7 +45,7 @@ export const rewardType = z.enum(['dailyPayout', 'monthlyReward', 'royaltyIncome
 export type RewardType = z.infer<typeof rewardType>;
 
 export const rewardsQuery = reportRange
-  .extend({ transactionType: rewardType.default('dailyPayout') })
+  .extend({ transactionType: rewardType.default('dailyPayout'), sort: sortParam(INCOME_SORTS, '-amount') })
   .refine(notReversed, REVERSED_RANGE);
 export const rewardsCsvQuery = reportRange
   .omit({ page: true, limit: true })
@@ -107,7 +112,7 @@ export type IncomeResponse = z.infer<typeof incomeResponse>;
 export const reportsApi = endpoints('reports', {
   revenue: { method: 'GET', path: '/wallets/adminRevenue', access: 'reports_view', query: revenueQuery, responses: { 200: revenueResponse } },
   revenueCsv: { method: 'GET', path: '/wallets/adminRevenue.csv', access: 'reports_view', query: reportCsvQuery, file: 'csv', responses: {} },
-  royalty: { method: 'GET', path: '/royalties/royaltyStats', access: 'reports_view', query: revenueQuery, responses: { 200: incomeResponse } },
+  royalty: { method: 'GET', path: '/royalties/royaltyStats', access: 'reports_view', query: royaltyQuery, responses: { 200: incomeResponse } },
   royaltyCsv: { method: 'GET', path: '/royalties/royaltyStats.csv', access: 'reports_view', query: reportCsvQuery, file: 'csv', responses: {} },
   rewards: { method: 'GET', path: '/rewards/rewardsDaily', access: 'reports_view', query: rewardsQuery, responses: { 200: incomeResponse } },
   rewardsCsv: { method: 'GET', path: '/rewards/rewardsDaily.csv', access: 'reports_view', query: rewardsCsvQuery, file: 'csv', responses: {} },

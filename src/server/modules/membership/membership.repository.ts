@@ -1,10 +1,12 @@
-import { and, count, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { paiseToRupees } from '../../../contract/common.ts';
-import type { Member } from '../../../contract/membership.ts';
+import type { SortValue } from '../../../contract/common.ts';
+import type { Member, MEMBERSHIP_SORTS } from '../../../contract/membership.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { memberships, users } from '../../db/schema/members.ts';
 import { statCounters } from '../../db/schema/system.ts';
+import { orderBy } from '../../lib/order.ts';
 
 const memberFields = {
   userId: users.userId,
@@ -36,6 +38,7 @@ const toMember = (r: MemberRow): Member => ({
 export interface MembershipFilter {
   fromDate?: string;
   toDate?: string;
+  sort: SortValue<(typeof MEMBERSHIP_SORTS)[number]>;
   page: number;
   limit: number;
 }
@@ -43,8 +46,11 @@ export interface MembershipFilter {
 /** Midnight in India time starting a yyyy-mm-dd day (`days` later). */
 const istMidnight = (day: string, days = 0) => sql`((${day})::date + ${days}::int)::timestamp at time zone 'Asia/Kolkata'`;
 
+/** The sort keys' columns; with the id tie-break each has its index (memberships_*_id_idx, user_id unique). */
+const SORT_COLUMNS = { dateTime: memberships.createdAt, userId: memberships.userId, amount: memberships.amountPaise };
+
 /**
- * Memberships of live members, newest first. fromDate/toDate are whole days in India time
+ * Memberships of live members, newest first unless sorted otherwise. fromDate/toDate are whole days in India time
  * (yyyy-mm-dd after parsing); the range is a created_at range on memberships_created_at_idx. The
  * unfiltered total is the trigger-kept counter.
  */
@@ -55,7 +61,7 @@ export async function listMembers(db: Db, f: MembershipFilter): Promise<{ data: 
   const where = and(...conditions);
   const [rows, [counted]] = await Promise.all([
     db.select(memberFields).from(memberships).innerJoin(users, eq(users.userId, memberships.userId)).where(where)
-      .orderBy(desc(memberships.createdAt), desc(memberships.id)).limit(f.limit).offset((f.page - 1) * f.limit),
+      .orderBy(...orderBy(f.sort, SORT_COLUMNS, memberships.id)).limit(f.limit).offset((f.page - 1) * f.limit),
     f.fromDate || f.toDate
       ? db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.userId, memberships.userId)).where(where)
       : db.select({ n: statCounters.value }).from(statCounters).where(eq(statCounters.name, 'membership_users')),

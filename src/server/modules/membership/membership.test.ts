@@ -48,6 +48,17 @@ describe('GET /api/users/membership', () => {
     expect((await get('/api/users/membership?fromDate=01-01-2020&toDate=31-12-2020')).json()).toMatchObject({ data: [], total: 0 });
   });
 
+  it('sorts by date, user id and amount in either direction', async () => {
+    const order = async (sort: string) => userIds((await get(`/api/users/membership?sort=${sort}`)).json());
+    expect(await order('dateTime')).toEqual([ids[0], ids[1], ids[2], ids[3]]);
+    expect(await order('-userId')).toEqual([...ids].sort((a, b) => b - a));
+    expect(await order('amount')).toEqual(ids);
+    expect(await order('-amount')).toEqual([...ids].reverse());
+    const paged = (await get('/api/users/membership?sort=amount&limit=2&page=2')).json();
+    expect(userIds(paged)).toEqual([ids[2], ids[3]]);
+    expect((await get('/api/users/membership?sort=fullName')).statusCode).toBe(400);
+  });
+
   it('refuses bad dates and a reversed range with 400', async () => {
     for (const q of ['fromDate=2026-03-01', 'fromDate=31-02-2026', 'toDate=abc', 'fromDate=10-03-2026&toDate=01-03-2026']) {
       const res = await get(`/api/users/membership?${q}`);

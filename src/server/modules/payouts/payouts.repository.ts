@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { paiseToRupees } from '../../../contract/common.ts';
-import type { Payout } from '../../../contract/payouts.ts';
+import type { Payout, PAYOUT_SORTS } from '../../../contract/payouts.ts';
+import type { SortValue } from '../../../contract/common.ts';
+import { orderSql } from '../../lib/order.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
@@ -32,20 +34,25 @@ const toPayout = (r: PayoutRow): Payout => ({
   paidAt: r.paidAt === null ? null : iso(r.paidAt),
 });
 
+export type PayoutSort = SortValue<(typeof PAYOUT_SORTS)[number]>;
+
+/** The sort keys' columns; each with the id tie-break has its index (daily_payouts_*_id_idx). */
+const SORT_COLUMNS: Record<(typeof PAYOUT_SORTS)[number], string> = { date: 'p.payout_date', amount: 'p.amount_paise', status: 'p.status' };
+
 /** The list's and the export's one statement: the filters, an optional keyset, then the order and paging. */
-const selectPayouts = (filter: string, paging: string) => `
+const selectPayouts = (filter: string, paging: string, order = 'p.payout_date desc, p.id desc') => `
     select p.id, p.user_id as "userId", coalesce(u.username, u.full_name) as "userName", p.amount_paise as "amountPaise",
            p.payout_date::text as date, p.status, p.paid_at as "paidAt"
       from daily_payouts p join users u on u.user_id = p.user_id
       ${filter}
-     order by p.payout_date desc, p.id desc
+     order by ${order}
      ${paging}`;
 
 /** `like` pattern for a name fragment, with the wildcards of the input escaped. */
 export const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
 
-/** WHERE clauses and params for the filters; `withStatus` false leaves the status out (for the cards). */
-function where(f: PayoutFilters, withStatus: boolean, params: unknown[]): string {
+/** WHERE clauses and params for the filters: the rows, the cards and the chart select the same payouts. */
+function where(f: PayoutFilters, params: unknown[]): string {
   const clauses: string[] = [];
   const add = (clause: string, value: unknown) => {
     params.push(value);
@@ -53,14 +60,18 @@ function where(f: PayoutFilters, withStatus: boolean, params: unknown[]): string
   };
   if (f.fromDate) add('p.payout_date >= ?::date', f.fromDate);
   if (f.toDate) add('p.payout_date <= ?::date', f.toDate);
-  if (withStatus && f.status) add('p.status = ?', f.status);
+  if (f.status) add('p.status = ?', f.status);
   if (f.userName) add("(lower(u.full_name) like ? or lower(coalesce(u.username, '')) like ?)", containsPattern(f.userName));
   return clauses.length ? `where ${clauses.join(' and ')}` : '';
 }
 
-/** The date range over the rollup; days whose payouts all moved to another status are left out. */
+/** The date range and status over the rollup; days whose payouts all moved to another status are left out. */
 function rollupWhere(f: PayoutFilters, params: unknown[]): string {
   const clauses = ['d.payouts <> 0'];
+  if (f.status) {
+    params.push(f.status);
+    clauses.push(`d.status = $${params.length}`);
+  }
   if (f.fromDate) {
     params.push(f.fromDate);
     clauses.push(`d.day >= $${params.length}::date`);
@@ -72,20 +83,22 @@ function rollupWhere(f: PayoutFilters, params: unknown[]): string {
   return `where ${clauses.join(' and ')}`;
 }
 
-export async function listPayouts(database: Database, f: PayoutFilters, page: number, limit: number) {
+export async function listPayouts(database: Database, f: PayoutFilters, sort: PayoutSort, page: number, limit: number) {
   const params: unknown[] = [];
-  const filter = where(f, true, params);
+  const filter = where(f, params);
   params.push(limit, (page - 1) * limit);
-  const rows = await database.query<PayoutRow>(selectPayouts(filter, `limit $${params.length - 1} offset $${params.length}`), params);
+  const order = orderSql(sort, SORT_COLUMNS, 'p.id');
+  const rows = await database.query<PayoutRow>(selectPayouts(filter, `limit $${params.length - 1} offset $${params.length}`, order), params);
 
-  // The cards, the chart and the paging total in one pass: from the trigger-kept day rollup
-  // (payouts_daily: a month is ~60 rows), or, with a name filter, over the range's payouts.
+  // The cards, the chart and the paging total in one pass, over exactly the rows the filters
+  // select: from the trigger-kept day rollup (payouts_daily: a month is ~60 rows, the status is
+  // one of its keys), or, with a name filter, over the matching members' payouts of the range.
   const aggParams: unknown[] = [];
   const groups = await database.query<{ date: string; status: PayoutStatus; n: number; paise: number }>(
     f.userName
       ? `select p.payout_date::text as date, p.status, count(*)::int8 as n, sum(p.amount_paise)::int8 as paise
            from daily_payouts p join users u on u.user_id = p.user_id
-           ${where(f, false, aggParams)}
+           ${where(f, aggParams)}
           group by p.payout_date, p.status
           order by p.payout_date`
       : `select d.day::text as date, d.status, d.payouts as n, d.total_paise as paise
@@ -97,7 +110,6 @@ export async function listPayouts(database: Database, f: PayoutFilters, page: nu
 
   const totals = { count: 0, amount: 0, successful: 0, failed: 0 };
   const daily = new Map<string, { date: string; successful: number; failed: number }>();
-  let total = 0;
   let paise = 0;
   for (const g of groups) {
     const n = g.n;
@@ -105,14 +117,13 @@ export async function listPayouts(database: Database, f: PayoutFilters, page: nu
     paise += g.paise;
     if (g.status === 'Success') totals.successful += n;
     else totals.failed += n;
-    if (!f.status || f.status === g.status) total += n;
     const day = daily.get(g.date) ?? { date: g.date, successful: 0, failed: 0 };
     if (g.status === 'Success') day.successful += n;
     else day.failed += n;
     daily.set(g.date, day);
   }
   totals.amount = paiseToRupees(paise);
-  return { data: rows.map(toPayout), total, totals, daily: [...daily.values()] };
+  return { data: rows.map(toPayout), total: totals.count, totals, daily: [...daily.values()] };
 }
 
 export interface PayoutKeyset {
@@ -123,7 +134,7 @@ export interface PayoutKeyset {
 /** One keyset batch of payouts for the CSV export, in the table's order. */
 export async function payoutsBatch(database: Database, f: PayoutFilters, after: PayoutKeyset | null, size: number) {
   const params: unknown[] = [];
-  let filter = where(f, true, params);
+  let filter = where(f, params);
   if (after) {
     params.push(after.date, after.id);
     const keyset = `(p.payout_date, p.id) < ($${params.length - 1}::date, $${params.length}::int8)`;

@@ -11,8 +11,8 @@ import * as service from './payouts.service.ts';
 export async function payoutsRoutes(app: FastifyInstance) {
   registerEndpoints(app, payoutsApi, {
     list: async (request) => {
-      const { page, limit, ...filters } = request.query;
-      return { success: true as const, ...(await service.listPayouts(contextOf(request), filters, page, limit)), page, limit };
+      const { page, limit, sort, ...filters } = request.query;
+      return { success: true as const, ...(await service.listPayouts(contextOf(request), filters, sort, page, limit)), page, limit };
     },
     csv: async (request, reply) => {
       const ctx = contextOf(request);

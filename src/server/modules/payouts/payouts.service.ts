@@ -10,8 +10,8 @@ import {
 } from '../approvals/four-eyes.ts';
 import * as repo from './payouts.repository.ts';
 
-export function listPayouts(ctx: Ctx, filters: repo.PayoutFilters, page: number, limit: number) {
-  return repo.listPayouts(ctx.database, filters, page, limit);
+export function listPayouts(ctx: Ctx, filters: repo.PayoutFilters, sort: repo.PayoutSort, page: number, limit: number) {
+  return repo.listPayouts(ctx.database, filters, sort, page, limit);
 }
 
 export function payoutsBatch(ctx: Ctx, filters: repo.PayoutFilters, after: repo.PayoutKeyset | null, size: number) {

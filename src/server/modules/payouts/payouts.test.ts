@@ -127,7 +127,7 @@ describe('GET /api/wallets/dailyPayout', () => {
     expect(body.daily.reduce((s: number, d: { successful: number; failed: number }) => s + d.successful + d.failed, 0)).toBe(expected.n);
   });
 
-  it('filters by date range, status and user name; the status filter narrows the rows, not the cards', async () => {
+  it('filters by date range, status and user name; the cards and chart describe exactly the rows selected (issue 15 item 5)', async () => {
     const { date } = await failedPayout(4200, 'Zebulon Filterman');
     const [dd, mm, yyyy] = [date.slice(8, 10), date.slice(5, 7), date.slice(0, 4)];
     const wire = `${dd}-${mm}-${yyyy}`;
@@ -135,11 +135,35 @@ describe('GET /api/wallets/dailyPayout', () => {
     expect(res.total).toBe(1);
     expect(res.data[0]).toMatchObject({ userName: 'Zebulon Filterman', amount: 42, date, status: 'Failure', paidAt: null });
     expect(res.totals).toEqual({ count: 1, amount: 42, successful: 0, failed: 1 });
-    const success = (await get(`?fromDate=${wire}&toDate=${wire}&status=Success&userName=zebulon`)).json();
-    expect(success.total).toBe(0);
-    expect(success.totals.count).toBe(1);
+    expect(res.daily).toEqual([{ date, successful: 0, failed: 1 }]);
+    // Another status than the rows': no rows, and the cards say so (name filter, and the rollup without one).
+    for (const query of [`status=Success&userName=zebulon`, 'status=Success']) {
+      const success = (await get(`?fromDate=${wire}&toDate=${wire}&${query}`)).json();
+      expect(success).toMatchObject({ total: 0, data: [], daily: [], totals: { count: 0, amount: 0, successful: 0, failed: 0 } });
+    }
+    const failed = (await get(`?fromDate=${wire}&toDate=${wire}&status=Failure`)).json();
+    expect(failed).toMatchObject({ total: 1, totals: { count: 1, amount: 42, successful: 0, failed: 1 } });
     const fromOnly = (await get(`?fromDate=${wire}&userName=zebulon`)).json();
     expect(fromOnly.total).toBe(1);
+  });
+
+  it('sorts by date, amount and status in either direction, stable across pages', async () => {
+    const [{ n }] = await t.database.query<{ n: number }>('select count(*)::int as n from daily_payouts');
+    const all = async (sort: string) => {
+      const rows: { id: number; amount: number; date: string; status: string }[] = [];
+      for (let page = 1; rows.length < n; page += 1) rows.push(...(await get(`?sort=${sort}&limit=7&page=${page}`)).json().data);
+      return rows;
+    };
+    const byAmount = await all('-amount');
+    expect(new Set(byAmount.map((r) => r.id)).size).toBe(n);
+    expect(byAmount.map((r) => r.amount)).toEqual([...byAmount.map((r) => r.amount)].sort((a, b) => b - a));
+    const up = await all('amount');
+    expect(up[0].amount).toBe(Math.min(...up.map((r) => r.amount)));
+    const byStatus = (await all('status')).map((r) => r.status);
+    expect(byStatus).toEqual([...byStatus].sort());
+    const newest = (await get('?limit=3')).json().data;
+    expect(newest[0].date >= newest[2].date).toBe(true);
+    expect((await get('?sort=userId')).json().message).toContain('Sort must be one of: date, -date, amount, -amount, status, -status');
   });
 
   it('validates dates and status and answers 401/403', async () => {

@@ -1,5 +1,5 @@
-import { paiseToRupees } from '../../../contract/common.ts';
-import { REWARD_TYPES, royaltyDisplayLevel } from '../../../contract/reports.ts';
+import { paiseToRupees, type SortValue } from '../../../contract/common.ts';
+import { REWARD_TYPES, royaltyDisplayLevel, type INCOME_SORTS } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import type { ranks } from '../../db/schema/catalogue.ts';
@@ -14,6 +14,9 @@ export interface IncomeFilters {
   toDate: string;
   userName?: string;
 }
+
+/** Users by income, largest first (`-amount`, the default) or smallest first (`amount`). */
+export type IncomeSort = SortValue<(typeof INCOME_SORTS)[number]>;
 
 type BatchRow = Pick<typeof incomeBatches.$inferSelect, 'batchId' | 'rewardType' | 'runDate'> & { kind: IncomeFilters['kind'] };
 
@@ -66,7 +69,9 @@ type Totals = Pick<typeof incomeMonthTotals.$inferSelect, 'users'> & { paise: nu
  * filter (the screens' default: the current month) reads the income_month_* rollups (drizzle/functions/income_months.sql);
  * any other range groups the batches' ledger credits, read through ledger_batch_user_idx.
  */
-async function receiverTotals(database: Database, f: IncomeFilters, ids: number[], page: number, limit: number) {
+async function receiverTotals(database: Database, f: IncomeFilters, sort: IncomeSort, ids: number[], page: number, limit: number) {
+  // Smallest first reads income_month_users_top_idx backwards: amount ascending, then user id descending.
+  const up = sort === 'amount';
   const months = f.userName ? null : wholeMonths(f.fromDate, f.toDate);
   const offset = (page - 1) * limit;
   if (months) {
@@ -83,10 +88,10 @@ async function receiverTotals(database: Database, f: IncomeFilters, ids: number[
         database.query<UserTotalRow>(one
           ? `select user_id as "userId", total_paise as paise, entries as n from income_month_users
               where kind = $1 and reward_key = $2 and month = $3::date
-              order by total_paise desc nulls last, user_id limit $4 offset $5`
+              order by ${up ? 'total_paise asc, user_id desc' : 'total_paise desc nulls last, user_id'} limit $4 offset $5`
           : `select user_id as "userId", sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
               where kind = $1 and reward_key = $2 and month = any($3::date[])
-              group by user_id order by sum(total_paise) desc, user_id limit $4 offset $5`,
+              group by user_id order by sum(total_paise) ${up ? 'asc' : 'desc'}, user_id ${up ? 'desc' : 'asc'} limit $4 offset $5`,
         [f.kind, key, one ? months[0] : months, limit, offset]),
       ]);
       return { totals, users };
@@ -103,7 +108,7 @@ async function receiverTotals(database: Database, f: IncomeFilters, ids: number[
       select l.user_id as "userId", sum(l.amount_paise)::int8 as paise, count(*)::int8 as n
         from ledger_entries l ${join}
        where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(4)}` : ''}
-       group by l.user_id order by sum(l.amount_paise) desc, l.user_id
+       group by l.user_id order by sum(l.amount_paise) ${up ? 'asc' : 'desc'}, l.user_id ${up ? 'desc' : 'asc'}
        limit $2 offset $3`, name ? [ids, limit, offset, name] : [ids, limit, offset]),
   ]);
   return { totals, users };
@@ -113,11 +118,11 @@ async function receiverTotals(database: Database, f: IncomeFilters, ids: number[
  * The report: totals over every receiver of the range's batches, one page of users grouped by
  * user (largest income first), and the batches with their receivers among that page's users.
  */
-export async function incomeReport(database: Database, f: IncomeFilters, page: number, limit: number) {
+export async function incomeReport(database: Database, f: IncomeFilters, sort: IncomeSort, page: number, limit: number) {
   const batches = await batchesInRange(database, f);
   const ids = batches.map((b) => b.batchId);
   if (ids.length === 0) return { data: [], users: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
-  const { totals, users: totalsByUser } = await receiverTotals(database, f, ids, page, limit);
+  const { totals, users: totalsByUser } = await receiverTotals(database, f, sort, ids, page, limit);
   const pageIds = totalsByUser.map((u) => u.userId);
   const [people, receivers] = pageIds.length === 0 ? [[], []] : await Promise.all([
     database.query<Pick<CreditRow, 'userId' | 'userName' | 'rankName'>>(`

@@ -16,8 +16,8 @@ async function incomeCsv(ctx: Ctx, reply: FastifyReply, filename: string, filter
 export async function reportsRoutes(app: FastifyInstance) {
   registerEndpoints(app, reportsApi, {
     revenue: async (request) => {
-      const { page, limit, ...filters } = request.query;
-      return { success: true as const, ...(await service.revenuePage(contextOf(request), filters, page, limit)), page, limit };
+      const { page, limit, sort, ...filters } = request.query;
+      return { success: true as const, ...(await service.revenuePage(contextOf(request), filters, sort, page, limit)), page, limit };
     },
     revenueCsv: async (request, reply) => {
       const ctx = contextOf(request);
@@ -31,15 +31,15 @@ export async function reportsRoutes(app: FastifyInstance) {
       });
     },
     royalty: async (request) => {
-      const { page, limit, ...range } = request.query;
-      const report = await service.incomeReport(contextOf(request), { kind: 'royalty', ...range }, page, limit);
+      const { page, limit, sort, ...range } = request.query;
+      const report = await service.incomeReport(contextOf(request), { kind: 'royalty', ...range }, sort, page, limit);
       return { success: true as const, ...report, page, limit };
     },
     royaltyCsv: async (request, reply) =>
       incomeCsv(contextOf(request), reply, 'royalty-income.csv', { kind: 'royalty', ...request.query }),
     rewards: async (request) => {
-      const { page, limit, transactionType, ...range } = request.query;
-      const report = await service.incomeReport(contextOf(request), { kind: 'reward', rewardType: transactionType, ...range }, page, limit);
+      const { page, limit, sort, transactionType, ...range } = request.query;
+      const report = await service.incomeReport(contextOf(request), { kind: 'reward', rewardType: transactionType, ...range }, sort, page, limit);
       return { success: true as const, ...report, page, limit };
     },
     rewardsCsv: async (request, reply) => {

@@ -2,16 +2,16 @@ import type { Ctx } from '../../lib/context.ts';
 import * as income from './income.repository.ts';
 import * as revenue from './revenue.repository.ts';
 
-export function revenuePage(ctx: Ctx, filters: revenue.RevenueFilters, page: number, limit: number) {
-  return revenue.revenuePage(ctx.database, filters, page, limit);
+export function revenuePage(ctx: Ctx, filters: revenue.RevenueFilters, sort: revenue.RevenueSort, page: number, limit: number) {
+  return revenue.revenuePage(ctx.database, filters, sort, page, limit);
 }
 
 export function revenueBatch(ctx: Ctx, filters: revenue.RevenueFilters, after: revenue.RevenueKeyset | null, size: number) {
   return revenue.revenueBatch(ctx.database, filters, after, size);
 }
 
-export function incomeReport(ctx: Ctx, filters: income.IncomeFilters, page: number, limit: number) {
-  return income.incomeReport(ctx.database, filters, page, limit);
+export function incomeReport(ctx: Ctx, filters: income.IncomeFilters, sort: income.IncomeSort, page: number, limit: number) {
+  return income.incomeReport(ctx.database, filters, sort, page, limit);
 }
 
 /**

@@ -48,6 +48,22 @@ describe('GET /api/wallets/adminRevenue', () => {
     expect(empty).toMatchObject({ data: [], count: 0, totalAmount: 0, daily: [] });
   });
 
+  it('sorts by amount and by time, either direction, without repeating a row across pages', async () => {
+    const [{ n }] = await t.database.query<{ n: number }>(`select count(*)::int as n from ledger_entries where kind = 'membership_fee'`);
+    const all = async (sort: string) => {
+      const rows: { id: number; amount: number; dateTime: string }[] = [];
+      for (let page = 1; rows.length < n; page += 1) rows.push(...(await get(`/api/wallets/adminRevenue?${WIDE}&sort=${sort}&limit=9&page=${page}`)).json().data);
+      return rows;
+    };
+    for (const [sort, value, dir] of [['amount', 'amount', 1], ['-amount', 'amount', -1], ['dateTime', 'dateTime', 1]] as const) {
+      const rows = await all(sort);
+      expect(new Set(rows.map((r) => r.id)).size, sort).toBe(n);
+      const values = rows.map((r) => r[value]);
+      expect(values, sort).toEqual([...values].sort((a, b) => (a < b ? -dir : a > b ? dir : 0)));
+    }
+    expect((await get(`/api/wallets/adminRevenue?${WIDE}&sort=userName`)).statusCode).toBe(400);
+  });
+
   it('answers 400 for missing, malformed or reversed dates; 401; 403', async () => {
     expect((await get('/api/wallets/adminRevenue')).json().message).toContain('fromDate is required (dd-mm-yyyy)');
     expect((await get('/api/wallets/adminRevenue?fromDate=01-01-2026')).json().message).toContain('toDate is required (dd-mm-yyyy)');
@@ -142,6 +158,10 @@ describe('whole months come from the income rollups, other ranges from the ledge
       });
       expect(body.users.map((u: { userId: number; amount: number; transactions: number }) => [u.userId, u.amount, u.transactions]), url)
         .toEqual(expected.slice(7, 14).map((r) => [Number(r.user_id), Number(r.paise) / 100, r.n]));
+      // Smallest income first: exactly the reverse order (amount ascending, then user id descending).
+      const up = (await get(`${url}&sort=amount`)).json();
+      expect(up.users.map((u: { userId: number }) => u.userId), `${url}&sort=amount`)
+        .toEqual([...expected].reverse().slice(7, 14).map((r) => Number(r.user_id)));
       if (expected.length > 0) checked += 1;
     }
     expect(checked).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
-import { paiseToRupees } from '../../../contract/common.ts';
-import type { RevenueEntry } from '../../../contract/reports.ts';
+import { paiseToRupees, sortParts, type SortValue } from '../../../contract/common.ts';
+import type { REVENUE_SORTS, RevenueEntry } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import type { ledgerEntries } from '../../db/schema/money.ts';
@@ -33,15 +33,27 @@ const FEE_COLUMNS = `l.id, l.user_id as "userId", coalesce(u.username, u.full_na
 
 type DayTotal = { day: string; paise: number; n: number };
 
+export type RevenueSort = SortValue<(typeof REVENUE_SORTS)[number]>;
+
+/**
+ * The page's order. A fee is a debit shown positive, so the shown amount ascending is the stored
+ * amount descending: the partial index ledger_fee_amount_id_idx (amount_paise, id) serves both.
+ */
+function revenueOrder(sort: RevenueSort): string {
+  const { key, desc } = sortParts(sort);
+  if (key === 'amount') return desc ? 'l.amount_paise asc, l.id asc' : 'l.amount_paise desc, l.id desc';
+  return desc ? 'l.created_at desc, l.id desc' : 'l.created_at asc, l.id asc';
+}
+
 /** Revenue = membership fees (ledger kind membership_fee, debits), shown positive. */
-export async function revenuePage(database: Database, f: RevenueFilters, page: number, limit: number) {
+export async function revenuePage(database: Database, f: RevenueFilters, sort: RevenueSort, page: number, limit: number) {
   const params: unknown[] = [f.fromDate, f.toDate, limit, (page - 1) * limit];
   if (f.userName) params.push(containsPattern(f.userName));
   const rows = await database.query<RevenueRow>(`
     select ${FEE_COLUMNS}
       from ledger_entries l join users u on u.user_id = l.user_id
      where l.kind = 'membership_fee' and ${IST_RANGE} ${f.userName ? `and ${NAME_MATCH(5)}` : ''}
-     order by l.created_at desc, l.id desc
+     order by ${revenueOrder(sort)}
      limit $3 offset $4`, params);
 
   // Totals per day: from the trigger-kept ledger_daily (summing its shards) when the whole

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Member, MembershipPage } from '../../../contract/membership';
-import { DataTable, type Column } from '../../components/data-table';
+import { DataTable, type Column, type TableSort } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { MEMBERS_PAGE_SIZE } from './membership.api';
 
@@ -12,10 +12,12 @@ interface MembersTableProps {
   onPage: (page: number) => void;
   /** The screen's own words for a failed load. */
   loadError: string;
+  /** The list's order (kept in the address by the screen). */
+  sort?: TableSort;
 }
 
 /** One page of members with the screen's load error above it (both Membership screens). */
-export function MembersTable({ members, columns, page, onPage, loadError }: MembersTableProps) {
+export function MembersTable({ members, columns, page, onPage, loadError, sort }: MembersTableProps) {
   return (
     <>
       {members.isError && <ErrorAlert error={loadError} />}
@@ -24,7 +26,8 @@ export function MembersTable({ members, columns, page, onPage, loadError }: Memb
         columns={columns}
         rows={members.data?.data ?? (members.isError ? [] : undefined)}
         rowKey={(m) => m._id}
-        loading={members.isPending}
+        loading={members.isPending || members.isPlaceholderData}
+        sort={sort}
         empty={<Text fw={500}>No users found</Text>}
         paging={members.data ? { page, limit: MEMBERS_PAGE_SIZE, total: members.data.total, onPage } : undefined}
       />

@@ -1,32 +1,35 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Stack, Title } from '@mantine/core';
+import { Button, Group, Stack, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import type { Member } from '../../../contract/membership';
 import type { Column } from '../../components/data-table';
+import { ActiveBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
 import { formatUSD } from '../../lib/format';
 import { AmountHistoryModal } from './amount-history-modal';
-import { membersQuery } from './membership.api';
+import { knownMembershipSort, membersQuery, type MembershipSort } from './membership.api';
 import { MembersTable } from './members-table';
+
+/** The order, kept in the address. */
+const URL_FILTERS: { sort: MembershipSort } = { sort: '-dateTime' };
 
 /** Membership version A (/test/membership): members with their current amount and its history. */
 export default function MembershipListPage() {
-  const [page, setPage] = useState(1);
-  const members = useQuery(membersQuery(null, page));
+  const { filters, setFilters, page, setPage } = useListState(URL_FILTERS);
+  const sort = knownMembershipSort(filters.sort);
+  const members = useQuery(membersQuery(null, page, sort));
   const [viewing, setViewing] = useState<Member | null>(null);
 
   const columns: Column<Member>[] = [
-    { header: 'Name', cell: (m) => m.fullName },
-    { header: 'ID', cell: (m) => m.userId },
-    { header: 'Email', cell: (m) => m.email },
+    { header: 'Name', cell: (m) => <TruncatedText maxWidth={240}>{m.fullName}</TruncatedText> },
+    { header: 'ID', cell: (m) => m.userId, sort: 'userId' },
+    { header: 'Email', cell: (m) => <TruncatedText maxWidth={240}>{m.email}</TruncatedText> },
     { header: 'Phone', cell: (m) => m.phone },
     {
       header: 'Status',
-      cell: (m) => (
-        <Badge color={m.status !== false ? 'teal' : 'gray'} variant="light">
-          {m.status !== false ? 'Active' : 'Inactive'}
-        </Badge>
-      ),
+      cell: (m) => <ActiveBadge active={m.status !== false} />,
     },
     { header: 'Current Amount', cell: (m) => formatUSD(m.currentAmount) },
     {
@@ -49,7 +52,14 @@ export default function MembershipListPage() {
           Refresh
         </Button>
       </Group>
-      <MembersTable members={members} columns={columns} page={page} onPage={setPage} loadError="Failed to load members. Please try again." />
+      <MembersTable
+        members={members}
+        columns={columns}
+        page={page}
+        onPage={setPage}
+        sort={{ value: sort, onChange: (value) => setFilters({ sort: value as MembershipSort }) }}
+        loadError="Failed to load members. Please try again."
+      />
       <AmountHistoryModal member={viewing} onClose={() => setViewing(null)} />
     </Stack>
   );

@@ -3,18 +3,24 @@ import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Member } from '../../../contract/membership';
 import type { Column } from '../../components/data-table';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
 import { formatDateTime } from '../../lib/format';
-import { membersQuery, type DateRange } from './membership.api';
+import { knownMembershipSort, membersQuery, type MembershipSort } from './membership.api';
 import { MembersTable } from './members-table';
+
+/** The applied range (both dates, or neither) and the order, kept in the address. */
+const URL_FILTERS: { from: string; to: string; sort: MembershipSort } = { from: '', to: '', sort: '-dateTime' };
 
 /** Membership version B (/membership): members by the date they took membership. */
 export default function MembershipPage() {
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [range, setRange] = useState<DateRange | null>(null);
-  const [page, setPage] = useState(1);
+  const { filters, setFilters, page, setPage } = useListState(URL_FILTERS);
+  const range = filters.from && filters.to ? { from: filters.from, to: filters.to } : null;
+  const sort = knownMembershipSort(filters.sort);
+  const [from, setFrom] = useState(filters.from);
+  const [to, setTo] = useState(filters.to);
   const [formError, setFormError] = useState<string | null>(null);
-  const members = useQuery(membersQuery(range, page));
+  const members = useQuery(membersQuery(range, page, sort));
 
   function filter(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -27,22 +33,20 @@ export default function MembershipPage() {
       return;
     }
     setFormError(null);
-    setRange({ from, to });
-    setPage(1);
+    setFilters({ from, to });
   }
 
   function clear() {
     setFrom('');
     setTo('');
     setFormError(null);
-    setRange(null);
-    setPage(1);
+    setFilters({ from: '', to: '' });
   }
 
   const columns: Column<Member>[] = [
-    { header: 'User ID', cell: (m) => m.userId },
-    { header: 'Name', cell: (m) => m.fullName },
-    { header: 'Date Time', cell: (m) => formatDateTime(m.dateTime) },
+    { header: 'User ID', cell: (m) => m.userId, sort: 'userId' },
+    { header: 'Name', cell: (m) => <TruncatedText maxWidth={320}>{m.fullName}</TruncatedText> },
+    { header: 'Date Time', cell: (m) => (m.dateTime ? formatDateTime(m.dateTime) : '—'), sort: 'dateTime' },
   ];
 
   return (
@@ -65,7 +69,14 @@ export default function MembershipPage() {
           {formError}
         </Alert>
       )}
-      <MembersTable members={members} columns={columns} page={page} onPage={setPage} loadError="Failed to fetch members. Please try again later." />
+      <MembersTable
+        members={members}
+        columns={columns}
+        page={page}
+        onPage={setPage}
+        sort={{ value: sort, onChange: (value) => setFilters({ sort: value as MembershipSort }) }}
+        loadError="Failed to fetch members. Please try again later."
+      />
     </Stack>
   );
 }

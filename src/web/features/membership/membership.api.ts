@@ -1,14 +1,85 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { isoToWireDate } from '../../../contract/common';
-import { membershipApi, type MembershipPage } from '../../../contract/membership';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { isoToWireDate, sortParts } from '../../../contract/common';
+import { member, membershipApi, membershipResponse, type Member, type MembershipPage, type MEMBERSHIP_SORTS } from '../../../contract/membership';
 import { walletApi, type memberHistoryResponse } from '../../../contract/wallet';
 import { client } from '../../lib/api-client';
 
-const membership = client(membershipApi);
+/**
+ * Spec §7: the members come "as an array, or under data, or under members", each a member view
+ * (userId, _id, id, fullName or name, email, phone, status, amount). A server that answers the
+ * whole list (no `total`) leaves the order and the paging to the panel. Our server answers the
+ * contract's one shape; anything else is still an error.
+ */
+const memberList = z.preprocess(
+  (body) => {
+    if (Array.isArray(body)) return { data: body };
+    if (typeof body !== 'object' || body === null) return body;
+    const { data, members } = body as { data?: unknown; members?: unknown };
+    const useMembers = Array.isArray(members) && (!Array.isArray(data) || (data.length === 0 && members.length > 0));
+    return useMembers ? { ...body, data: members } : body;
+  },
+  membershipResponse.partial({ success: true, total: true, page: true, limit: true }).extend({
+    data: z.array(
+      member
+        .partial({ _id: true, id: true, fullName: true, name: true, currentAmount: true, dateTime: true })
+        .extend({ status: z.unknown().optional(), amount: z.number().optional() }),
+    ),
+  }),
+);
+type MemberList = z.output<typeof memberList>;
+
+const membership = client({ ...membershipApi, list: { ...membershipApi.list, responses: { 200: memberList } } });
 const wallet = client(walletApi);
 
 export const MEMBERS_PAGE_SIZE = 25;
+
+export type MembershipSort = (typeof MEMBERSHIP_SORTS)[number] | `-${(typeof MEMBERSHIP_SORTS)[number]}`;
+export const DEFAULT_MEMBERSHIP_SORT: MembershipSort = '-dateTime';
+
+const SORTS = new Set<string>(['dateTime', '-dateTime', 'userId', '-userId', 'amount', '-amount'] satisfies MembershipSort[]);
+
+/** An order from the address; an unknown one is the default. */
+export const knownMembershipSort = (value: string): MembershipSort =>
+  SORTS.has(value) ? (value as MembershipSort) : DEFAULT_MEMBERSHIP_SORT;
+
+const COMPARE: Record<(typeof MEMBERSHIP_SORTS)[number], (a: Member, b: Member) => number> = {
+  dateTime: (a, b) => a.dateTime.localeCompare(b.dateTime),
+  userId: (a, b) => a.userId - b.userId,
+  amount: (a, b) => a.amount - b.amount,
+};
+
+/** An answer as the screens show it: spec member views completed, a whole list sorted and paged here. */
+export function toMembershipPage(answer: MemberList, page: number, sort: MembershipSort): MembershipPage {
+  const rows: Member[] = answer.data.map((m) => {
+    const fullName = m.fullName ?? m.name ?? '';
+    const amount = m.amount ?? 0;
+    return {
+      ...m,
+      _id: m._id ?? String(m.userId),
+      id: m.id ?? m.userId,
+      fullName,
+      name: m.name ?? fullName,
+      // spec §3: active unless false.
+      status: m.status !== false,
+      amount,
+      currentAmount: m.currentAmount ?? amount,
+      dateTime: m.dateTime ?? '',
+    };
+  });
+  if (answer.total !== undefined) {
+    return { success: true, data: rows, total: answer.total, page: answer.page ?? page, limit: answer.limit ?? MEMBERS_PAGE_SIZE };
+  }
+  const { key, desc } = sortParts(sort);
+  const sorted = [...rows].sort((a, b) => (desc ? COMPARE[key](b, a) : COMPARE[key](a, b)));
+  return {
+    success: true,
+    data: sorted.slice((page - 1) * MEMBERS_PAGE_SIZE, page * MEMBERS_PAGE_SIZE),
+    total: sorted.length,
+    page,
+    limit: MEMBERS_PAGE_SIZE,
+  };
+}
 
 /** From/To as date inputs give them (yyyy-mm-dd); sent as dd-mm-yyyy (spec §5). */
 export interface DateRange {
@@ -17,19 +88,21 @@ export interface DateRange {
 }
 
 /** The members call of a page: the range's days as dd-mm-yyyy. */
-export const membersInput = (range: DateRange | null, page: number) => ({
+export const membersInput = (range: DateRange | null, page: number, sort: MembershipSort = DEFAULT_MEMBERSHIP_SORT) => ({
   query: {
     page,
     limit: MEMBERS_PAGE_SIZE,
     ...(range ? { fromDate: isoToWireDate(range.from), toDate: isoToWireDate(range.to) } : {}),
+    // The default order is the server's default: not sent.
+    ...(sort === DEFAULT_MEMBERSHIP_SORT ? {} : { sort }),
   },
 });
 
-export const membersQuery = (range: DateRange | null, page: number) => {
-  const input = membersInput(range, page);
+export const membersQuery = (range: DateRange | null, page: number, sort: MembershipSort = DEFAULT_MEMBERSHIP_SORT) => {
+  const input = membersInput(range, page, sort);
   return queryOptions({
     queryKey: membership.list.key(input),
-    queryFn: ({ signal }): Promise<MembershipPage> => membership.list(input, { signal }),
+    queryFn: async ({ signal }): Promise<MembershipPage> => toMembershipPage(await membership.list(input, { signal }), page, sort),
     placeholderData: keepPreviousData,
   });
 };

@@ -32,6 +32,30 @@ describe('Membership version B (/membership)', () => {
     expect((screen.getByLabelText('From') as HTMLInputElement).value).toBe('');
   });
 
+  // Issue 15 item 12: spec §7 "array, or data, or members", each a member view.
+  it.each([
+    ['a bare array', (rows: unknown[]) => rows],
+    ['under members', (rows: unknown[]) => ({ success: true, members: rows })],
+  ])('lists members sent as %s', async (_shape, answer) => {
+    signIn(['membership_view']);
+    const view = { userId: 102, _id: 'abc', name: 'Vikram Sen', email: 'v@test.local', phone: '9800000001', status: true, amount: 999 };
+    mockFetch(() => jsonResponse(200, answer([view, member(101, 'Asha Rao')])));
+    renderPage(<MembershipPage />);
+    expect(await screen.findByText('Vikram Sen')).toBeTruthy();
+    expect(screen.getByText('Asha Rao')).toBeTruthy();
+    expect(screen.queryByText('Failed to fetch members. Please try again later.')).toBeNull();
+  });
+
+  it('sorts by a column header and keeps the order in the address', async () => {
+    signIn(['membership_view']);
+    const fetchMock = mockFetch(() => jsonResponse(200, MEMBERS));
+    const { router } = renderPage(<MembershipPage />);
+    await screen.findByText('Asha Rao');
+    fireEvent.click(screen.getByRole('button', { name: /User ID/ }));
+    await vi.waitFor(() => expect(fetchMock.mock.calls.map(([u]) => String(u))).toContain('/api/users/membership?page=1&limit=25&sort=userId'));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?sort=userId'));
+  });
+
   it('shows the failure text', async () => {
     signIn(['membership_view']);
     mockFetch(() => jsonResponse(500, { success: false, message: 'x' }));

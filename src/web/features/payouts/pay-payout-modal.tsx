@@ -1,17 +1,17 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
-import type { Payout } from '../../../contract/payouts';
 import { TYPE_INCOMES } from '../../../contract/payouts';
 import { AmountInput } from '../../components/amount-input';
 import { parseAmount } from '../../lib/amount';
 import { errorMessage } from '../../lib/api-client';
 import { formatAmount } from '../../lib/format';
 import { outcomeOf, useIdempotencyKey, type MoneyOutcome } from '../../lib/money-request';
-import { usePayPayout } from './payouts.api';
+import { usePayPayout, type PayoutRow } from './payouts.api';
 import { ErrorAlert } from '../../components/error-alert';
 
 interface PayPayoutModalProps {
-  payout: Payout;
+  /** A payout whose member is known (a row without userId offers no Pay Now). */
+  payout: PayoutRow & { userId: number };
   onClose: () => void;
   onPaid: (outcome: MoneyOutcome) => void;
 }

@@ -6,7 +6,7 @@ import type { PayoutFilters as Filters } from './payouts.api';
 
 interface PayoutFiltersProps {
   initial: Filters;
-  onSearch: (filters: Filters) => void;
+  onSearch: (filters: Omit<Filters, 'sort'>) => void;
   onClear: () => void;
 }
 

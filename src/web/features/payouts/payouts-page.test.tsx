@@ -33,6 +33,48 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Clear Filters & Reload' })).toBeTruthy();
   });
 
+  // Issue 15 item 14: the INR Total Amount card showed a "$" coin.
+  it('marks the Total Amount card with a rupee icon, not a dollar', async () => {
+    signIn(['payouts_view']);
+    mockFetch(() => jsonResponse(200, pageOf([failed])));
+    renderPage(<PayoutsPage />);
+    const card = await screen.findByRole('region', { name: 'Total Amount' });
+    await within(card).findByText('98765.40');
+    expect(card.querySelector('svg.tabler-icon-currency-rupee')).toBeTruthy();
+    expect(card.querySelector('svg.tabler-icon-coin')).toBeNull();
+  });
+
+  // Issue 15 item 12: spec §7 "array, or data, or payouts"; a bare array said "Something went wrong",
+  // a list under `payouts` gave an empty table. A whole list is filtered, summed and paged by the panel.
+  it.each([
+    ['a bare array', (rows: unknown[]) => rows],
+    ['under payouts', (rows: unknown[]) => ({ success: true, payouts: rows })],
+  ])('shows payouts sent as %s, with the cards over the status filter', async (_shape, answer) => {
+    signIn(['payouts_view', 'payouts_pay']);
+    const spec = ({ userId: _u, paidAt: _p, ...row }: typeof failed | typeof paid) => row;
+    const rows = [spec(failed), paid, ...Array.from({ length: 30 }, (_, i) => ({ ...paid, id: 100 + i, userName: `Member ${i}` }))];
+    mockFetch(() => jsonResponse(200, answer(rows)));
+    renderPage(<PayoutsPage />, { url: '/?status=Failure' });
+    expect(await screen.findByText('Kiran Shah')).toBeTruthy();
+    expect(screen.queryByText('Leela Das')).toBeNull();
+    expect(within(screen.getByRole('region', { name: 'Total Payouts' })).getByText('1')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Total Amount' })).getByText('250.50')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'Successful' })).getByText('0')).toBeTruthy();
+    // Without a member id the row cannot be paid from here.
+    expect(screen.queryByRole('button', { name: /^Pay Now/ })).toBeNull();
+  });
+
+  it('pages a whole-list answer itself', async () => {
+    signIn(['payouts_view']);
+    const rows = Array.from({ length: 30 }, (_, i) => ({ ...paid, id: 100 + i, amount: i + 1, userName: `Member ${i}` }));
+    mockFetch(() => jsonResponse(200, { payouts: rows }));
+    renderPage(<PayoutsPage />, { url: '/?sort=-amount' });
+    expect(await screen.findByText('Member 29')).toBeTruthy();
+    expect(screen.queryByText('Member 4')).toBeNull();
+    expect(within(screen.getByRole('region', { name: 'Total Payouts' })).getByText('30')).toBeTruthy();
+    expect(screen.getAllByRole('row')).toHaveLength(26);
+  });
+
   it('asks for at least one date before searching', async () => {
     signIn(['payouts_view']);
     mockFetch(() => jsonResponse(200, pageOf([])));

@@ -1,28 +1,43 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconCoin, IconListNumbers } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconCurrencyRupee, IconListNumbers } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { payoutsApi, type Payout } from '../../../contract/payouts';
+import { payoutsApi, PAYOUT_SORTS } from '../../../contract/payouts';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { DataTable, type Column } from '../../components/data-table';
+import { StatusBadge } from '../../components/status-badge';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
 import { currentMonthRange, formatAmount, formatCount, formatDate, localDay } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
 import { SummaryCard } from '../../components/summary-card';
 import { PayPayoutModal } from './pay-payout-modal';
 import { PayoutFilters } from './payout-filters';
-import { PAGE_SIZE, payoutsCsvInput, payoutsQuery, type PayoutFilters as Filters } from './payouts.api';
+import { PAGE_SIZE, payoutsCsvInput, payoutsQuery, selectionOf, type PayoutFilters as Filters, type PayoutRow } from './payouts.api';
 
-/** Spec §9: the date range defaults to the current month; 'Clear Filters & Reload' returns to it. */
-const defaultFilters = (): Filters => ({ ...currentMonthRange(), userName: '', status: '' });
+/**
+ * Spec §9: the date range defaults to the current month; 'Clear Filters & Reload' returns to it.
+ * Filters, order and page are kept in the address, so a reload or a shared link shows the same view.
+ */
+const URL_FILTERS: Filters = { ...currentMonthRange(), userName: '', status: '', sort: '-date' };
+const SORTS = new Set<string>(PAYOUT_SORTS.flatMap((k) => [k, `-${k}`]));
+
+/** The address's filters, with an unknown status or order read as the default. */
+const known = (f: Filters): Filters => ({
+  ...f,
+  status: f.status === 'Success' || f.status === 'Failure' ? f.status : '',
+  sort: SORTS.has(f.sort) ? f.sort : URL_FILTERS.sort,
+});
 
 export default function PayoutsPage() {
-  const [filters, setFilters] = useState<Filters>(defaultFilters);
+  const list = useListState(URL_FILTERS);
+  const filters = known(list.filters);
+  const { page, setPage } = list;
   const [searched, setSearched] = useState(false);
-  const [page, setPage] = useState(1);
-  const [paying, setPaying] = useState<Payout | null>(null);
+  const [paying, setPaying] = useState<(PayoutRow & { userId: number }) | null>(null);
   const [filterKey, setFilterKey] = useState(0);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
@@ -30,27 +45,29 @@ export default function PayoutsPage() {
   const queryClient = useQueryClient();
   const payouts = useQuery(payoutsQuery(filters, page));
   const data = payouts.data;
+  // While other filters load, the cards and chart wait too (they never describe the previous
+  // selection); another page or order of the same rows keeps them.
+  const shown = data?.selection === selectionOf(filters) ? data : undefined;
 
-  const columns: Column<Payout>[] = [
-    { header: 'User Name', cell: (p) => p.userName },
-    { header: 'Amount', cell: (p) => formatAmount(p.amount) },
-    { header: 'Date', cell: (p) => formatDate(localDay(p.date)) },
+  const columns: Column<PayoutRow>[] = [
+    { header: 'User Name', cell: (p) => <TruncatedText maxWidth={260}>{p.userName}</TruncatedText> },
+    { header: 'Amount', cell: (p) => formatAmount(p.amount), sort: 'amount' },
+    { header: 'Date', cell: (p) => formatDate(localDay(p.date)), sort: 'date' },
     {
       header: 'Status',
-      cell: (p) => (
-        <Badge color={p.status === 'Success' ? 'teal' : 'red'} variant="light" tt="none">
-          {p.status}
-        </Badge>
-      ),
+      cell: (p) => <StatusBadge tone={p.status === 'Success' ? 'positive' : 'negative'}>{p.status}</StatusBadge>,
+      sort: 'status',
     },
     {
       header: 'Action',
-      cell: (p) =>
-        p.status === 'Failure' ? (
-          <Button size="xs" color="teal" onClick={() => setPaying(p)} aria-label={`Pay Now: ${p.userName}, ${p.date}`}>
+      cell: (p) => {
+        const { userId } = p;
+        return p.status === 'Failure' && userId !== undefined ? (
+          <Button size="xs" color="teal" onClick={() => setPaying({ ...p, userId })} aria-label={`Pay Now: ${p.userName}, ${p.date}`}>
             Pay Now
           </Button>
-        ) : null,
+        ) : null;
+      },
     },
   ];
 
@@ -72,14 +89,13 @@ export default function PayoutsPage() {
         key={filterKey}
         initial={filters}
         onSearch={(next) => {
-          setFilters(next);
+          list.setFilters(next);
           setSearched(true);
-          setPage(1);
         }}
         onClear={() => {
-          setFilters(defaultFilters());
+          const { sort: _sort, ...defaults } = URL_FILTERS;
+          list.setFilters(defaults);
           setSearched(false);
-          setPage(1);
           setFilterKey((k) => k + 1);
           void queryClient.invalidateQueries({ queryKey: [payoutsApi.list.group] });
         }}
@@ -90,19 +106,19 @@ export default function PayoutsPage() {
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="lg">
-        <SummaryCard label="Total Payouts" value={data ? formatCount(data.totals.count) : null} icon={IconListNumbers} color="indigo" />
-        <SummaryCard label="Total Amount" value={data ? formatAmount(data.totals.amount) : null} icon={IconCoin} color="grape" />
-        <SummaryCard label="Successful" value={data ? formatCount(data.totals.successful) : null} icon={IconCircleCheck} color="teal" />
-        <SummaryCard label="Failed" value={data ? formatCount(data.totals.failed) : null} icon={IconCircleX} color="red" />
+        <SummaryCard label="Total Payouts" value={shown ? formatCount(shown.totals.count) : null} icon={IconListNumbers} color="indigo" />
+        <SummaryCard label="Total Amount" value={shown ? formatAmount(shown.totals.amount) : null} icon={IconCurrencyRupee} color="grape" />
+        <SummaryCard label="Successful" value={shown ? formatCount(shown.totals.successful) : null} icon={IconCircleCheck} color="teal" />
+        <SummaryCard label="Failed" value={shown ? formatCount(shown.totals.failed) : null} icon={IconCircleX} color="red" />
       </SimpleGrid>
-      {data && data.daily.length > 0 && (
+      {shown && shown.daily.length > 0 && (
         <Paper withBorder radius="md" p="md">
           <Text fw={600} mb="sm">
             Success and failure per day
           </Text>
           <BarChart
             h={220}
-            data={data.daily.map((d) => ({ date: formatDate(localDay(d.date)), Successful: d.successful, Failed: d.failed }))}
+            data={shown.daily.map((d) => ({ date: formatDate(localDay(d.date)), Successful: d.successful, Failed: d.failed }))}
             dataKey="date"
             type="stacked"
             series={[
@@ -118,7 +134,8 @@ export default function PayoutsPage() {
         columns={columns}
         rows={data?.data}
         rowKey={(p) => p.id}
-        loading={payouts.isPending || (payouts.isFetching && payouts.isPlaceholderData)}
+        loading={payouts.isPending || payouts.isPlaceholderData}
+        sort={{ value: filters.sort, onChange: (sort) => list.setFilters({ sort: sort as Filters['sort'] }) }}
         empty={<Text c="dimmed">No payouts found</Text>}
         paging={data ? { page, limit: PAGE_SIZE, total: data.total, onPage: setPage } : undefined}
       />

@@ -1,27 +1,41 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { Endpoint } from '../../../contract/endpoint';
 import { Alert, Badge, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconUsers } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { IncomeResponse, IncomeUser } from '../../../contract/reports';
 import { DataTable, type Column } from '../../components/data-table';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState, type UrlState } from '../../components/use-url-state';
 import { currentMonthRange, formatCount, formatINR } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
 import { ReportFilters } from './report-filters';
 import { dateRangeText, PAGE_SIZE, reportErrorMessage, type ReportKind, type ReportSearch } from './reports.api';
 import { SummaryCard } from '../../components/summary-card';
 
-/** A report's applied search (the current month at first) and page; a new search starts at page 1. */
-export function useReportSearch() {
-  const [search, setSearch] = useState<ReportSearch>(() => ({ ...currentMonthRange(), userName: '' }));
-  const [page, setPage] = useState(1);
-  const onSearch = (next: ReportSearch) => {
-    setSearch(next);
-    setPage(1);
-  };
-  return { search, page, setPage, onSearch };
+/** A report's search, order (and reward type) as the address keeps them. */
+export type ReportUrlState = ReportSearch & { sort: string } & UrlState;
+
+/** The defaults of a report's address: the current month, no name, and the report's own order. */
+export const reportDefaults = <F extends { sort: string } & UrlState>(extra: F): ReportSearch & F =>
+  ({ ...currentMonthRange(), userName: '', ...extra });
+
+/**
+ * A report's applied search (the current month at first), order and page, kept in the address so
+ * that a reload or a shared link shows the same view; a new search or order starts at page 1.
+ * `defaults` is a module-level constant.
+ */
+export function useReportSearch<F extends ReportUrlState>(defaults: F) {
+  const { filters, setFilters, page, setPage } = useListState(defaults);
+  const { from, to, userName } = filters;
+  const search = useMemo<ReportSearch>(() => ({ from, to, userName }), [from, to, userName]);
+  const onSearch = (next: ReportSearch) => setFilters(next as Partial<F>);
+  return { search, filters, setFilters, page, setPage, onSearch };
 }
-export type ReportSearchState = ReturnType<typeof useReportSearch>;
+export type ReportSearchState = Pick<ReturnType<typeof useReportSearch>, 'search' | 'page' | 'setPage' | 'onSearch'> & {
+  /** The users' order (`-amount` largest income first) and how to change it. */
+  sort: { value: string; onChange: (value: string) => void };
+};
 
 interface IncomePageProps {
   title: string;
@@ -37,12 +51,12 @@ interface IncomePageProps {
 
 /** Royalty and reward income: the same filters, three cards and a table grouped per user. */
 export function IncomePage({ title, kind, totalLabel, amountHeader, state, result, csv, filters }: IncomePageProps) {
-  const { search, onSearch, page, setPage: onPage } = state;
+  const { search, onSearch, page, setPage: onPage, sort } = state;
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const data = result.data;
   const columns: Column<IncomeUser>[] = [
     { header: '#', cell: (_r, i) => (page - 1) * PAGE_SIZE + i + 1, width: 60 },
-    { header: 'User Name', cell: (r) => r.userName },
+    { header: 'User Name', cell: (r) => <TruncatedText maxWidth={260}>{r.userName}</TruncatedText> },
     {
       header: 'Rank',
       cell: (r) => (
@@ -52,7 +66,7 @@ export function IncomePage({ title, kind, totalLabel, amountHeader, state, resul
         </Group>
       ),
     },
-    { header: amountHeader, cell: (r) => formatINR(r.amount) },
+    { header: amountHeader, cell: (r) => formatINR(r.amount), sort: 'amount' },
     { header: 'Transactions', cell: (r) => formatCount(r.transactions) },
   ];
 
@@ -82,7 +96,8 @@ export function IncomePage({ title, kind, totalLabel, amountHeader, state, resul
         columns={columns}
         rows={data?.users}
         rowKey={(r) => r.userId}
-        loading={result.isPending || (result.isFetching && result.isPlaceholderData)}
+        loading={result.isPending || result.isPlaceholderData}
+        sort={sort}
         empty={<Text c="dimmed">{`No ${kind} income found for this date range`}</Text>}
         paging={data ? { page, limit: PAGE_SIZE, total: data.totalUsers, onPage } : undefined}
       />

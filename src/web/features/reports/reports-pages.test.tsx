@@ -5,6 +5,7 @@ import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import RevenuePage from './revenue-page';
 import RewardIncomePage from './reward-income-page';
 import RoyaltyIncomePage from './royalty-income-page';
+import { revenueChartDays } from './reports.api';
 
 const wire = (iso: string) => iso.split('-').reverse().join('-');
 
@@ -54,6 +55,27 @@ describe('RevenuePage', () => {
     const url = String(fetchMock.mock.calls[0][0]);
     expect(url).toContain(`/api/wallets/adminRevenue?fromDate=${wire(from)}&toDate=${wire(to)}`);
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeTruthy();
+  });
+
+  // Issue 15 item 14: the chart skipped days without revenue (and its smoothed line dipped below the data).
+  it('charts every day of the range, ₹0 on a day without revenue', () => {
+    const search = { from: '2026-02-26', to: '2026-03-02', userName: '' };
+    expect(revenueChartDays(search, [{ date: '2026-02-27', amount: 500 }, { date: '2026-03-01', amount: 100 }])).toEqual([
+      { date: '2026-02-26', amount: 0 }, { date: '2026-02-27', amount: 500 }, { date: '2026-02-28', amount: 0 },
+      { date: '2026-03-01', amount: 100 }, { date: '2026-03-02', amount: 0 },
+    ]);
+  });
+
+  it('sorts by Amount from its header and keeps search and order in the address', async () => {
+    signIn(['reports_view']);
+    const fetchMock = mockFetch(() => jsonResponse(200, REVENUE));
+    const { router } = renderPage(<RevenuePage />, { url: '/?from=2026-11-01&to=2026-11-30&userName=asha' });
+    await screen.findByText('Asha Rao');
+    expect(String(fetchMock.mock.calls[0][0])).toContain('fromDate=01-11-2026&toDate=30-11-2026&userName=asha');
+    fireEvent.click(screen.getByRole('button', { name: /Amount/ }));
+    await vi.waitFor(() => expect(fetchMock.mock.calls.some(([u]) => String(u).endsWith('sort=amount'))).toBe(true));
+    await vi.waitFor(() => expect(router.state.location.search).toContain('sort=amount'));
+    expect(router.state.location.search).toContain('userName=asha');
   });
 
   it('disables Search without both dates and says so', async () => {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { isoToWireDate } from '../../../contract/common';
-import { reportsApi, type RewardType } from '../../../contract/reports';
+import { isoToWireDate, type SortValue } from '../../../contract/common';
+import { reportsApi, type INCOME_SORTS, type REVENUE_SORTS, type RewardType } from '../../../contract/reports';
 import { ApiError, client } from '../../lib/api-client';
 import { formatDate, localDay } from '../../lib/format';
 
@@ -9,11 +9,11 @@ export const PAGE_SIZE = 25;
 const reports = client(reportsApi);
 
 /** The applied search: dates as the inputs give them (yyyy-mm-dd). */
-export interface ReportSearch {
+export type ReportSearch = {
   from: string;
   to: string;
   userName: string;
-}
+};
 
 /** The search as the API takes it: wire dates, and no user name when none is given. */
 function rangeQuery(search: ReportSearch) {
@@ -25,8 +25,18 @@ export function dateRangeText(search: ReportSearch): string {
   return `${formatDate(localDay(search.from))} - ${formatDate(localDay(search.to))}`;
 }
 
-export const revenueQuery = (search: ReportSearch, page: number) => {
-  const input = { query: { ...rangeQuery(search), page, limit: PAGE_SIZE } };
+/** Revenue rows: `dateTime` / `amount`, either direction (contract REVENUE_SORTS). */
+export type RevenueSort = SortValue<(typeof REVENUE_SORTS)[number]>;
+/** Royalty and reward users by income (contract INCOME_SORTS). */
+export type IncomeSort = SortValue<(typeof INCOME_SORTS)[number]>;
+
+/** An order from the address, or the fallback when the address holds an unknown one. */
+export function knownSort<S extends string>(value: string, keys: readonly string[], fallback: S): S {
+  return keys.flatMap((k) => [k, `-${k}`]).includes(value) ? (value as S) : fallback;
+}
+
+export const revenueQuery = (search: ReportSearch, page: number, sort: RevenueSort = '-dateTime') => {
+  const input = { query: { ...rangeQuery(search), page, limit: PAGE_SIZE, sort } };
   return queryOptions({
     queryKey: reports.revenue.key(input),
     queryFn: ({ signal }) => reports.revenue(input, { signal }),
@@ -34,8 +44,8 @@ export const revenueQuery = (search: ReportSearch, page: number) => {
   });
 };
 
-export const royaltyQuery = (search: ReportSearch, page: number) => {
-  const input = { query: { ...rangeQuery(search), page, limit: PAGE_SIZE } };
+export const royaltyQuery = (search: ReportSearch, page: number, sort: IncomeSort = '-amount') => {
+  const input = { query: { ...rangeQuery(search), page, limit: PAGE_SIZE, sort } };
   return queryOptions({
     queryKey: reports.royalty.key(input),
     queryFn: ({ signal }) => reports.royalty(input, { signal }),
@@ -43,8 +53,8 @@ export const royaltyQuery = (search: ReportSearch, page: number) => {
   });
 };
 
-export const rewardsQuery = (search: ReportSearch, rewardType: RewardType, page: number) => {
-  const input = { query: { ...rangeQuery(search), transactionType: rewardType, page, limit: PAGE_SIZE } };
+export const rewardsQuery = (search: ReportSearch, rewardType: RewardType, page: number, sort: IncomeSort = '-amount') => {
+  const input = { query: { ...rangeQuery(search), transactionType: rewardType, page, limit: PAGE_SIZE, sort } };
   return queryOptions({
     queryKey: reports.rewards.key(input),
     queryFn: ({ signal }) => reports.rewards(input, { signal }),
@@ -67,4 +77,23 @@ export function reportErrorMessage(error: unknown, kind: ReportKind): string {
   }
   if (status >= 500) return 'Server error. Please try again later.';
   return `Failed to load ${kind} data: ${message}`;
+}
+
+/** The longest range whose chart gets every day filled in (a year and a day). */
+const MAX_FILLED_DAYS = 366;
+
+/**
+ * The revenue chart's points: every day of the search's range, ₹0 on a day without revenue, so
+ * that the line neither skips quiet days nor joins two busy days across them.
+ */
+export function revenueChartDays(search: ReportSearch, daily: { date: string; amount: number }[]): { date: string; amount: number }[] {
+  const start = Date.parse(`${search.from}T00:00:00Z`);
+  const end = Date.parse(`${search.to}T00:00:00Z`);
+  const days = Math.round((end - start) / 86_400_000) + 1;
+  if (!Number.isFinite(days) || days < 1 || days > MAX_FILLED_DAYS) return daily;
+  const amounts = new Map(daily.map((d) => [d.date, d.amount]));
+  return Array.from({ length: days }, (_, i) => {
+    const date = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
+    return { date, amount: amounts.get(date) ?? 0 };
+  });
 }

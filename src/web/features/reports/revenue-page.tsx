@@ -4,25 +4,31 @@ import { AreaChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { reportsApi, type RevenueEntry } from '../../../contract/reports';
+import { REVENUE_SORTS, reportsApi, type RevenueEntry } from '../../../contract/reports';
 import { DataTable, type Column } from '../../components/data-table';
+import { TruncatedText } from '../../components/truncated-text';
 import { formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
 import { ReportFilters } from './report-filters';
-import { useReportSearch } from './income-page';
-import { dateRangeText, PAGE_SIZE, reportCsvInput, reportErrorMessage, revenueQuery } from './reports.api';
+import { reportDefaults, useReportSearch } from './income-page';
+import {
+  dateRangeText, knownSort, PAGE_SIZE, reportCsvInput, reportErrorMessage, revenueChartDays, revenueQuery, type RevenueSort,
+} from './reports.api';
 import { SummaryCard } from '../../components/summary-card';
 
 const COLUMNS: Column<RevenueEntry>[] = [
-  { header: 'Date & Time', cell: (r) => formatDateTime(r.dateTime) },
-  { header: 'Amount', cell: (r) => formatINR(r.amount) },
-  { header: 'User Name', cell: (r) => r.userName },
+  { header: 'Date & Time', cell: (r) => formatDateTime(r.dateTime), sort: 'dateTime' },
+  { header: 'Amount', cell: (r) => formatINR(r.amount), sort: 'amount' },
+  { header: 'User Name', cell: (r) => <TruncatedText maxWidth={260}>{r.userName}</TruncatedText> },
 ];
 
+const URL_FILTERS = reportDefaults({ sort: '-dateTime' });
+
 export default function RevenuePage() {
-  const { search, page, setPage, onSearch } = useReportSearch();
+  const { search, filters, setFilters, page, setPage, onSearch } = useReportSearch(URL_FILTERS);
+  const sort = knownSort<RevenueSort>(filters.sort, REVENUE_SORTS, '-dateTime');
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const revenue = useQuery(revenueQuery(search, page));
+  const revenue = useQuery(revenueQuery(search, page, sort));
   const data = revenue.data;
 
   return (
@@ -49,13 +55,14 @@ export default function RevenuePage() {
           <Text fw={600} mb="sm">
             Revenue per day
           </Text>
+          {/* Straight lines through every day of the range (₹0 on a quiet day): never below the data. */}
           <AreaChart
             h={220}
-            data={data.daily.map((d) => ({ date: formatDate(localDay(d.date)), Revenue: d.amount }))}
+            data={revenueChartDays(search, data.daily).map((d) => ({ date: formatDate(localDay(d.date)), Revenue: d.amount }))}
             dataKey="date"
             series={[{ name: 'Revenue', color: 'teal.6' }]}
             valueFormatter={formatINR}
-            curveType="monotone"
+            curveType="linear"
             withDots={false}
           />
         </Paper>
@@ -65,7 +72,8 @@ export default function RevenuePage() {
         columns={COLUMNS}
         rows={data?.data}
         rowKey={(r) => r.id}
-        loading={revenue.isPending || (revenue.isFetching && revenue.isPlaceholderData)}
+        loading={revenue.isPending || revenue.isPlaceholderData}
+        sort={{ value: sort, onChange: (value) => setFilters({ sort: value }) }}
         empty={<Text c="dimmed">No revenue found for this date range</Text>}
         paging={data ? { page, limit: PAGE_SIZE, total: data.count, onPage: setPage } : undefined}
       />

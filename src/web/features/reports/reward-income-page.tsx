@@ -1,14 +1,16 @@
-import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { REWARD_TYPES, reportsApi, type RewardType } from '../../../contract/reports';
-import { IncomePage, useReportSearch } from './income-page';
-import { reportCsvInput, rewardsQuery } from './reports.api';
+import { INCOME_SORTS, REWARD_TYPES, reportsApi, type RewardType } from '../../../contract/reports';
+import { IncomePage, reportDefaults, useReportSearch } from './income-page';
+import { knownSort, reportCsvInput, rewardsQuery, type IncomeSort } from './reports.api';
+
+const URL_FILTERS = reportDefaults({ sort: '-amount', rewardType: 'dailyPayout' });
 
 export default function RewardIncomePage() {
-  const state = useReportSearch();
-  const [rewardType, setRewardType] = useState<RewardType>('dailyPayout');
-  const result = useQuery(rewardsQuery(state.search, rewardType, state.page));
+  const { filters, setFilters, ...state } = useReportSearch(URL_FILTERS);
+  const sort = knownSort<IncomeSort>(filters.sort, INCOME_SORTS, '-amount');
+  const rewardType = (REWARD_TYPES.some((t) => t.value === filters.rewardType) ? filters.rewardType : 'dailyPayout') as RewardType;
+  const result = useQuery(rewardsQuery(state.search, rewardType, state.page, sort));
   const range = reportCsvInput(state.search);
   return (
     <IncomePage
@@ -16,7 +18,7 @@ export default function RewardIncomePage() {
       kind="reward"
       totalLabel="Total Rewards"
       amountHeader="Reward Income"
-      state={state}
+      state={{ ...state, sort: { value: sort, onChange: (value) => setFilters({ sort: value }) } }}
       result={result}
       csv={{
         endpoint: reportsApi.rewardsCsv,
@@ -29,9 +31,7 @@ export default function RewardIncomePage() {
           data={REWARD_TYPES.map((t) => ({ value: t.value, label: t.label }))}
           value={rewardType}
           onChange={(value) => {
-            if (!value) return;
-            setRewardType(value as RewardType);
-            state.setPage(1);
+            if (value) setFilters({ rewardType: value });
           }}
           allowDeselect={false}
         />
