@@ -78,7 +78,8 @@ describe.skipIf(!chromiumPath)('access control and catalogue journey in Chromium
     await page.getByRole('button', { name: 'Add Role Permission' }).click();
     const rpDialog = page.getByRole('dialog', { name: 'Add Role Permission' });
     await rpDialog.getByLabel('Role ID').fill(String(roleId));
-    await rpDialog.getByLabel('Role Name').fill('E2E Operators');
+    // Role Name is the role's own name, shown for the typed Role ID (issue 15 item 8).
+    await expect.poll(() => rpDialog.getByLabel('Role Name').inputValue()).toBe('E2E Operators');
     await rpDialog.getByLabel('Permission Name').fill('Operators group');
     await rpDialog.getByLabel('Permission IDs').fill(`${viewId}, ${exportId}`);
     await rpDialog.getByRole('button', { name: 'Create' }).click();
@@ -120,5 +121,44 @@ describe.skipIf(!chromiumPath)('access control and catalogue journey in Chromium
     await icon.waitFor();
     expect(await icon.getAttribute('src')).toMatch(/^\/uploads\/service-icons\/[a-f0-9]{32}\.png$/);
     await expect.poll(() => icon.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(48);
+  });
+
+  it('sorts the services by name both ways and keeps the order on reload; refuses a duplicate service on its field', async () => {
+    const page = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await signIn(page, journey.server.url);
+    await page.getByRole('link', { name: 'Services', exact: true }).click();
+    await page.getByRole('heading', { name: 'Services', exact: true }).waitFor();
+    await page.getByRole('cell', { name: 'Electricity Bill', exact: true }).waitFor();
+    const names = () => page.locator('table tbody tr td:nth-child(2)').allTextContents();
+    const header = page.getByRole('columnheader', { name: 'Service Name' });
+    const sorted = (await names()).sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true }));
+
+    await header.getByRole('button').click();
+    await expect.poll(names).toEqual(sorted);
+    expect(await header.getAttribute('aria-sort')).toBe('ascending');
+    await header.getByRole('button').click();
+    await expect.poll(names).toEqual([...sorted].reverse());
+    expect(await header.getAttribute('aria-sort')).toBe('descending');
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('-serviceName');
+    await page.reload();
+    await page.getByRole('cell', { name: 'Electricity Bill', exact: true }).waitFor();
+    expect(await names()).toEqual([...sorted].reverse());
+    expect(await header.getAttribute('aria-sort')).toBe('descending');
+
+    // A second Mobile Recharge (its type comes from the name): refused on the name, the dialog keeps the input.
+    await page.getByRole('button', { name: 'Add Service' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Service' });
+    const name = dialog.getByLabel('Service Name');
+    await name.fill('mobile  recharge');
+    await dialog.locator('input[type="file"]').setInputFiles({ name: 'dup.png', mimeType: 'image/png', buffer: solidPng(16, [200, 30, 30]) });
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    const message = 'A service named Mobile Recharge of type mobile_recharge already exists';
+    await expect.poll(() => name.getAttribute('aria-invalid')).toBe('true');
+    const errorId = (await name.getAttribute('aria-describedby'))!.split(' ').find((id) => id.endsWith('-error'))!;
+    expect(await page.locator(`[id="${errorId}"]`).textContent()).toBe(message);
+    expect(await name.inputValue()).toBe('mobile  recharge');
+    expect(await dialog.isVisible()).toBe(true);
+    const services = await api<{ data: { serviceName: string }[] }>(page, '/services/getAllServices');
+    expect(services.data.filter((s) => s.serviceName.toLowerCase().replace(/\s+/g, ' ') === 'mobile recharge')).toHaveLength(1);
   });
 });

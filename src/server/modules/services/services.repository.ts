@@ -1,8 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { deriveCategory, type Service } from '../../../contract/services.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
-import { services } from '../../db/schema/catalogue.ts';
+import { nameKey, services } from '../../db/schema/catalogue.ts';
 
 export type ServiceRow = typeof services.$inferSelect;
 type ServiceValues = Pick<ServiceRow, 'serviceType' | 'serviceName' | 'status' | 'description' | 'category'> & {
@@ -39,4 +39,21 @@ export async function insertService(db: Db, values: ServiceValues): Promise<Serv
 export async function updateService(db: Db, serviceId: number, values: ServiceValues): Promise<ServiceRow> {
   const [row] = await db.update(services).set(values).where(eq(services.serviceId, serviceId)).returning();
   return row;
+}
+
+/**
+ * Another service with this name and type, compared as the unique index `services_type_name_uq`
+ * compares them (case and spacing ignored); `exceptId` is the service being changed.
+ */
+export async function findSameService(db: Db, serviceType: string, serviceName: string, exceptId?: number): Promise<ServiceRow | null> {
+  const [row] = await db
+    .select()
+    .from(services)
+    .where(and(
+      eq(nameKey(services.serviceType), nameKey(sql`${serviceType}::text`)),
+      eq(nameKey(services.serviceName), nameKey(sql`${serviceName}::text`)),
+      exceptId === undefined ? undefined : ne(services.serviceId, exceptId),
+    ))
+    .limit(1);
+  return row ?? null;
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { deriveCategory, type Service, type ServiceCategory } from '../../../contract/services.ts';
 import { audit } from '../../lib/audit.ts';
+import type { Db } from '../../db/client.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { iconExists, saveIcon, type IconUpload } from './service-icons.ts';
@@ -58,18 +59,38 @@ async function withIcon<T>(stored: StoredIcon | undefined, change: () => Promise
   }
 }
 
+/** The refusal of a second service with the same name and type, said on the name field. */
+function duplicate(serviceType: string, serviceName: string): AppError {
+  const message = `A service named ${serviceName} of type ${serviceType} already exists`;
+  return new AppError(409, message, { errors: [{ path: 'body.serviceName', field: 'serviceName', message }] });
+}
+
+/** Refuses a name and type another service has (case and spacing ignored), also when two saves race. */
+async function uniquely<T>(serviceType: string, serviceName: string, db: Db, exceptId: number | undefined, write: () => Promise<T>): Promise<T> {
+  const same = await repo.findSameService(db, serviceType, serviceName, exceptId);
+  if (same) throw duplicate(same.serviceType, same.serviceName);
+  try {
+    return await write();
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; constraint?: string } }).cause ?? (err as { code?: string; constraint?: string });
+    if (cause.code === '23505' && cause.constraint === 'services_type_name_uq') throw duplicate(serviceType, serviceName);
+    throw err;
+  }
+}
+
 /** A new service needs an icon: an upload or an earlier upload's path. */
 export async function createService(ctx: Ctx, input: ServiceInput, icon: IconChoice): Promise<Service> {
   const stored = await storeIcon(ctx, icon);
   if (!stored?.url) throw new AppError(400, 'An icon image is required for a new service');
   return withIcon(stored, () => ctx.database.db.transaction(async (tx) => {
-    const row = await repo.insertService(tx, {
-      serviceType: input.serviceType || slug(input.serviceName),
+    const serviceType = input.serviceType || slug(input.serviceName);
+    const row = await uniquely(serviceType, input.serviceName, tx, undefined, () => repo.insertService(tx, {
+      serviceType,
       serviceName: input.serviceName,
       serviceIcon: stored.url,
       status: input.status,
       ...categoryFields(input),
-    });
+    }));
     const data = repo.toService(row);
     await audit(tx, ctx, { action: 'create', entity: 'service', entityId: row.serviceId, after: data });
     return data;
@@ -82,13 +103,14 @@ export async function updateService(ctx: Ctx, serviceId: number, input: ServiceI
   return withIcon(stored, () => ctx.database.db.transaction(async (tx) => {
     const before = await repo.lockService(tx, serviceId);
     if (!before) throw new AppError(404, `Service ${serviceId} not found`);
-    const row = await repo.updateService(tx, serviceId, {
-      serviceType: input.serviceType || before.serviceType,
+    const serviceType = input.serviceType || before.serviceType;
+    const row = await uniquely(serviceType, input.serviceName, tx, serviceId, () => repo.updateService(tx, serviceId, {
+      serviceType,
       serviceName: input.serviceName,
       status: input.status,
       ...categoryFields(input, before),
       ...(stored ? { serviceIcon: stored.url } : {}),
-    });
+    }));
     const data = repo.toService(row);
     await audit(tx, ctx, { action: 'update', entity: 'service', entityId: serviceId, before: repo.toService(before), after: data });
     return data;

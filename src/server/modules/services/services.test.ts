@@ -145,6 +145,28 @@ describe('services API', () => {
     expect(badIcon.statusCode).toBe(400);
   });
 
+  it('refuses a second service of the same name and type (case and spacing ignored) on create and update, on the name field', async () => {
+    const message = 'A service named Mobile Recharge of type mobile_recharge already exists';
+    const refusal = { success: false, message, errors: [{ path: 'body.serviceName', field: 'serviceName', message }] };
+    // The seeded 'Mobile Recharge' (mobile_recharge): a blank type comes from the name.
+    const again = await create({ serviceName: '  mobile   RECHARGE ', category: 'Recharge', serviceIcon: png() });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual(refusal);
+    const typed = await create({ serviceType: 'Mobile_Recharge', serviceName: 'Mobile Recharge', category: 'Recharge', serviceIcon: png() });
+    expect(typed.statusCode).toBe(409);
+    // Another type of the same name is another service.
+    const other = await create({ serviceType: 'postpaid', serviceName: 'Mobile Recharge', category: 'Recharge', serviceIcon: png() });
+    expect(other.statusCode).toBe(201);
+    const id = other.json().data.serviceId;
+    const renamed = await update(id, { serviceType: 'mobile_recharge', serviceName: 'Mobile Recharge', status: true });
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json()).toEqual(refusal);
+    // Saving a service under its own name and type is no duplicate.
+    expect((await update(id, { serviceType: 'postpaid', serviceName: 'mobile recharge', status: false })).statusCode).toBe(200);
+    const [{ n }] = await t.database.query<{ n: number }>(`select count(*)::int as n from services where lower(service_name) = 'mobile recharge'`);
+    expect(Number(n)).toBe(2);
+  });
+
   it('serves icons only by the server\u2019s own file names: no path traversal', async () => {
     for (const url of [
       '/uploads/service-icons/..%2F..%2Fpg%2FPG_VERSION', '/uploads/service-icons/../../server.lock',

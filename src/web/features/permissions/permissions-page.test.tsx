@@ -80,4 +80,19 @@ describe('PermissionsPage', () => {
     expect(screen.queryByRole('button', { name: /^Edit/ })).toBeNull();
     await waitFor(() => expect((screen.getByRole('button', { name: 'Add Permission' }) as HTMLButtonElement).disabled).toBe(true));
   });
+
+  it('shows the module as the one light badge, not kept in Title case, and sorts by name', async () => {
+    signIn(['permissions_view', 'permissions_manage']);
+    mockFetch(() => jsonResponse(200, { success: true, data: PERMS }));
+    renderPage(<PermissionsPage />);
+    const users = (await screen.findByText('users_view')).closest('tr') as HTMLElement;
+    const badge = within(users).getByText('Users').closest('.mantine-Badge-root') as HTMLElement;
+    expect(badge.getAttribute('data-variant')).toBe('light');
+    expect(badge.style.textTransform).toBe('');
+    expect(within(users).getByRole('button', { name: 'Edit users_view' }).textContent).toBe('');
+    fireEvent.click(within(screen.getByRole('columnheader', { name: 'Name' })).getByRole('button'));
+    fireEvent.click(within(screen.getByRole('columnheader', { name: 'Name' })).getByRole('button'));
+    const names = screen.getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[1].textContent);
+    expect(names).toEqual(['users_viewUsers', 'reports_viewReports', 'orphan_permSettings']);
+  });
 });

@@ -1,15 +1,24 @@
-import { Badge, Group, Select, Text } from '@mantine/core';
+import { Group, Select, Text } from '@mantine/core';
 import { PERMISSION_MODULES } from '../../../contract/permissions';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage, ListSearch } from '../../components/list-page';
 import { EditDeleteButtons } from '../../components/row-actions';
+import { StatusBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { PermissionForm } from './permission-form';
 import { permissionsQuery, SAMPLE_PERMISSIONS, useDeletePermission, type PermissionRow } from './permissions.api';
 
 const ALL = 'all';
-const FILTERS = { q: '', module: ALL };
+// sort '': the server's order (by id).
+const FILTERS = { q: '', module: ALL, sort: '' };
+const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
+const COMPARE = {
+  name: (a: PermissionRow, b: PermissionRow) => byText(a.name, b.name),
+  module: (a: PermissionRow, b: PermissionRow) => byText(a.module, b.module) || byText(a.name, b.name),
+  description: (a: PermissionRow, b: PermissionRow) => byText(a.description, b.description),
+};
 const MODULE_OPTIONS = [{ value: ALL, label: 'All Modules' }, ...PERMISSION_MODULES.map((m) => ({ value: m, label: m }))];
 
 function matches(p: PermissionRow, f: typeof FILTERS) {
@@ -23,6 +32,7 @@ export default function PermissionsPage() {
     filters: FILTERS,
     query: () => permissionsQuery(),
     match: matches,
+    compare: COMPARE,
     sample: SAMPLE_PERMISSIONS,
     idOf: (p) => p.id,
     remove: useDeletePermission(),
@@ -32,26 +42,23 @@ export default function PermissionsPage() {
     { header: 'S.No', cell: (_, i) => i + 1, width: 70 },
     {
       header: 'Name',
+      sort: 'name',
       cell: (p) => (
         <Group gap="xs" wrap="nowrap">
-          <Text fw={600} size="sm" ff="monospace">
+          <TruncatedText fw={600} ff="monospace">
             {p.name}
-          </Text>
-          <Badge tt="none" variant="light" size="sm" color="gray">
-            {p.module}
-          </Badge>
+          </TruncatedText>
+          <StatusBadge tone="neutral">{p.module}</StatusBadge>
         </Group>
       ),
     },
-    { header: 'Description', cell: (p) => p.description },
+    { header: 'Description', sort: 'description', cell: (p) => <TruncatedText maxWidth={360}>{p.description}</TruncatedText> },
     {
       header: 'Actions',
       width: 170,
       cell: (p) =>
         permissions.readOnly ? (
-          <Badge tt="none" variant="outline" color="orange">
-            Sample data
-          </Badge>
+          <StatusBadge tone="warning">Sample data</StatusBadge>
         ) : (
           <EditDeleteButtons name={p.name} onEdit={() => permissions.openEdit(p)} onDelete={() => permissions.askDelete(p)} />
         ),

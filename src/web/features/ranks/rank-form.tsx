@@ -1,12 +1,12 @@
 import { Checkbox, TextInput } from '@mantine/core';
-import { rankBody, type Rank } from '../../../contract/ranks';
+import { rankBody } from '../../../contract/ranks';
 import { FormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
-import { useSaveRank } from './ranks.api';
+import { useSaveRank, type RankRow } from './ranks.api';
 
 interface RankFormProps {
   /** null: a new rank. */
-  rank: Rank | null;
+  rank: RankRow | null;
   onClose: () => void;
   onSaved: (message: string) => void;
 }

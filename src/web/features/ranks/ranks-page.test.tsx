@@ -70,4 +70,37 @@ describe('RanksPage', () => {
     expect(screen.getByRole('button', { name: 'Add Rank' }).hasAttribute('disabled')).toBe(true);
     expect(screen.getByRole('button', { name: 'Edit Gold' }).hasAttribute('disabled')).toBe(true);
   });
+
+  it('accepts the ranks as a bare array, a rank id given as id (spec §7, §3)', async () => {
+    signIn(['ranks_view', 'ranks_manage']);
+    const fetchMock = mockFetch((path) =>
+      path.startsWith('/ranks/updateRank')
+        ? jsonResponse(200, { success: true, message: 'Rank updated successfully', data: {} })
+        : jsonResponse(200, [{ id: 7, name: 'Gold', status: true }, { _id: 'x9', rankId: 9, name: 'Iron', status: false }]),
+    );
+    renderPage(<RanksPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Gold' }));
+    expect(screen.getByText('Iron')).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Rank' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Rank updated successfully')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([url, init]) => init?.method === 'PUT' && url === '/api/ranks/updateRank/7')).toBe(true);
+  });
+
+  it('sorts by name and by status from the headers; the order comes from the address', async () => {
+    signIn(['ranks_view']);
+    const more = [...RANKS, { _id: '100003', rankId: 100003, name: 'Gold', status: true, createdAt: '2026-01-01T00:00:00.000Z' }];
+    mockFetch(() => jsonResponse(200, { success: true, data: more }));
+    renderPage(<RanksPage />, { url: '/?sort=-name' });
+    await screen.findByText('Gold');
+    const names = () => screen.getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[1].textContent);
+    expect(names()).toEqual(['Gold', 'Diamond', 'Bronze']);
+    const name = screen.getByRole('columnheader', { name: 'Name' });
+    expect(name.getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(within(name).getByRole('button'));
+    expect(names()).toEqual(['Bronze', 'Diamond', 'Gold']);
+    expect(name.getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(within(screen.getByRole('columnheader', { name: 'Status' })).getByRole('button'));
+    expect(names()).toEqual(['Bronze', 'Gold', 'Diamond']);
+  });
 });

@@ -1,53 +1,42 @@
-import { ActionIcon, Badge, Group, Text, Tooltip } from '@mantine/core';
-import { IconEdit, IconTrash } from '@tabler/icons-react';
-import type { Rank } from '../../../contract/ranks';
+import { Text } from '@mantine/core';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage, ListSearch } from '../../components/list-page';
+import { EditDeleteButtons } from '../../components/row-actions';
+import { ActiveBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { RankForm } from './rank-form';
-import { ranksQuery, SAMPLE_RANKS, useDeleteRank } from './ranks.api';
+import { ranksQuery, SAMPLE_RANKS, useDeleteRank, type RankRow } from './ranks.api';
 
-const FILTERS = { q: '' };
+// sort '': the server's order (by id, the ranks' ladder).
+const FILTERS = { q: '', sort: '' };
+const COMPARE = {
+  name: (a: RankRow, b: RankRow) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }),
+  status: (a: RankRow, b: RankRow) => Number(b.status) - Number(a.status),
+};
 
 export default function RanksPage() {
   const ranks = useResource({
     noun: 'rank',
     filters: FILTERS,
     query: () => ranksQuery(),
-    match: (r: Rank, f) => r.name.toLowerCase().includes(f.q.trim().toLowerCase()),
+    match: (r: RankRow, f) => r.name.toLowerCase().includes(f.q.trim().toLowerCase()),
+    compare: COMPARE,
     sample: SAMPLE_RANKS,
     idOf: (r) => r.rankId,
     remove: useDeleteRank(),
     deleted: (answer) => (answer as { message: string }).message,
   });
 
-  const columns: Column<Rank>[] = [
+  const columns: Column<RankRow>[] = [
     { header: 'S.No', cell: (_r, i) => i + 1, width: 70 },
-    { header: 'Name', cell: (r) => r.name },
-    {
-      header: 'Status',
-      cell: (r) => (
-        <Badge color={r.status ? 'teal' : 'gray'} variant="light">
-          {r.status ? 'Active' : 'Inactive'}
-        </Badge>
-      ),
-    },
+    { header: 'Name', sort: 'name', cell: (r) => <TruncatedText>{r.name}</TruncatedText> },
+    { header: 'Status', sort: 'status', cell: (r) => <ActiveBadge active={r.status} /> },
     {
       header: 'Actions',
       cell: (r) => (
-        <Group gap={4} wrap="nowrap">
-          <Tooltip label="Edit">
-            <ActionIcon variant="subtle" aria-label={`Edit ${r.name}`} onClick={() => ranks.openEdit(r)} disabled={ranks.readOnly}>
-              <IconEdit size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Delete">
-            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${r.name}`} onClick={() => ranks.askDelete(r)} disabled={ranks.readOnly}>
-              <IconTrash size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
+        <EditDeleteButtons name={r.name} onEdit={() => ranks.openEdit(r)} onDelete={() => ranks.askDelete(r)} disabled={ranks.readOnly} />
       ),
       width: 110,
     },
@@ -71,7 +60,7 @@ export default function RanksPage() {
       }
       caption="Ranks"
       columns={columns}
-      rowKey={(r) => r._id}
+      rowKey={(r) => r.key}
       empty={<Text fw={500}>No ranks found</Text>}
       confirm={{
         title: 'Confirm Delete',

@@ -1,23 +1,55 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ranksApi, type Rank, type RankBody } from '../../../contract/ranks';
+import { z } from 'zod';
+import { rank, rankChangedResponse, ranksApi, type RankBody } from '../../../contract/ranks';
 import { client } from '../../lib/api-client';
 
-const ranks = client(ranksApi);
+/** A rank as the screen shows it; `rankId` is null when the server sent none (it can't be edited or deleted). */
+export interface RankRow {
+  rankId: number | null;
+  /** The row's key: the server's _id, else its id, else its name. */
+  key: string;
+  name: string;
+  status: boolean;
+}
+
+/**
+ * Answers are parsed with the contract's schemas, as tolerantly as spec §7 says the client is:
+ * the list bare or under `data`; a rank's id as `rankId` or `id` (spec §3), `_id` and createdAt
+ * optional; the answer to a change is read only for its message.
+ */
+const rankList = z.preprocess(
+  (body) => (Array.isArray(body) ? { data: body } : body),
+  z.object({ data: z.array(rank.partial({ rankId: true, _id: true, createdAt: true }).extend({ id: z.number().optional() })) }),
+);
+const changed = rankChangedResponse.pick({ success: true, message: true });
+
+const ranks = client({
+  ...ranksApi,
+  list: { ...ranksApi.list, responses: { 200: rankList } },
+  create: { ...ranksApi.create, responses: { 201: changed } },
+  update: { ...ranksApi.update, responses: { 200: changed } },
+});
+
+const toRankRow = (item: z.output<typeof rankList>['data'][number]): RankRow => {
+  const id = item.rankId ?? item.id;
+  const rankId = id !== undefined && Number.isInteger(id) && id > 0 ? id : null;
+  return { rankId, key: item._id ?? (rankId === null ? `name-${item.name}` : String(rankId)), name: item.name, status: item.status };
+};
 
 export const ranksQuery = () =>
   queryOptions({
     queryKey: ranks.list.key(),
-    queryFn: async ({ signal }): Promise<Rank[]> => (await ranks.list(undefined, { signal })).data,
+    queryFn: async ({ signal }): Promise<RankRow[]> => (await ranks.list(undefined, { signal })).data.map(toRankRow),
   });
 
 /** Spec §3: sample ranks shown (badged, read-only) only when loading fails. */
-export const SAMPLE_RANKS: Rank[] = [
+export const SAMPLE_RANKS: RankRow[] = [
   { name: 'Bronze', status: true },
   { name: 'Silver', status: true },
   { name: 'Gold', status: true },
   { name: 'Platinum', status: true },
   { name: 'Diamond', status: false },
-].map((r, i) => ({ ...r, rankId: 100001 + i, _id: `sample-${100001 + i}`, createdAt: '' }));
+].map((r, i) => ({ ...r, rankId: 100001 + i, key: `sample-${100001 + i}` }));
 
 // Ranks also feed the users screen's rank filter.
 const refreshRanks = (queryClient: ReturnType<typeof useQueryClient>) =>

@@ -1,15 +1,15 @@
-import { Checkbox, NumberInput, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Checkbox, NumberInput, Select, TextInput } from '@mantine/core';
 import { createRolePermissionBody, updateRolePermissionBody } from '../../../contract/access';
 import { FormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
-import { failureMessage, useUpdateRolePermission, type NewRolePermission, type RolePermissionRow } from './role-permissions.api';
+import { rolesQuery } from '../roles/roles.api';
+import { failureMessage, useCreateRolePermission, useUpdateRolePermission, type RolePermissionRow } from './role-permissions.api';
 
 interface RolePermissionFormProps {
   editing: RolePermissionRow | null;
   onClose: () => void;
   onSaved: (message: string) => void;
-  /** Creation is optimistic and outlives this modal, so the page runs it. */
-  onCreate: (body: NewRolePermission) => void;
 }
 
 /** Spec §5: comma-separated numbers; non-numeric items are dropped. */
@@ -22,12 +22,24 @@ export function parsePermissionIds(text: string): number[] {
     .filter((n) => n > 0);
 }
 
-export function RolePermissionForm({ editing, onClose, onSaved, onCreate }: RolePermissionFormProps) {
+/**
+ * A record belongs to a role, and its Role Name is that role's name (decisions: `roleName` always
+ * comes from the role). So Role Name is not free text: it picks a role (and fills Role ID), and a
+ * typed Role ID shows its role's name. Creating keeps the dialog open until the server answers,
+ * while the temporary row shows in the list (spec §4); a refusal removes that row and leaves the
+ * dialog open with what was typed and the message.
+ */
+export function RolePermissionForm({ editing, onClose, onSaved }: RolePermissionFormProps) {
+  const create = useCreateRolePermission();
   const update = useUpdateRolePermission();
+  // The same permission (roles_view) as this screen's list.
+  const roles = useQuery(rolesQuery());
+  const options = (roles.data ?? []).flatMap((r) => (r.id === null ? [] : [{ value: String(r.id), label: r.name }]));
+  const nameOf = (roleId: unknown) => options.find((o) => o.value === String(roleId))?.label;
+
   const { form, error, submit } = useContractForm({
     initialValues: {
       roleId: (editing?.roleId ?? '') as number | string,
-      roleName: editing?.roleName ?? '',
       permissionName: editing?.permissionName ?? '',
       idsText: editing?.permissionIds.join(', ') ?? '',
       status: editing?.status ?? true,
@@ -35,28 +47,31 @@ export function RolePermissionForm({ editing, onClose, onSaved, onCreate }: Role
     schema: editing ? updateRolePermissionBody : createRolePermissionBody,
     toBody: (v) => ({
       roleId: Number.isInteger(v.roleId) && Number(v.roleId) > 0 ? Number(v.roleId) : undefined,
-      roleName: v.roleName.trim() || undefined,
+      roleName: nameOf(v.roleId) ?? editing?.roleName,
       permissionName: v.permissionName.trim() || undefined,
       permissionIds: parsePermissionIds(v.idsText),
       status: v.status,
     }),
     // Spec §5: a missing role id or no valid permission id gives one message.
     required: { fields: ['roleId', 'permissionIds'], message: 'Please fill in all fields' },
-    failure: (err) => failureMessage(err, 'Failed to update role permission'),
+    failure: (err) => failureMessage(err, editing ? 'Failed to update role permission' : 'Failed to create role permission'),
   });
 
+  const typedRole = form.values.roleId;
+  const roleName = nameOf(typedRole);
   const title = editing ? 'Edit Role Permission' : 'Add Role Permission';
   return (
     <FormModal
       title={title}
       onClose={onClose}
       onSubmit={submit(async ({ roleId, ...fields }) => {
-        if (!editing) return onCreate({ roleId: roleId!, ...fields });
-        const answer = await update.mutateAsync({ roleId: roleId!, body: fields });
-        onSaved(answer?.message ?? 'Role permission updated successfully');
+        const answer = editing
+          ? await update.mutateAsync({ roleId: roleId!, body: fields })
+          : await create.mutateAsync({ roleId: roleId!, ...fields });
+        onSaved(answer?.message ?? (editing ? 'Role permission updated successfully' : 'Role permission created successfully'));
       })}
       error={error}
-      busy={update.isPending}
+      busy={create.isPending || update.isPending}
       submitLabel={editing ? 'Update' : 'Create'}
     >
       <NumberInput
@@ -68,7 +83,23 @@ export function RolePermissionForm({ editing, onClose, onSaved, onCreate }: Role
         data-autofocus
         {...form.getInputProps('roleId')}
       />
-      <TextInput label="Role Name" {...form.getInputProps('roleName')} />
+      {editing ? (
+        <TextInput label="Role Name" value={editing.roleName} disabled />
+      ) : (
+        <Select
+          label="Role Name"
+          description={
+            typedRole !== '' && !roleName && roles.isSuccess ? `No role has ID ${typedRole}` : 'Choose the role, or type its ID above'
+          }
+          placeholder={roles.isPending ? 'Loading roles...' : 'Choose a role'}
+          data={options}
+          value={roleName ? String(typedRole) : null}
+          onChange={(value) => form.setFieldValue('roleId', value === null ? '' : Number(value))}
+          searchable
+          clearable
+          nothingFoundMessage="No roles found"
+        />
+      )}
       <TextInput label="Permission Name" placeholder="Permission Group" {...form.getInputProps('permissionName')} />
       <TextInput
         label="Permission IDs"

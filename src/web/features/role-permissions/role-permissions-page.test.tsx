@@ -106,15 +106,13 @@ describe('RolePermissionsPage', () => {
     await waitFor(() => expect(screen.getByText('All permissions')).toBeTruthy());
   });
 
-  it('creates optimistically: a temporary row shows, and is rolled back when the server refuses', async () => {
+  it('creates optimistically with the chosen role\u2019s real name; a refusal keeps the dialog open with the input and removes the row', async () => {
     signIn(['roles_view', 'roles_manage']);
-    let refuse: () => void = () => {};
-    mockFetch((path, init) => {
-      if (init.method === 'POST') {
-        return new Promise<Response>((resolve) => {
-          refuse = () => resolve(jsonResponse(400, { success: false, message: 'Unknown permission ID: 99' }));
-        });
-      }
+    const ROLES = [{ roleId: 9, name: 'Auditor', status: true }, { roleId: 12, name: 'Support', status: true }];
+    let answer: (res: Response) => void = () => {};
+    const fetchMock = mockFetch((path, init) => {
+      if (init.method === 'POST') return new Promise<Response>((resolve) => (answer = resolve));
+      if (path === '/GetAllRoles') return jsonResponse(200, { success: true, data: ROLES });
       return jsonResponse(200, { success: true, data: ROWS });
     });
     renderPage(<RolePermissionsPage />);
@@ -123,15 +121,38 @@ describe('RolePermissionsPage', () => {
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
     expect(await within(dialog).findByText('Please fill in all fields')).toBeTruthy();
+    // A typed Role ID shows its role's name; Role Name is not free text.
     fireEvent.change(within(dialog).getByLabelText(/Role ID/), { target: { value: '9' } });
-    fireEvent.change(within(dialog).getByLabelText(/Role Name/), { target: { value: 'Temp' } });
+    await waitFor(() => expect((within(dialog).getByLabelText('Role Name') as HTMLInputElement).value).toBe('Auditor'));
     fireEvent.change(within(dialog).getByLabelText(/Permission IDs/), { target: { value: '99, x, 3' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    // The temporary row has the role's real name, while the dialog waits for the answer.
     expect(await screen.findByText('Saving...')).toBeTruthy();
-    expect(screen.getByText('Temp')).toBeTruthy();
+    expect(within(row('Saving...')).getByText('Auditor')).toBeTruthy();
     expect(screen.getByText('99, 3')).toBeTruthy();
-    await act(async () => refuse());
-    expect(await screen.findByText('Unknown permission ID: 99')).toBeTruthy();
-    await waitFor(() => expect(screen.queryByText('Temp')).toBeNull());
+    const [, init] = fetchMock.mock.calls.find(([, i]) => i?.method === 'POST')!;
+    expect(JSON.parse(String(init!.body))).toMatchObject({ roleId: 9, roleName: 'Auditor', permissionIds: [99, 3], status: true });
+    await act(async () => answer(jsonResponse(400, { success: false, message: 'Role 9 does not exist' })));
+    expect(await within(dialog).findByText('Role 9 does not exist')).toBeTruthy();
+    expect(screen.getByRole('dialog')).toBe(dialog);
+    expect((within(dialog).getByLabelText(/Permission IDs/) as HTMLInputElement).value).toBe('99, x, 3');
+    expect((within(dialog).getByLabelText(/Role ID/) as HTMLInputElement).value).toBe('9');
+    await waitFor(() => expect(screen.queryByText('Saving...')).toBeNull());
+    expect(screen.queryByText('99, 3')).toBeNull();
+  });
+
+  it('uses icon row actions named by the row and the one status badge', async () => {
+    signIn(['roles_view', 'roles_manage']);
+    mockFetch(() => jsonResponse(200, { success: true, data: ROWS }));
+    renderPage(<RolePermissionsPage />);
+    await screen.findByText('Role 3');
+    for (const name of ['Edit Single', 'Delete Permission of Single', 'Delete role Single', 'Toggle Single']) {
+      const button = within(row('Single')).getByRole('button', { name });
+      expect(button.textContent).toBe('');
+      expect(button.classList.contains('mantine-ActionIcon-root')).toBe(true);
+    }
+    const badge = within(row('Single')).getByText('Active').closest('.mantine-Badge-root') as HTMLElement;
+    expect(badge.getAttribute('data-variant')).toBe('light');
+    expect(badge.style.textTransform).toBe('');
   });
 });

@@ -1,16 +1,20 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
+import { IconEdit, IconKeyOff, IconToggleLeft, IconToggleRight, IconTrash } from '@tabler/icons-react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage } from '../../components/list-page';
+import { RowAction, RowActions } from '../../components/row-actions';
+import { ActiveBadge, StatusBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { formatDateTime } from '../../lib/format';
 import { DeletePermissionPrompt } from './delete-permission-prompt';
 import { RolePermissionForm } from './role-permission-form';
 import {
-  failureMessage, rolePermissionsQuery, useCreateRolePermission, useDeleteRolePermissions, useRemovePermissionFromRole,
-  useUpdateRolePermission, type NewRolePermission, type RolePermissionRow,
+  failureMessage, rolePermissionsQuery, useDeleteRolePermissions, useRemovePermissionFromRole, useUpdateRolePermission,
+  type RolePermissionRow,
 } from './role-permissions.api';
 
 type Pending =
@@ -18,11 +22,25 @@ type Pending =
   | { kind: 'permission'; roleId: number; permissionId: number }
   | { kind: 'role'; roleId: number };
 
-const NO_FILTERS = {};
+// sort '': the server's order.
+const FILTERS = { sort: '' };
+const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
+const COMPARE = {
+  roleName: (a: RolePermissionRow, b: RolePermissionRow) => byText(a.roleName, b.roleName),
+  roleId: (a: RolePermissionRow, b: RolePermissionRow) => (a.roleId ?? 0) - (b.roleId ?? 0),
+  permissionName: (a: RolePermissionRow, b: RolePermissionRow) => byText(a.permissionName, b.permissionName),
+  status: (a: RolePermissionRow, b: RolePermissionRow) => Number(b.status) - Number(a.status),
+  createdAt: (a: RolePermissionRow, b: RolePermissionRow) => byText(a.createdAt ?? '', b.createdAt ?? ''),
+};
 
 export default function RolePermissionsPage() {
-  const list = useResource({ noun: 'role', filters: NO_FILTERS, query: () => rolePermissionsQuery(), idOf: (r: RolePermissionRow) => r.roleId });
-  const create = useCreateRolePermission();
+  const list = useResource({
+    noun: 'role',
+    filters: FILTERS,
+    query: () => rolePermissionsQuery(),
+    compare: COMPARE,
+    idOf: (r: RolePermissionRow) => r.roleId,
+  });
   const toggle = useUpdateRolePermission();
   const removeOne = useRemovePermissionFromRole();
   const removeRole = useDeleteRolePermissions();
@@ -33,12 +51,6 @@ export default function RolePermissionsPage() {
     onSuccess: (answer: { message?: string } | undefined) => done(answer?.message ?? success),
     onError: (err: unknown) => fail(failureMessage(err, failure)),
   });
-
-  // Optimistic: the modal closes and a temporary row shows until the server answers.
-  const submitNew = (body: NewRolePermission) => {
-    list.closeForm();
-    create.mutate(body, reply('Role permission created successfully', 'Failed to create role permission'));
-  };
 
   /** Runs `then` for a row with a role id; spec §5: 'Invalid role ID' otherwise. */
   const withRole = (row: RolePermissionRow, then: (roleId: number) => void) => {
@@ -68,63 +80,63 @@ export default function RolePermissionsPage() {
     setPending(null);
   };
 
-  const action = (r: RolePermissionRow, label: string, name: string, color: string, onClick: () => void) => (
-    <Button size="compact-xs" variant="light" color={color} onClick={onClick} disabled={r.pending} aria-label={name}>
-      {label}
-    </Button>
-  );
-
   const columns: Column<RolePermissionRow>[] = [
     { header: 'S.No', cell: (_, i) => i + 1, width: 60 },
     {
       header: 'Role Name',
+      sort: 'roleName',
       cell: (r) => (
         <Group gap="xs" wrap="nowrap">
-          <Text fw={600} size="sm">
+          <TruncatedText fw={600} maxWidth={200}>
             {r.roleName}
-          </Text>
-          {r.pending && (
-            <Badge tt="none" size="xs" variant="outline" color="gray">
-              Saving...
-            </Badge>
-          )}
+          </TruncatedText>
+          {r.pending && <StatusBadge tone="neutral">Saving...</StatusBadge>}
         </Group>
       ),
     },
-    { header: 'Role ID', cell: (r) => r.roleId ?? 'N/A' },
-    { header: 'Permission Name', cell: (r) => r.permissionName },
+    { header: 'Role ID', sort: 'roleId', cell: (r) => r.roleId ?? 'N/A' },
+    { header: 'Permission Name', sort: 'permissionName', cell: (r) => <TruncatedText maxWidth={200}>{r.permissionName}</TruncatedText> },
     { header: 'Permission IDs', width: 220, cell: (r) => (r.permissionIds.length ? r.permissionIds.join(', ') : '—') },
     {
       header: 'Status',
+      sort: 'status',
       width: 170,
       cell: (r) => (
         <Group gap="xs" wrap="nowrap">
-          <Badge tt="none" variant="light" color={r.status ? 'teal' : 'gray'} style={{ flexShrink: 0 }}>
-            {r.status ? 'Active' : 'Inactive'}
-          </Badge>
-          <Button
-            size="compact-xs"
-            variant="default"
-            style={{ flexShrink: 0 }}
+          <ActiveBadge active={r.status} />
+          <RowAction
+            label="Toggle"
+            name={`Toggle ${r.roleName}`}
+            icon={r.status ? <IconToggleRight size={18} aria-hidden /> : <IconToggleLeft size={18} aria-hidden />}
             onClick={() => flip(r)}
-            disabled={r.pending}
-            loading={toggle.isPending && toggle.variables?.roleId === r.roleId}
-            aria-label={`Toggle ${r.roleName}`}
-          >
-            Toggle
-          </Button>
+            disabled={r.pending || (toggle.isPending && toggle.variables?.roleId === r.roleId)}
+          />
         </Group>
       ),
     },
-    { header: 'Created At', cell: (r) => formatDateTime(r.createdAt) },
+    { header: 'Created At', sort: 'createdAt', cell: (r) => formatDateTime(r.createdAt) },
     {
       header: 'Actions',
       cell: (r) => (
-        <Group gap={6} wrap="nowrap">
-          {action(r, 'Edit', `Edit ${r.roleName}`, 'blue', () => withRole(r, () => list.openEdit(r)))}
-          {action(r, 'Delete Permission', `Delete Permission of ${r.roleName}`, 'orange', () => askDeletePermission(r))}
-          {action(r, 'Delete Role', `Delete role ${r.roleName}`, 'red', () => withRole(r, (roleId) => setPending({ kind: 'role', roleId })))}
-        </Group>
+        <RowActions>
+          <RowAction label="Edit" name={`Edit ${r.roleName}`} icon={<IconEdit size={18} aria-hidden />} disabled={r.pending} onClick={() => withRole(r, () => list.openEdit(r))} />
+          <RowAction
+            label="Delete Permission"
+            name={`Delete Permission of ${r.roleName}`}
+            icon={<IconKeyOff size={18} aria-hidden />}
+            color="orange"
+            disabled={r.pending}
+            onClick={() => askDeletePermission(r)}
+          />
+          <RowAction
+            label="Delete Role"
+            name={`Delete role ${r.roleName}`}
+            icon={<IconTrash size={18} aria-hidden />}
+            color="red"
+            disabled={r.pending}
+            onClick={() => withRole(r, (roleId) => setPending({ kind: 'role', roleId }))}
+          />
+        </RowActions>
       ),
     },
   ];
@@ -139,7 +151,7 @@ export default function RolePermissionsPage() {
       columns={columns}
       rowKey={(r) => r.key}
       empty={<Text c="dimmed">No role permissions found</Text>}
-      form={(editing) => <RolePermissionForm editing={editing} onClose={list.closeForm} onSaved={list.saved} onCreate={submitNew} />}
+      form={(editing) => <RolePermissionForm editing={editing} onClose={list.closeForm} onSaved={list.saved} />}
     >
       {pending?.kind === 'prompt' && (
         <DeletePermissionPrompt

@@ -71,4 +71,25 @@ describe('RolesPage', () => {
     renderPage(<RolesPage />);
     expect(await screen.findByText('Failed to load data: You do not have permission to do this (roles_view is required)')).toBeTruthy();
   });
+
+  it('has the one visual language: icon row actions named by the row, light badges not kept in Title case, sortable Name', async () => {
+    signIn(['roles_view', 'roles_manage']);
+    mockFetch(() => jsonResponse(200, { success: true, data: ROLES }));
+    renderPage(<RolesPage />);
+    const treasury = (await screen.findByText('Treasury')).closest('tr') as HTMLElement;
+    for (const name of ['Edit Treasury', 'Delete Treasury']) {
+      const button = within(treasury).getByRole('button', { name });
+      expect(button.textContent).toBe('');
+      expect(button.classList.contains('mantine-ActionIcon-root')).toBe(true);
+    }
+    for (const text of ['Active', 'Two-factor required']) {
+      const badge = within(treasury).getByText(text).closest('.mantine-Badge-root') as HTMLElement;
+      expect(badge.getAttribute('data-variant')).toBe('light');
+      // The theme writes badges in capitals; `tt="none"` (Title case) would set this.
+      expect(badge.style.textTransform).toBe('');
+    }
+    fireEvent.click(within(screen.getByRole('columnheader', { name: 'Name' })).getByRole('button'));
+    const names = screen.getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[1].textContent);
+    expect(names).toEqual(['Admin', 'Auditor', 'Treasury', 'User']);
+  });
 });

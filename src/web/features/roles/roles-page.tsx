@@ -1,14 +1,20 @@
-import { Badge, Group, Text } from '@mantine/core';
-import { IconShieldLock } from '@tabler/icons-react';
+import { Group, Text } from '@mantine/core';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage, ListSearch } from '../../components/list-page';
 import { EditDeleteButtons } from '../../components/row-actions';
+import { ActiveBadge, StatusBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { RoleForm } from './role-form';
 import { rolesQuery, useDeleteRole, type RoleRow } from './roles.api';
 
-const FILTERS = { q: '' };
+// sort '': the server's order (by id).
+const FILTERS = { q: '', sort: '' };
+const COMPARE = {
+  name: (a: RoleRow, b: RoleRow) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }),
+  status: (a: RoleRow, b: RoleRow) => Number(b.status) - Number(a.status),
+};
 
 export default function RolesPage() {
   const roles = useResource({
@@ -16,25 +22,21 @@ export default function RolesPage() {
     filters: FILTERS,
     query: () => rolesQuery(),
     match: (r: RoleRow, f) => r.name.toLowerCase().includes(f.q.trim().toLowerCase()),
+    compare: COMPARE,
     idOf: (r) => r.id,
     remove: useDeleteRole(),
   });
 
   const columns: Column<RoleRow>[] = [
     { header: 'S.No', cell: (_, i) => i + 1, width: 70 },
-    { header: 'Name', cell: (r) => <Text fw={600} size="sm">{r.name}</Text> },
+    { header: 'Name', sort: 'name', cell: (r) => <TruncatedText fw={600}>{r.name}</TruncatedText> },
     {
       header: 'Status',
+      sort: 'status',
       cell: (r) => (
-        <Group gap="xs">
-          <Badge tt="none" variant="light" color={r.status ? 'teal' : 'gray'}>
-            {r.status ? 'Active' : 'Inactive'}
-          </Badge>
-          {r.twoFactorRequired && (
-            <Badge tt="none" variant="outline" color="indigo" leftSection={<IconShieldLock size={12} aria-hidden />}>
-              Two-factor required
-            </Badge>
-          )}
+        <Group gap="xs" wrap="nowrap">
+          <ActiveBadge active={r.status} />
+          {r.twoFactorRequired && <StatusBadge tone="info">Two-factor required</StatusBadge>}
         </Group>
       ),
     },

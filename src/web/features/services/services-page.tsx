@@ -1,13 +1,24 @@
-import { Badge, Button, Group, Select, Text } from '@mantine/core';
+import { Group, Select, Text } from '@mantine/core';
+import { IconEdit } from '@tabler/icons-react';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage, ListSearch } from '../../components/list-page';
+import { RowAction } from '../../components/row-actions';
+import { ActiveBadge, StatusBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { ServiceForm } from './service-form';
 import { ServiceIcon } from './service-icon';
 import { SAMPLE_SERVICES, servicesQuery, type ServiceRow } from './services.api';
 
-const FILTERS = { q: '', category: 'All', status: 'All' };
+// sort '': the server's order (by id).
+const FILTERS = { q: '', category: 'All', status: 'All', sort: '' };
+const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
+const COMPARE = {
+  serviceName: (a: ServiceRow, b: ServiceRow) => byText(a.serviceName, b.serviceName),
+  status: (a: ServiceRow, b: ServiceRow) => Number(b.status) - Number(a.status),
+  category: (a: ServiceRow, b: ServiceRow) => byText(a.category, b.category),
+};
 const CATEGORY_FILTER = ['All', 'Recharge', 'BBPS'];
 const STATUS_FILTER = ['All', 'Active', 'Inactive'];
 
@@ -26,42 +37,25 @@ export default function ServicesPage() {
     filters: FILTERS,
     query: () => servicesQuery(),
     match: matches,
+    compare: COMPARE,
     sample: SAMPLE_SERVICES,
     idOf: (s) => s.id,
   });
 
   const columns: Column<ServiceRow>[] = [
     { header: 'S.No', cell: (_, i) => i + 1, width: 70 },
-    { header: 'Service Name', cell: (s) => <Text fw={600} size="sm">{s.serviceName}</Text> },
+    { header: 'Service Name', sort: 'serviceName', cell: (s) => <TruncatedText fw={600}>{s.serviceName}</TruncatedText> },
     { header: 'Service Icon', cell: (s) => <ServiceIcon src={s.serviceIcon} name={s.serviceName} /> },
-    {
-      header: 'Status',
-      cell: (s) => (
-        <Badge tt="none" variant="light" color={s.status ? 'teal' : 'gray'}>
-          {s.status ? 'Active' : 'Inactive'}
-        </Badge>
-      ),
-    },
-    {
-      header: 'Category',
-      cell: (s) => (
-        <Badge tt="none" variant="outline" color={s.category === 'BBPS' ? 'grape' : 'indigo'}>
-          {s.category}
-        </Badge>
-      ),
-    },
+    { header: 'Status', sort: 'status', cell: (s) => <ActiveBadge active={s.status} /> },
+    { header: 'Category', sort: 'category', cell: (s) => <StatusBadge tone="info">{s.category}</StatusBadge> },
     {
       header: 'Actions',
       width: 130,
       cell: (s) =>
         services.readOnly ? (
-          <Badge tt="none" variant="outline" color="orange">
-            Sample data
-          </Badge>
+          <StatusBadge tone="warning">Sample data</StatusBadge>
         ) : (
-          <Button size="xs" variant="light" onClick={() => services.openEdit(s)} aria-label={`Edit ${s.serviceName}`}>
-            Edit
-          </Button>
+          <RowAction label="Edit" name={`Edit ${s.serviceName}`} icon={<IconEdit size={18} aria-hidden />} onClick={() => services.openEdit(s)} />
         ),
     },
   ];
