@@ -124,7 +124,8 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
     await page.getByRole('button', { name: `View Bank Details of ${user.fullName}` }).click();
     const modal = page.getByRole('dialog');
     await modal.getByText('Account #1').waitFor();
-    await modal.getByText(data[0].accountNumber).waitFor();
+    // Shown masked: all but the last four digits hidden.
+    await modal.getByText(`${'X'.repeat(data[0].accountNumber.length - 4)}${data[0].accountNumber.slice(-4)}`).waitFor();
     await modal.getByText('Primary Account').first().waitFor();
   });
 
@@ -158,5 +159,61 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
     } else {
       await modal.getByText(/^Failed to load user amount history: /).waitFor();
     }
+  });
+  it('issue 15: sorts the users list by name, filters by level, and a reload shows the same view', async () => {
+    await page.goto(`${journey.server.url}/users`);
+    await settled();
+    const nameHeader = page.getByRole('columnheader', { name: /^Name/ });
+    await nameHeader.getByRole('button').click();
+    await expect.poll(() => nameHeader.getAttribute('aria-sort')).toBe('ascending');
+    await choose('Filter by level', 'Level 2');
+    await expect.poll(() => page.evaluate(() => location.search)).toMatch(/level=2/);
+    await settled();
+    const view = async () => {
+      await expect.poll(() => page.locator('table[aria-busy]').count()).toBe(0);
+      return tableRows().evaluateAll((rows) => rows.map((r) => [(r as HTMLTableRowElement).cells[1].innerText.replace(/\s*Downline$/, ''), (r as HTMLTableRowElement).cells[6].innerText]));
+    };
+    const before = await view();
+    expect(before.length).toBeGreaterThan(1);
+    expect(new Set(before.map(([, level]) => level))).toEqual(new Set(['2']));
+    const names = before.map(([name]) => name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('fullName');
+
+    await page.reload();
+    await settled();
+    await expect.poll(() => page.getByRole('columnheader', { name: /^Name/ }).getAttribute('aria-sort')).toBe('ascending');
+    await expect(select('Filter by level').inputValue()).resolves.toBe('Level 2');
+    expect(await view()).toEqual(before);
+  });
+
+  it('issue 15 item 3: a long name keeps the Status column in view and its badge whole at 1400 px', async () => {
+    const add = async (fullName: string, n: number) => {
+      const res = await fetch(`${journey.server.url}/api/users/register`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ fullName, dob: '1990-01-01', email: `long${n}@test.local`, phone: `90909090${n}0` }),
+      });
+      expect(res.status).toBe(201);
+    };
+    await add(`Long ${'Name'.repeat(12)} ${'x'.repeat(37)}`.slice(0, 55), 1);
+    await add(`Very ${'Longname '.repeat(11)}`.padEnd(100, 'z').slice(0, 100), 2);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`${journey.server.url}/users`);
+    await settled();
+    const width = 1400;
+    for (const row of [tableRows().nth(0), tableRows().nth(1)]) {
+      const status = row.locator('td').nth(5);
+      const statusBox = (await status.boundingBox())!;
+      expect(statusBox.x + statusBox.width).toBeLessThanOrEqual(width);
+      const badge = status.locator('.mantine-Badge-label');
+      expect(await badge.innerText()).toBe('ACTIVE');
+      expect(await badge.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      for (const cell of [6, 7]) {
+        const box = (await row.locator('td').nth(cell).boundingBox())!;
+        expect(box.x + box.width, `column ${cell}`).toBeLessThanOrEqual(width);
+      }
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
   });
 });

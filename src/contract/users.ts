@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageResponse, paging } from './common.ts';
+import { messageResponse, paging, sortParam } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
 /** Levels of the user filter (spec §9). */
@@ -32,15 +32,18 @@ export const user = z.object({
 });
 export type User = z.infer<typeof user>;
 
-/** Newest first by default; every order is served by an index. */
-export const USER_SORTS = ['-userId', 'userId', '-createdAt', 'createdAt'] as const;
-export type UserSort = (typeof USER_SORTS)[number];
+/** The columns the users list sorts by (`sort=fullName`, `sort=-level`); each order is served by an index. */
+export const USER_SORT_KEYS = ['userId', 'createdAt', 'fullName', 'email', 'status', 'level'] as const;
+export type UserSortKey = (typeof USER_SORT_KEYS)[number];
+/** Newest first by default. */
+export const USER_SORTS = USER_SORT_KEYS.flatMap((k) => [`-${k}`, k] as const);
+export type UserSort = `-${UserSortKey}` | UserSortKey;
 
 export const usersQuery = paging.extend({
   rankId: z.coerce.number().int().positive().optional(),
   level: z.coerce.number().int().min(0).max(1000).optional(),
   search: z.string().trim().max(100).optional(),
-  sort: z.enum(USER_SORTS).default('-userId'),
+  sort: sortParam(USER_SORT_KEYS, '-userId'),
 });
 
 export const usersPage = z.object({
@@ -107,10 +110,17 @@ export const userResponse = z.object({ success: z.literal(true), user });
 export const createdUserResponse = z.object({ success: z.literal(true), message: z.string(), user });
 export const updatedUserResponse = z.object({ success: z.literal(true), message: z.string(), updatedUser: user });
 
+/**
+ * The levels the Level filter offers beyond 1 to 10 (spec §9): every level some live member holds,
+ * so that members referred below level 10 can be found by level too.
+ */
+export const userLevelsResponse = z.object({ success: z.literal(true), levels: z.array(z.number()) });
+
 export const usersByRankQuery = paging.extend({ rankId: z.coerce.number().int().positive() });
 
 export const usersApi = endpoints('users', {
   list: { method: 'GET', path: '/users/getAllusers', access: 'users_view', query: usersQuery, responses: { 200: usersPage } },
+  levels: { method: 'GET', path: '/users/levels', access: 'users_view', responses: { 200: userLevelsResponse } },
   byRank: { method: 'GET', path: '/users/getUsersByRank', access: 'users_view', query: usersByRankQuery, responses: { 200: usersPage } },
   get: { method: 'GET', path: '/users/updateByUserId/:id', access: 'users_view', params: idParam, responses: { 200: userResponse } },
   update: {

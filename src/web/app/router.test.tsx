@@ -52,6 +52,13 @@ describe('routes and guards', () => {
     expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
   });
 
+  it('issue 15 item 11: /test/users says "No access" without the users permission, like /users', async () => {
+    serveAs(signIn(['dashboard_view']));
+    renderRoutes(routes, '/test/users');
+    expect(await screen.findByRole('heading', { name: 'No access' }, LAYOUT_WAIT)).toBeTruthy();
+    expect(screen.queryByText('Failed to load users. Using mock data instead.')).toBeNull();
+  });
+
   it('signs out when another tab removes the token', async () => {
     serveAs(signIn(['dashboard_view']));
     const { router } = renderRoutes(routes, '/');

@@ -4,6 +4,7 @@ import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorFallback } from '../components/error-fallback';
 import { PageLoader } from '../components/page-loader';
 import { RequireAuth, RequirePermission } from './guards';
+import { LayoutLoading } from './shell/layout-loading';
 import { ACCOUNT_PATH, MEMBER_PATH, PATHS } from '../lib/paths';
 import { ROUTE_PERMISSIONS, type MainPath } from './paths';
 
@@ -77,7 +78,7 @@ export const routes: RouteObject[] = [
           { path: PATHS.twoFactorSetup, element: <TwoFactorSetupPage /> },
           {
             element: (
-              <Suspense fallback={<PageLoader label="Loading dashboard..." />}>
+              <Suspense fallback={<LayoutLoading />}>
                 <AppLayout />
               </Suspense>
             ),
@@ -114,7 +115,7 @@ export const routes: RouteObject[] = [
             // Test duplicates: sign-in only, without the layout shell.
             element: <StandalonePage />,
             children: [
-              { path: '/test/users', element: <UsersPage /> },
+              { path: '/test/users', element: guarded(PATHS.users, <UsersPage />) },
               { path: '/test/api', element: <ApiTestPage /> },
               { path: '/test/permissions', element: <PermissionsPage /> },
               { path: '/test/roles', element: <RolesPage /> },

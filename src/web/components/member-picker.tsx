@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Loader, Select, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, queryOptions, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
@@ -53,6 +53,11 @@ export function MemberPicker<M extends PickableMember = PickableMember>(props: M
   const [search, setSearch] = useState('');
   const [picked, setPicked] = useState<Option | null>(null);
   const [wanted, setWanted] = useState(false);
+  const [opened, setOpened] = useState(false);
+  /** Enter was pressed on typed text before its matches arrived: the first match is picked when they do. */
+  const [enterOn, setEnterOn] = useState<string | null>(null);
+  /** During that Enter's own event Mantine submits whichever option it had selected ('All Users'): ignored. */
+  const enterPressed = useRef(false);
   const [debounced] = useDebouncedValue(search, DEBOUNCE_MS);
   // The box shows the chosen option's label after a pick: that is not a search.
   const term = debounced === (picked?.label ?? allLabel ?? '') ? '' : debounced.trim();
@@ -68,6 +73,39 @@ export function MemberPicker<M extends PickableMember = PickableMember>(props: M
     if (String(m.userId) !== current?.value) options.push({ value: String(m.userId), label: optionLabel(m) });
   }
 
+  const choose = (option: Option | null) => {
+    setPicked(option);
+    setOpened(false);
+    setSearch(option ? option.label : (allLabel ?? ''));
+    onChange(option ? option.value : null);
+  };
+  const answered = names.data !== undefined && !names.isPlaceholderData && !searching;
+  const first = term && answered ? names.data?.[0] : undefined;
+  const firstMatch = first ? { value: String(first.userId), label: optionLabel(first) } : undefined;
+  useEffect(() => {
+    if (enterOn === null || enterOn !== term || !answered) return;
+    setEnterOn(null);
+    // No match: the typed text and the list of none stay, nothing is reset.
+    if (firstMatch) choose(firstMatch);
+  });
+
+  /**
+   * Enter on typed text picks the first match (issue 15 item 14: it used to fall back to 'All
+   * Users'); an option reached with the arrow keys is Mantine's own to pick.
+   */
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== 'Enter' || event.currentTarget.getAttribute('aria-activedescendant')) return;
+    const typed = search.trim();
+    if (!typed || typed === (picked?.label ?? allLabel ?? '')) return;
+    event.preventDefault();
+    enterPressed.current = true;
+    setTimeout(() => {
+      enterPressed.current = false;
+    }, 0);
+    if (firstMatch && typed === term) choose(firstMatch);
+    else setEnterOn(typed);
+  };
+
   return (
     <Select
       searchable
@@ -75,16 +113,27 @@ export function MemberPicker<M extends PickableMember = PickableMember>(props: M
       data={options}
       value={value ?? (allLabel ? ALL : null)}
       searchValue={search}
-      onSearchChange={setSearch}
-      onDropdownOpen={() => setWanted(true)}
+      onSearchChange={(next) => {
+        if (!enterPressed.current) setSearch(next);
+      }}
+      dropdownOpened={opened}
+      onDropdownOpen={() => {
+        setWanted(true);
+        setOpened(true);
+      }}
+      onDropdownClose={() => {
+        if (!enterPressed.current) setOpened(false);
+      }}
+      onKeyDown={onKeyDown}
       onFocus={(event) => event.currentTarget.select()}
       filter={({ options: all }) => all}
       nothingFoundMessage={searching ? 'Searching…' : 'No users found'}
       rightSection={searching ? <Loader size={14} role="status" aria-label="Searching members" /> : undefined}
       onChange={(next, option) => {
+        if (enterPressed.current) return;
         const chosen = next === null || next === ALL ? null : next;
-        setPicked(chosen && option ? { value: option.value, label: option.label } : null);
-        onChange(chosen);
+        setEnterOn(null);
+        choose(chosen && option ? { value: option.value, label: option.label } : null);
       }}
     />
   );

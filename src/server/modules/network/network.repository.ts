@@ -30,8 +30,8 @@ const toNetworkNode = (r: NodeRow): NetworkNode => ({ ...toDownlineMember(r), de
 const liveReferralsOf = (userId: number) => and(eq(users.referredBy, userId), isNull(users.deletedAt));
 
 /**
- * Live members directly referred by this member, newest first (like the users list), one page,
- * with their total. Raw prepared statements: the benchmark measures this call.
+ * Live members directly referred by this member, oldest first (lowest ids: the order of the
+ * network view and the genealogy, issue 15), one page, with their total. Raw prepared statements: the benchmark measures this call.
  */
 export async function directDownline(
   database: Database,
@@ -42,7 +42,7 @@ export async function directDownline(
   const [rows, [counted]] = await Promise.all([
     database.query<MemberRow>(
       `select ${memberColumns('u')} from users u
-        where u.referred_by = $1 and u.deleted_at is null order by u.user_id desc limit $2 offset $3`,
+        where u.referred_by = $1 and u.deleted_at is null order by u.user_id limit $2 offset $3`,
       [userId, limit, (page - 1) * limit],
     ),
     database.query<{ n: number }>('select count(*) as n from users where referred_by = $1 and deleted_at is null', [userId]),

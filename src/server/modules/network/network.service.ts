@@ -9,7 +9,7 @@ interface Page {
   limit: number;
 }
 
-/** A live member's direct referrals (live ones), newest first, a page, with their total. */
+/** A live member's direct referrals (live ones), oldest first, a page, with their total. */
 export async function directDownline(ctx: Ctx, { userId, page, limit }: Page & { userId: number }): Promise<{ total: number; members: DownlineMember[] }> {
   await requireUser(ctx, userId);
   return repo.directDownline(ctx.database, userId, page, limit);

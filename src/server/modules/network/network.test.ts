@@ -47,17 +47,23 @@ describe('GET /api/users/downline', () => {
     const body = res.json();
     expect(body).toMatchObject({ statusCode: 200, totalMember: 2 });
     expect(typeof body.message).toBe('string');
-    expect(body.data.map((m: { userId: number }) => m.userId)).toEqual([ids.a2, ids.a1]); // newest first
+    expect(body.data.map((m: { userId: number }) => m.userId)).toEqual([ids.a1, ids.a2]); // oldest first
     expect(Object.keys(body.data[0]).sort()).toEqual(['createDate', 'fullName', 'level', 'state', 'status', 'userId']);
-    expect(body.data[1]).toMatchObject({ fullName: 'Net a1', level: 3, state: null, status: true });
-    expect(new Date(body.data[1].createDate).toString()).not.toBe('Invalid Date');
+    expect(body.data[0]).toMatchObject({ fullName: 'Net a1', level: 3, state: null, status: true });
+    expect(new Date(body.data[0].createDate).toString()).not.toBe('Invalid Date');
   });
 
   it('leaves deleted members out, pages, and answers an empty list for a leaf', async () => {
     expect((await get(`/api/users/downline?userId=${ids.root}`)).json().data.map((m: { userId: number }) => m.userId)).toEqual([ids.a]);
     const paged = (await get(`/api/users/downline?userId=${ids.a}&limit=1&page=2`)).json();
-    expect(paged).toMatchObject({ totalMember: 2, data: [{ userId: ids.a1 }] });
+    expect(paged).toMatchObject({ totalMember: 2, data: [{ userId: ids.a2 }] });
     expect((await get(`/api/users/downline?userId=${ids.a11}`)).json()).toMatchObject({ statusCode: 200, totalMember: 0, data: [] });
+  });
+
+  it('issue 15 item 14: lists the direct referrals in the order the network view shows its first level', async () => {
+    const downline = (await get(`/api/users/downline?userId=${ids.a}`)).json();
+    const tree = (await get(`/api/users/downline-tree?userId=${ids.a}`)).json();
+    expect(downline.data.map((m: { userId: number }) => m.userId)).toEqual(tree.levels[0].members.map((m: { userId: number }) => m.userId));
   });
 
   it('400 without a valid userId, 404 for unknown or deleted members, 403 without users_view', async () => {

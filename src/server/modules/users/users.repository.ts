@@ -1,8 +1,9 @@
 import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
-import type { User, UserSort } from '../../../contract/users.ts';
+import type { User, UserSort, UserSortKey } from '../../../contract/users.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
 import { memberSearchMatch } from '../../db/member-search.ts';
 import { iso, paramSql } from '../../db/rows.ts';
+import { orderSql } from '../../lib/order.ts';
 import { ranks } from '../../db/schema/catalogue.ts';
 import { users } from '../../db/schema/members.ts';
 
@@ -72,12 +73,21 @@ export function toUser(r: UserRow): User {
   };
 }
 
-const ORDER: Record<UserSort, string> = {
-  '-userId': 'u.user_id desc',
-  userId: 'u.user_id asc',
-  '-createdAt': 'u.created_at desc, u.user_id desc',
-  createdAt: 'u.created_at asc, u.user_id asc',
+/**
+ * The users list's orders (contract USER_SORT_KEYS), each with the user id as tie-break so pages
+ * never repeat or skip a member. Every one is served by an index on (column, user_id) of live
+ * members (db/schema/members.ts); names sort case-blind.
+ */
+const SORT_COLUMNS: Record<UserSortKey, string> = {
+  userId: 'u.user_id',
+  createdAt: 'u.created_at',
+  fullName: 'lower(u.full_name)',
+  email: 'u.email',
+  status: 'u.status',
+  level: 'u.level',
 };
+/** What the materialized matches of a search carry so that they can be sorted by any key. */
+const SORT_CARRY = 'u.user_id, u.created_at, u.full_name, u.email, u.status, u.level';
 
 export interface UserFilter {
   rankId?: number;
@@ -165,7 +175,7 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
   const countSql = `select count(*) as n from users u where ${filter}`;
   const countParams = [...params];
   const searchKey = [term, f.level ?? 0, f.rankId ?? 0];
-  const order = (alias: string) => ORDER[f.sort].replaceAll('u.', `${alias}.`);
+  const order = (alias: string) => orderSql(f.sort, SORT_COLUMNS, 'u.user_id').replaceAll('u.', `${alias}.`);
   const window = `limit ${arg(f.limit)} offset ${arg((f.page - 1) * f.limit)}`;
   // Page ids first, then the joins for just those 25 rows: a deep page skips ids, not joined rows.
   // A search not known to be frequent collects its (index-found) matches before sorting, so the
@@ -174,7 +184,7 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
   const hintKey = JSON.stringify(searchKey);
   const frequent = term !== undefined && frequentSearches.has(hintKey);
   const pageIds = term && !frequent
-    ? `with m as materialized (select u.user_id, u.created_at from users u where ${filter})
+    ? `with m as materialized (select ${SORT_CARRY} from users u where ${filter})
        select m.user_id from m order by ${order('m')} ${window}`
     : `select u.user_id from users u where ${filter} order by ${order('u')} ${window}`;
   const [rows, total] = await Promise.all([
@@ -200,6 +210,12 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
     })(),
   ]);
   return { users: rows.map(toUser), total };
+}
+
+/** The levels live members hold, from the trigger-kept user_segments (a few rows, never the table). */
+export async function memberLevels(database: Database): Promise<number[]> {
+  const rows = await database.query<{ level: number }>('select distinct level from user_segments where live > 0 order by level');
+  return rows.map((r) => r.level);
 }
 
 /**

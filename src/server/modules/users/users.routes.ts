@@ -27,6 +27,7 @@ export async function usersRoutes(app: FastifyInstance) {
       const { users, total } = await service.listUsers(contextOf(request), q);
       return { success: true as const, users, total, page: q.page, limit: q.limit };
     },
+    levels: async (request) => ({ success: true as const, levels: await service.memberLevels(contextOf(request)) }),
     byRank: async (request) => {
       const q = request.query;
       const { users, total } = await service.listUsersByRank(contextOf(request), q);

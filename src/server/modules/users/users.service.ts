@@ -22,6 +22,11 @@ export async function listUsers(ctx: Ctx, filter: repo.UserFilter): Promise<User
   return repo.listUsers(ctx.database, filter);
 }
 
+/** The levels live members hold: the Level filter offers these beyond 1 to 10. */
+export async function memberLevels(ctx: Ctx): Promise<number[]> {
+  return repo.memberLevels(ctx.database);
+}
+
 /** The members holding a rank, newest first; an unknown rank is 404. */
 export async function listUsersByRank(
   ctx: Ctx,

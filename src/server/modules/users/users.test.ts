@@ -67,10 +67,55 @@ describe('GET /api/users/getAllusers', () => {
     expect(none).toMatchObject({ users: [], total: 0 });
   });
 
+  it('issue 15: sorts by user id, joined date, name, email, status and level, both ways, with stable pages', async () => {
+    const columns = { userId: 'user_id', createdAt: 'created_at', fullName: 'lower(full_name)', email: 'email', status: 'status', level: 'level' };
+    const idsOf = (body: { users: { userId: number }[] }) => body.users.map((u) => u.userId);
+    for (const [key, column] of Object.entries(columns)) {
+      for (const dir of ['asc', 'desc']) {
+        const sort = dir === 'desc' ? `-${key}` : key;
+        const expected = (await t.database.query<{ user_id: number }>(
+          `select user_id from users where deleted_at is null order by ${column} ${dir}, user_id ${dir}`,
+        )).map((r) => Number(r.user_id));
+        const all = (await get(`/api/users/getAllusers?sort=${sort}&limit=500`)).json();
+        expect(idsOf(all), sort).toEqual(expected);
+        expect(idsOf((await get(`/api/users/getAllusers?sort=${sort}&limit=7&page=2`)).json()), sort).toEqual(expected.slice(7, 14));
+      }
+    }
+    const levels = idsOf((await get('/api/users/getAllusers?sort=-level&limit=500')).json());
+    const byId = new Map(((await get('/api/users/getAllusers?limit=500')).json().users as { userId: number; level: number }[]).map((u) => [u.userId, u.level]));
+    expect(levels.map((id) => byId.get(id))).toEqual([...levels.map((id) => byId.get(id)!)].sort((a, b) => b - a));
+    // A search collects its matches first, then sorts them the same way.
+    const [{ term }] = await t.database.query<{ term: string }>(
+      `select lower(split_part(full_name, ' ', 2)) as term from users where level = 2 and deleted_at is null limit 1`,
+    );
+    const found = (await get(`/api/users/getAllusers?search=${term}&sort=fullName&limit=500`)).json();
+    const names = found.users.map((u: { fullName: string }) => u.fullName.toLowerCase());
+    const sorted = (await t.database.query<{ user_id: number }>(
+      `select user_id from users where user_id = any($1::int8[]) order by lower(full_name), user_id`, [idsOf(found)],
+    )).map((r) => Number(r.user_id));
+    expect(names.length).toBeGreaterThan(0);
+    expect(idsOf(found)).toEqual(sorted);
+  });
+
+  it('issue 15 item 6: offers the levels members hold, level 11 and deeper included', async () => {
+    let code: string | undefined;
+    for (let level = 1; level <= 11; level += 1) {
+      const res = await register(newMember(code ? { referralCode: code } : {}));
+      code = res.json().user.referralCode;
+      expect(res.json().user.level).toBe(level);
+    }
+    const res = await get('/api/users/levels');
+    expect(res.statusCode).toBe(200);
+    expect(res.json().levels).toEqual(expect.arrayContaining([1, 2, 11]));
+    expect((await get('/api/users/getAllusers?level=11')).json()).toMatchObject({ total: 1, users: [{ level: 11 }] });
+    expect((await get('/api/users/levels', noPermission)).statusCode).toBe(403);
+  });
+
   it('rejects bad query values with 400 and needs users_view', async () => {
     expect((await get('/api/users/getAllusers?level=abc')).statusCode).toBe(400);
     expect((await get('/api/users/getAllusers?limit=100000')).statusCode).toBe(400);
     expect((await get('/api/users/getAllusers?sort=name')).statusCode).toBe(400);
+    expect((await get('/api/users/getAllusers?sort=-phone')).statusCode).toBe(400);
     const denied = await get('/api/users/getAllusers', noPermission);
     expect(denied.statusCode).toBe(403);
     expect(denied.json().message).toMatch(/users_view/);

@@ -41,7 +41,7 @@ export const uplineQuery = (userId: number) => {
   });
 };
 
-/** A member's direct referrals, newest first, a page at a time (the downline modal). */
+/** A member's direct referrals, oldest first (as the network view), a page at a time (the downline modal). */
 export const downlineQuery = (userId: number, page: number) => {
   const input = { query: { userId, page, limit: DOWNLINE_PAGE_SIZE } };
   return queryOptions({

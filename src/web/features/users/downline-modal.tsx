@@ -8,14 +8,12 @@ import { formatDate } from '../../lib/format';
 import { isInvalidAnswer } from '../../lib/api-client';
 import { DOWNLINE_PAGE_SIZE, downlineQuery } from '../network/network.api';
 
-export const statusBadge = (active: boolean) => <ActiveBadge active={active} />;
-
 export const DOWNLINE_COLUMNS: Column<DownlineMember>[] = [
   { header: 'Full Name', cell: (m) => m.fullName },
   { header: 'User ID', cell: (m) => m.userId },
   { header: 'Level', cell: (m) => m.level },
   { header: 'State', cell: (m) => m.state || 'N/A' },
-  { header: 'Status', cell: (m) => statusBadge(m.status) },
+  { header: 'Status', cell: (m) => <ActiveBadge active={m.status} /> },
   { header: 'Created Date', cell: (m) => formatDate(m.createDate) },
 ];
 

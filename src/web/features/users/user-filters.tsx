@@ -2,10 +2,13 @@ import { Group, Select } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { LEVELS } from '../../../contract/users';
 import { MemberPicker } from '../../components/member-picker';
-import { rankOptionsQuery, type UserFilters } from './users.api';
+import { levelOptionsQuery, rankOptionsQuery, type UserFilters } from './users.api';
 
 const ALL = 'all';
-const LEVEL_OPTIONS = [{ value: ALL, label: 'All Levels' }, ...LEVELS.map((l) => ({ value: String(l), label: `Level ${l}` }))];
+const levelOptions = (levels: readonly number[]) => [
+  { value: ALL, label: 'All Levels' },
+  ...levels.map((l) => ({ value: String(l), label: `Level ${l}` })),
+];
 const pick = (value: string | null) => (value === null || value === ALL ? null : value);
 
 /**
@@ -14,6 +17,12 @@ const pick = (value: string | null) => (value === null || value === ALL ? null :
  */
 export function UserFiltersBar({ filters, onChange }: { filters: UserFilters; onChange: (change: Partial<UserFilters>) => void }) {
   const ranks = useQuery(rankOptionsQuery());
+  // Level 1 to 10 (spec §9), and the deeper levels members hold (issue 15 item 6).
+  const levels = useQuery(levelOptionsQuery());
+  const held: readonly number[] = levels.data ?? LEVELS;
+  // A level named by the address stays choosable before (or without) the server's list.
+  const named = /^\d+$/.test(filters.level ?? '') ? Number(filters.level) : null;
+  const shownLevels = named !== null && !held.includes(named) ? [...held, named] : held;
   const rankOptions = [{ value: ALL, label: 'All Ranks' }, ...(ranks.data ?? []).map((r) => ({ value: String(r.rankId), label: r.name }))];
 
   return (
@@ -28,7 +37,7 @@ export function UserFiltersBar({ filters, onChange }: { filters: UserFilters; on
       />
       <Select
         aria-label="Filter by level"
-        data={LEVEL_OPTIONS}
+        data={levelOptions(shownLevels)}
         value={filters.level ?? ALL}
         onChange={(value) => onChange({ level: pick(value) })}
         allowDeselect={false}

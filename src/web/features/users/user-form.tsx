@@ -1,24 +1,34 @@
-import { SimpleGrid, TextInput } from '@mantine/core';
+import { Select, SimpleGrid, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { createUserBody, updateUserBody, type User } from '../../../contract/users';
 import { messageOf } from '../../components/error-alert';
 import { FormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { ApiError } from '../../lib/api-client';
-import { useCreateUser, useUpdateUser } from './users.api';
+import { rankOptionsQuery, useCreateUser, useUpdateUser, type ListedUser } from './users.api';
 
 interface UserFormProps {
   /** The member being edited, or null to add one. */
-  user: User | null;
+  user: ListedUser | null;
   onClose: () => void;
   onSaved: (message: string, user: User) => void;
 }
 
 const trimmed = (v: string) => v.trim();
+const NO_RANK = 'none';
+const STATUS_OPTIONS = [{ value: 'true', label: 'Active' }, { value: 'false', label: 'Inactive' }];
 
 /** Add/Edit user (spec §2, §5). Mounted per open so it starts from the member's current values. */
 export function UserForm({ user, onClose, onSaved }: UserFormProps) {
   const create = useCreateUser();
   const update = useUpdateUser();
+  const ranks = useQuery({ ...rankOptionsQuery(), enabled: user !== null });
+  // Status and rank are changed on an edit (issue 15 item 9), and sent only when changed.
+  const status = user ? String(user.status) : 'true';
+  const rank = user?.rankId ? String(user.rankId) : NO_RANK;
+  const rankOptions = [{ value: NO_RANK, label: 'No rank' }, ...(ranks.data ?? []).map((r) => ({ value: String(r.rankId), label: r.name }))];
+  // A rank no longer offered (inactive) is still the member's and stays shown.
+  if (user?.rankId && !rankOptions.some((o) => o.value === rank)) rankOptions.push({ value: rank, label: user.rank ?? `Rank ${rank}` });
   const { form, error, submit } = useContractForm({
     initialValues: {
       fullName: user?.fullName ?? '',
@@ -28,11 +38,15 @@ export function UserForm({ user, onClose, onSaved }: UserFormProps) {
       whatsapp: user?.whatsapp ?? '',
       image: user?.image ?? '',
       referralCode: '',
+      status,
+      rankId: rank,
     },
     schema: user ? updateUserBody : createUserBody,
     toBody: (v) => ({
       fullName: trimmed(v.fullName), dob: v.dob, email: trimmed(v.email), phone: trimmed(v.phone),
       whatsapp: trimmed(v.whatsapp), image: trimmed(v.image), referralCode: trimmed(v.referralCode),
+      ...(v.status !== status ? { status: v.status === 'true' } : {}),
+      ...(v.rankId !== rank ? { rankId: v.rankId === NO_RANK ? null : Number(v.rankId) } : {}),
     }),
     // Spec §5: the four required fields share one message.
     required: { fields: ['fullName', 'dob', 'email', 'phone'], message: 'Please fill in all required fields (Full Name, Date of Birth, Email, Phone)' },
@@ -62,6 +76,12 @@ export function UserForm({ user, onClose, onSaved }: UserFormProps) {
         <TextInput label="WhatsApp Number" description="Optional" type="tel" maxLength={14} {...form.getInputProps('whatsapp')} />
         <TextInput label="Profile Image URL" description="Optional" type="url" maxLength={500} {...form.getInputProps('image')} />
       </SimpleGrid>
+      {user && (
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select label="Status" data={STATUS_OPTIONS} allowDeselect={false} {...form.getInputProps('status')} />
+          <Select label="Rank" data={rankOptions} allowDeselect={false} {...form.getInputProps('rankId')} />
+        </SimpleGrid>
+      )}
       {user ? (
         <TextInput
           label="Referral Code"

@@ -1,51 +1,59 @@
-import { ActionIcon, Button, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Tooltip } from '@mantine/core';
 import { IconEdit, IconHierarchy, IconTrash, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import type { User } from '../../../contract/users';
 import { memberPath } from '../../lib/paths';
 import type { Column } from '../../components/data-table';
-import { statusBadge } from './downline-modal';
+import { RowAction, RowActions } from '../../components/row-actions';
+import { ActiveBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
+import type { ListedUser } from './users.api';
 
 /** Spec §3 referrer display: a null referrer name means 'Direct'. */
-export function referrerLabel(u: User): string {
+export function referrerLabel(u: ListedUser): string {
   if (u.referrerName) return u.referrerName;
   return u.referredBy ? `User #${u.referredBy}` : 'Direct';
 }
 
-export interface RowActions {
+export interface UserRowActions {
   /** Sample rows (shown when loading failed) can't be changed. */
   readOnly: boolean;
-  onDownline: (u: User) => void;
-  onNetwork: (u: User) => void;
-  onEdit: (u: User) => void;
-  onDelete: (u: User) => void;
+  onDownline: (u: ListedUser) => void;
+  onNetwork: (u: ListedUser) => void;
+  onEdit: (u: ListedUser) => void;
+  onDelete: (u: ListedUser) => void;
 }
 
-export function userColumns(offset: number, a: RowActions): Column<User>[] {
+/**
+ * The users table (spec §2). Long names, emails and referrers are cut with the whole text on hover
+ * and focus (issue 15 item 3), so the columns after them stay on screen. The headers with a `sort`
+ * key sort the list on the server (S.No: registration order).
+ */
+export function userColumns(offset: number, a: UserRowActions): Column<ListedUser>[] {
   return [
-    { header: 'S.No', cell: (_u, i) => offset + i + 1, width: 70 },
+    { header: 'S.No', cell: (_u, i) => offset + i + 1, width: 70, sort: 'userId' },
     {
       header: 'Name',
+      sort: 'fullName',
       cell: (u) => (
         <Group gap="xs" wrap="nowrap">
-          <Text size="sm" fw={500}>
+          <TruncatedText fw={500} maxWidth={170}>
             {u.fullName}
-          </Text>
-          <Button size="compact-xs" variant="light" onClick={() => a.onDownline(u)} disabled={a.readOnly}>
+          </TruncatedText>
+          <Button size="compact-xs" variant="light" onClick={() => a.onDownline(u)} disabled={a.readOnly} style={{ flexShrink: 0 }}>
             Downline
           </Button>
         </Group>
       ),
     },
-    { header: 'Email', cell: (u) => u.email },
+    { header: 'Email', sort: 'email', cell: (u) => <TruncatedText maxWidth={190}>{u.email}</TruncatedText> },
     { header: 'Phone', cell: (u) => u.phone },
-    { header: 'Referred By', cell: referrerLabel },
-    { header: 'Status', cell: (u) => statusBadge(u.status) },
-    { header: 'Level', cell: (u) => (u.level === null || u.level === undefined ? 'N/A' : u.level) },
+    { header: 'Referred By', cell: (u) => <TruncatedText maxWidth={160}>{referrerLabel(u)}</TruncatedText> },
+    { header: 'Status', sort: 'status', cell: (u) => <ActiveBadge active={u.status} /> },
+    { header: 'Level', sort: 'level', cell: (u) => (u.level === null || u.level === undefined ? 'N/A' : u.level) },
     {
       header: 'Actions',
       cell: (u) => (
-        <Group gap={4} wrap="nowrap">
+        <RowActions>
           {!a.readOnly && (
             <Tooltip label="Member page and genealogy">
               <ActionIcon variant="subtle" component={Link} to={memberPath(u.userId)} aria-label={`Open ${u.fullName}`}>
@@ -53,22 +61,10 @@ export function userColumns(offset: number, a: RowActions): Column<User>[] {
               </ActionIcon>
             </Tooltip>
           )}
-          <Tooltip label="Network">
-            <ActionIcon variant="subtle" aria-label={`Network of ${u.fullName}`} onClick={() => a.onNetwork(u)} disabled={a.readOnly}>
-              <IconHierarchy size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Edit">
-            <ActionIcon variant="subtle" aria-label={`Edit ${u.fullName}`} onClick={() => a.onEdit(u)} disabled={a.readOnly}>
-              <IconEdit size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label="Delete">
-            <ActionIcon variant="subtle" color="red" aria-label={`Delete ${u.fullName}`} onClick={() => a.onDelete(u)} disabled={a.readOnly}>
-              <IconTrash size={18} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-        </Group>
+          <RowAction label="Network" name={`Network of ${u.fullName}`} icon={<IconHierarchy size={18} aria-hidden />} onClick={() => a.onNetwork(u)} disabled={a.readOnly} />
+          <RowAction label="Edit" name={`Edit ${u.fullName}`} icon={<IconEdit size={18} aria-hidden />} onClick={() => a.onEdit(u)} disabled={a.readOnly} />
+          <RowAction label="Delete" name={`Delete ${u.fullName}`} icon={<IconTrash size={18} aria-hidden />} color="red" onClick={() => a.onDelete(u)} disabled={a.readOnly} />
+        </RowActions>
       ),
     },
   ];

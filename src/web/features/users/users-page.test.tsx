@@ -311,3 +311,106 @@ describe('UsersPage create while filtered', () => {
     expect(within(screen.getAllByRole('row')[2]).getByText('Member 1')).toBeTruthy();
   });
 });
+
+describe('UsersPage issue 15', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  // Item 12: every shape spec §7 lets the client accept, and a missing level shown as 'N/A' (spec §2).
+  const { level: _level, ...withoutLevel } = user(3, { fullName: 'No Level' });
+  it.each([
+    ['a bare array', [user(1), withoutLevel]],
+    ['users under data', { success: true, data: [user(1), withoutLevel] }],
+    ['users under results', { results: [user(1), withoutLevel] }],
+    ['a users array without paging', { success: true, users: [user(1), withoutLevel] }],
+  ])('item 12: reads %s, with a missing level shown as N/A', async (_shape, answer) => {
+    signIn(['users_view']);
+    serve(() => answer);
+    renderPage(<UsersPage />);
+    const row = (await screen.findByText('No Level')).closest('tr')!;
+    expect(within(row).getByText('N/A')).toBeTruthy();
+    expect(screen.getByText('Member 1')).toBeTruthy();
+    expect(screen.getByText('Total Users: 2')).toBeTruthy();
+    expect(screen.queryByText('Invalid data format from API. Using mock data instead.')).toBeNull();
+  });
+
+  it('sorts on the server by a column header and says so with aria-sort', async () => {
+    signIn(['users_view']);
+    const fetchMock = serve((url) => page([user(url.searchParams.get('sort') === 'fullName' ? 2 : 1)]));
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    const name = screen.getByRole('columnheader', { name: /Name/ });
+    expect(name.getAttribute('aria-sort')).toBe('none');
+    fireEvent.click(within(name).getByRole('button'));
+    await screen.findByText('Member 2');
+    expect(screen.getByRole('columnheader', { name: /^Name/ }).getAttribute('aria-sort')).toBe('ascending');
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('sort=fullName'))).toBe(true);
+    for (const h of ['Email', 'Status', 'Level']) expect(within(screen.getByRole('columnheader', { name: new RegExp(h) })).getByRole('button')).toBeTruthy();
+  });
+
+  it('item 6: offers the deeper levels members hold besides Level 1 to 10', async () => {
+    signIn(['users_view']);
+    const fetchMock = serve(
+      (url) => page([user(url.searchParams.get('level') === '11' ? 11 : 1, { level: 11 })]),
+      (path) => (path === '/users/levels' ? jsonResponse(200, { success: true, levels: [1, 2, 11] }) : undefined),
+    );
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    fireEvent.click(selectInput('Filter by level'));
+    const listbox = (await screen.findAllByRole('listbox', { hidden: true })).find((l) => within(l).queryByText('All Levels'))!;
+    await within(listbox).findByText('Level 11');
+    expect(within(listbox).getAllByRole('option', { hidden: true }).map((o) => o.textContent)).toEqual([
+      'All Levels', ...Array.from({ length: 10 }, (_, i) => `Level ${i + 1}`), 'Level 11',
+    ]);
+    fireEvent.click(within(listbox).getByRole('option', { name: 'Level 11', hidden: true }));
+    await screen.findByText('Member 11');
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('level=11'))).toBe(true);
+  });
+
+  it('item 14: Enter on typed text in the name filter picks the first match instead of going back to All Users', async () => {
+    signIn(['users_view']);
+    const fetchMock = serve((url) => {
+      const search = url.searchParams.get('search');
+      if (search === 'sha') return page([user(7, { fullName: 'Riya Sharma' }), user(8, { fullName: 'Anil Sharma' })]);
+      if (search === '7') return page([user(7, { fullName: 'Riya Sharma' })]);
+      return page([user(1)]);
+    });
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    const input = selectInput('Filter by user name') as HTMLInputElement;
+    input.focus();
+    fireEvent.click(input);
+    fireEvent.change(input, { target: { value: 'sha' } });
+    expect(input.value).toBe('sha');
+    // Enter before the matches arrive: the first match is picked when they do.
+    fireEvent.keyDown(input, { key: 'Enter', code: 'Enter' });
+    await waitFor(() => expect(input.value).toBe('Riya Sharma (ID: 7)'));
+    await waitFor(() => expect(screen.queryByText('Member 1')).toBeNull());
+    expect(fetchMock.mock.calls.some(([u]) => String(u).includes('search=7&page=1'))).toBe(true);
+  });
+
+  it('item 9: changes a member’s status and rank from the edit form', async () => {
+    signIn(['users_view', 'users_edit']);
+    let put: unknown = null;
+    serve(() => page([user(7, { fullName: 'Ravi Kumar', rankId: 100002, rank: 'Silver' })]), (path, init) => {
+      if (init.method === 'PUT') {
+        put = JSON.parse(String(init.body));
+        return jsonResponse(200, { success: true, message: 'User updated successfully', updatedUser: user(7, { status: false, rankId: 100001, rank: 'Bronze' }) });
+      }
+      return undefined;
+    });
+    renderPage(<UsersPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Ravi Kumar' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit User' });
+    const status = within(dialog).getAllByLabelText('Status').find((el) => el.tagName === 'INPUT') as HTMLInputElement;
+    const rank = within(dialog).getAllByLabelText('Rank').find((el) => el.tagName === 'INPUT') as HTMLInputElement;
+    expect(status.value).toBe('Active');
+    await waitFor(() => expect(rank.value).toBe('Silver'));
+    fireEvent.click(status);
+    fireEvent.click((await screen.findAllByRole('option', { name: 'Inactive', hidden: true })).at(-1)!);
+    fireEvent.click(rank);
+    fireEvent.click((await screen.findAllByRole('option', { name: 'Bronze', hidden: true })).at(-1)!);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await screen.findByText('User updated successfully')).toBeTruthy();
+    expect(put).toMatchObject({ status: false, rankId: 100001 });
+  });
+});

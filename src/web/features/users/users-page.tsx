@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Button, Group, Text } from '@mantine/core';
-import type { User } from '../../../contract/users';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage } from '../../components/list-page';
 import { useResource } from '../../components/use-resource';
@@ -12,11 +11,15 @@ import { UserForm } from './user-form';
 import { userColumns } from './users-columns';
 import { UsersErrorBoundary } from './users-error-boundary';
 import { SAMPLE_USERS } from './users-fallback';
-import { hasFilters, InvalidUsersFormat, useDeleteUser, usersListQuery, USERS_PAGE_SIZE, type UserFilters } from './users.api';
+import {
+  DEFAULT_SORT, hasFilters, InvalidUsersFormat, useDeleteUser, usersListQuery, USERS_PAGE_SIZE, type ListedUser, type UserFilters,
+} from './users.api';
 
-/** The filters as the address keeps them: '' is 'All'. */
-const URL_FILTERS = { user: '', level: '', rank: '' };
-const toFilters = (f: typeof URL_FILTERS): UserFilters => ({ userId: f.user || null, level: f.level || null, rankId: f.rank || null });
+/** The filters and order as the address keeps them: '' is 'All'. */
+const URL_FILTERS = { user: '', level: '', rank: '', sort: DEFAULT_SORT };
+const toFilters = (f: typeof URL_FILTERS): UserFilters => ({
+  userId: f.user || null, level: f.level || null, rankId: f.rank || null, sort: f.sort,
+});
 
 export default function UsersPage() {
   return (
@@ -28,14 +31,14 @@ export default function UsersPage() {
 
 function UserManagement() {
   // Spec §4: a user created while a filter is active is shown first, even if the filter hides them.
-  const [created, setCreated] = useState<User | null>(null);
+  const [created, setCreated] = useState<ListedUser | null>(null);
   const users = useResource({
     noun: 'user',
     filters: URL_FILTERS,
     query: (f, page) => usersListQuery(toFilters(f), page),
     rowsOf: (data) => data.users,
-    sample: SAMPLE_USERS,
-    idOf: (u: User) => u.userId,
+    sample: SAMPLE_USERS as ListedUser[],
+    idOf: (u: ListedUser) => u.userId,
     remove: useDeleteUser(),
     onDeleted: (u) => {
       if (created?.userId === u.userId) setCreated(null);

@@ -1,11 +1,40 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import { ranksApi, type Rank } from '../../../contract/ranks';
-import { usersApi, type CreateUserBody, type UpdateUserBody, type User, type UsersPage } from '../../../contract/users';
+import { LEVELS, user, usersApi, type CreateUserBody, type UpdateUserBody, type User, type UserSort } from '../../../contract/users';
 import { client, isInvalidAnswer, type CallOptions } from '../../lib/api-client';
 import { refreshNetwork } from '../network/network.api';
 
-const users = client(usersApi);
+/** A member as the list shows them: spec §2 shows 'N/A' for a missing level. */
+export type ListedUser = Omit<User, 'level'> & { level: number | null };
+
+/**
+ * The users list as the spec lets its client read it (§7: "users array (other screens also accept
+ * users, data or results)", §2: a missing level shows 'N/A'): the members bare, or under `users`,
+ * `data` or `results`; a server that does not page answers every member at once (no total).
+ * Anything else is still an invalid answer.
+ */
+const usersList = z.preprocess(
+  (body) => {
+    if (Array.isArray(body)) return { users: body };
+    if (!body || typeof body !== 'object' || 'users' in body) return body;
+    const { data, results } = body as { data?: unknown; results?: unknown };
+    return Array.isArray(data) ? { ...body, users: data } : Array.isArray(results) ? { ...body, users: results } : body;
+  },
+  z.object({
+    users: z.array(user.extend({ level: z.number().nullable().optional().transform((v) => v ?? null) })),
+    total: z.number().optional(),
+  }),
+);
+
+const users = client({ ...usersApi, list: { ...usersApi.list, responses: { 200: usersList } } });
 const ranks = client(ranksApi);
+
+export interface UsersPage {
+  users: ListedUser[];
+  /** Every match, not just this page. */
+  total: number;
+}
 
 export const USERS_PAGE_SIZE = 25;
 
@@ -14,9 +43,11 @@ export interface UserFilters {
   userId: string | null;
   level: string | null;
   rankId: string | null;
+  /** The order (`fullName`, `-level`); the default, newest first, is not sent. */
+  sort: string;
 }
 
-export const NO_FILTERS: UserFilters = { userId: null, level: null, rankId: null };
+export const DEFAULT_SORT = '-userId';
 
 export const hasFilters = (f: UserFilters) => f.userId !== null || f.level !== null || f.rankId !== null;
 
@@ -34,16 +65,20 @@ async function orInvalid<T>(call: Promise<T>, invalid: () => Error): Promise<T> 
   }
 }
 
-type ListQuery = { search?: string; level?: string; rankId?: string; page?: number; limit?: number };
+type ListQuery = { search?: string; level?: string; rankId?: string; sort?: UserSort; page?: number; limit?: number };
 
 const listInput = (query: ListQuery) => ({ query });
 
-function fetchUsers(query: ListQuery, options: CallOptions): Promise<UsersPage> {
-  return orInvalid(users.list(listInput(query), options), () => new InvalidUsersFormat('Invalid data format from API'));
+async function fetchUsers(query: ListQuery, options: CallOptions): Promise<UsersPage> {
+  const answer = await orInvalid(users.list(listInput(query), options), () => new InvalidUsersFormat('Invalid data format from API'));
+  return { users: answer.users, total: answer.total ?? answer.users.length };
 }
 
 export const usersListQuery = (f: UserFilters, page: number) => {
-  const query = { search: f.userId ?? undefined, level: f.level ?? undefined, rankId: f.rankId ?? undefined, page, limit: USERS_PAGE_SIZE };
+  const query: ListQuery = {
+    search: f.userId ?? undefined, level: f.level ?? undefined, rankId: f.rankId ?? undefined,
+    sort: f.sort === DEFAULT_SORT ? undefined : (f.sort as UserSort), page, limit: USERS_PAGE_SIZE,
+  };
   return queryOptions({
     queryKey: users.list.key(listInput(query)),
     queryFn: ({ signal }) => fetchUsers(query, { signal }),
@@ -51,13 +86,18 @@ export const usersListQuery = (f: UserFilters, page: number) => {
   });
 };
 
-/** The searchable name filter: the first matches of what the operator typed. */
-export const userNamesQuery = (search: string) =>
+/**
+ * The Level filter's levels: 1 to 10 (spec §9) and every other level a member holds (issue 15
+ * item 6: members referred below level 10). A server without the call offers 1 to 10.
+ */
+export const levelOptionsQuery = () =>
   queryOptions({
-    queryKey: users.list.key(listInput({ search, limit: 20 })),
-    queryFn: async ({ signal }) => (await fetchUsers({ search, limit: 20 }, { signal })).users,
-    staleTime: 30_000,
-    placeholderData: keepPreviousData,
+    queryKey: users.levels.key(),
+    queryFn: async ({ signal }): Promise<number[]> => {
+      const held = await users.levels(undefined, { signal }).then((a) => a.levels, () => []);
+      return [...new Set<number>([...LEVELS, ...held])].sort((a, b) => a - b);
+    },
+    staleTime: 60_000,
   });
 
 /** 'All Ranks': ranks whose status is not false, sorted by name (spec §2). */
