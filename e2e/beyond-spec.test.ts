@@ -233,4 +233,28 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
     await bar.waitFor({ state: 'hidden' });
     await page.unroute('**/api/dashboard/charts*');
   });
+  it('issue 15: the audit log sorted by a column and filtered keeps the same view after a reload', async () => {
+    await openScreen(page, journey.server.url, { path: '/audit', heading: 'Audit Log' });
+    const table = page.getByRole('table', { name: 'Audit log' });
+    await table.getByRole('button', { name: 'Action', exact: true }).click();
+    await page.getByRole('combobox', { name: 'Entity' }).click();
+    await page.getByRole('option', { name: 'rank', exact: true }).click();
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/sort=action/);
+    await page.waitForURL(/entity=rank/);
+    await settled(page);
+    const actions = () => table.locator('tbody tr td:nth-child(3)').allTextContents();
+    const shown = await actions();
+    expect(shown.length).toBeGreaterThan(1);
+    expect(shown).toEqual([...shown].sort());
+    const address = page.url();
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Audit Log' }).waitFor();
+    await settled(page);
+    expect(page.url()).toBe(address);
+    await expect(page.getByRole('combobox', { name: 'Entity' }).inputValue()).resolves.toBe('rank');
+    await expect(table.getByRole('columnheader', { name: 'Action', exact: true }).getAttribute('aria-sort')).resolves.toBe('ascending');
+    expect(await actions()).toEqual(shown);
+  });
 });

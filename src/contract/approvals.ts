@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paging, pageOf } from './common.ts';
+import { paging, pageOf, sortParam } from './common.ts';
 import { endpoints } from './endpoint.ts';
 import { plainText } from './reports.ts';
 
@@ -29,7 +29,11 @@ export const awaitingApprovalResponse = z.object({
 });
 export type AwaitingApproval = z.infer<typeof awaitingApprovalResponse>;
 
-export const approvalsQuery = z.object({ status: approvalStatus.optional(), ...paging.shape });
+/** The queue's sorts (`sort=-amount`); with a status, each walks an index of (status, column, id). */
+export const APPROVAL_SORTS = ['createdAt', 'amount', 'kind'] as const;
+
+export const approvalsQuery = z.object({ status: approvalStatus.optional(), ...paging.shape, sort: sortParam(APPROVAL_SORTS, '-createdAt') });
+export type ApprovalsQuery = z.input<typeof approvalsQuery>;
 
 export const approvalIdParams = z.object({
   id: z.coerce.number({ error: 'id must be a number' }).int('id must be a whole number').positive('id must be a positive number')

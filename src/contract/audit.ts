@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paging, wireDate } from './common.ts';
+import { paging, sortParam, wireDate } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
 /** The records the audit log names (entity column). */
@@ -7,6 +7,9 @@ export const AUDIT_ENTITIES = [
   'user', 'session', 'rank', 'bank_account', 'membership', 'permission', 'role', 'role_permission',
   'service', 'wallet', 'ledger_entry', 'payout', 'withdrawal',
 ] as const;
+
+/** The columns the audit log sorts by (`sort=action`, `sort=-createdAt`); each has an index with the id. */
+export const AUDIT_SORTS = ['createdAt', 'action', 'entity'] as const;
 
 export const auditQuery = paging
   .extend({
@@ -17,6 +20,7 @@ export const auditQuery = paging
     action: z.string().trim().max(50).optional(),
     fromDate: wireDate.optional(),
     toDate: wireDate.optional(),
+    sort: sortParam(AUDIT_SORTS, '-createdAt'),
   })
   .refine((q) => !q.fromDate || !q.toDate || q.fromDate <= q.toDate, {
     message: 'fromDate must not be after toDate',

@@ -1,14 +1,18 @@
 import { z } from 'zod';
-import { errorResponse, paging } from './common.ts';
+import { errorResponse, paging, sortParam } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
 /** The accounts that sign in to the back-office (issue 13: staff are not members). */
 export const STAFF_STATUSES = ['active', 'inactive'] as const;
 
+/** The Staff list's sorts (`sort=fullName`, `sort=-lastSignIn`); `-userId` (newest account first) by default. */
+export const STAFF_SORTS = ['userId', 'fullName', 'email', 'role', 'status', 'lastSignIn'] as const;
+
 export const staffQuery = paging.extend({
   /** The start of a name or email, or a user id. */
   q: z.string().trim().max(100).optional(),
   status: z.enum(STAFF_STATUSES, { error: 'Status must be active or inactive' }).optional(),
+  sort: sortParam(STAFF_SORTS, '-userId'),
 });
 export type StaffQuery = z.input<typeof staffQuery>;
 

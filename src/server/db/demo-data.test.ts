@@ -40,3 +40,34 @@ describe('finding 10: seeding a database that has demo data already', () => {
     expect(await moneyInvariantViolations(t.database)).toEqual([]);
   });
 });
+
+describe('issue 15 item 10: demo data is dated in the past', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('no generated time or date lies after the moment of seeding', { timeout: 60_000 }, async () => {
+    await seedDemoData(t.database, { members: 60, days: 10 });
+    // Every timestamp and date column of every table the seed (or a trigger behind it) fills,
+    // except the ones that mean a moment to come (an expiry).
+    const columns = await t.database.query<{ table_name: string; column_name: string; data_type: string }>(`
+      select table_name::text, column_name::text, data_type::text from information_schema.columns
+       where table_schema = current_schema() and data_type in ('timestamp with time zone', 'date')
+         and column_name not like 'expires%'`);
+    expect(columns.length).toBeGreaterThan(10);
+    const future: string[] = [];
+    for (const c of columns) {
+      const limit = c.data_type === 'date' ? `(now() at time zone 'Asia/Kolkata')::date` : 'now()';
+      const [{ late }] = await t.database.query<{ late: string }>(
+        `select count(*)::text as late from "${c.table_name}" where "${c.column_name}" > ${limit}`);
+      if (late !== '0') future.push(`${c.table_name}.${c.column_name}: ${late} rows`);
+    }
+    expect(future).toEqual([]);
+    // …and spread over the past, not piled up at the moment of seeding.
+    const [spread] = await t.database.query<{ days: string }>(`
+      select count(distinct (created_at at time zone 'Asia/Kolkata')::date)::text as days from ledger_entries`);
+    expect(Number(spread.days)).toBeGreaterThanOrEqual(8);
+  });
+});

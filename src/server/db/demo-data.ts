@@ -34,6 +34,13 @@ const rnd = (expr: string, salt: number) => `((abs(hashint8extended((${expr})::i
 const pick = (items: string[], expr: string, salt: number) =>
   `(${arr(items)})[1 + (abs(hashint8extended((${expr})::int8, ${salt})) % ${items.length})]`;
 const IST = `'Asia/Kolkata'`;
+/**
+ * `base` plus `interval`, but never after the moment of seeding: a member who joined an hour ago
+ * gets the row within that hour (at `fraction` of the time since `base`), not in the future
+ * (issue 15: an operator's new transaction must show first, above every demo row).
+ */
+const after = (base: string, interval: string, fraction: number) =>
+  `(${base} + least(interval '${interval}', (now() - ${base}) * ${fraction}))`;
 
 /**
  * From this many members on, the load drops the secondary indexes of the tables it fills and
@@ -157,13 +164,13 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       select u.user_id, u.full_name, (10000000000 + (u.user_id * 104729) % 89999999999)::text,
              ${pick(BANKS.map((x) => x[0]), 'u.user_id', 11)} || '0' || lpad(((u.user_id * 31) % 999999)::text, 6, '0'),
              ${pick(BANKS.map((x) => x[1]), 'u.user_id', 11)}, ${pick(CITIES, 'u.user_id', 12)} || ' Main',
-             true, u.created_at + interval '1 day'
+             true, ${after('u.created_at', '1 day', 0.4)}
         ${members} and ${rnd('u.user_id', 13)} < 0.75`);
     await run(tx, `
       insert into bank_accounts (user_id, account_holder_name, account_number, ifsc, bank, branch, is_primary, created_at)
       select u.user_id, u.full_name, (200000000000 + (u.user_id * 7919) % 799999999999)::text,
              'HDFC0' || lpad(((u.user_id * 17) % 999999)::text, 6, '0'), 'HDFC Bank', ${pick(CITIES, 'u.user_id', 14)},
-             false, u.created_at + interval '2 days'
+             false, ${after('u.created_at', '2 days', 0.8)}
         ${members} and ${rnd('u.user_id', 13)} < 0.2`);
     step('bank accounts');
 
@@ -172,11 +179,11 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     await run(tx, `
       insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
       select u.user_id, 'wallet_recharge', (1500 + floor(${rnd('u.user_id', 20)} * 4500))::int8 * 100,
-             'Wallet recharge', u.created_at + interval '1 hour'
+             'Wallet recharge', ${after('u.created_at', '1 hour', 0.3)}
         ${members}
       union all
       select u.user_id, 'wallet_recharge', (200 + floor(${rnd('u.user_id', 21)} * 1800))::int8 * 100, 'Wallet recharge',
-             u.created_at + (now() - u.created_at) * ${rnd('u.user_id', 22)} + interval '2 hours'
+             u.created_at + interval '2 hours' + (now() - u.created_at - interval '2 hours') * ${rnd('u.user_id', 22)}
         ${members} and ${rnd('u.user_id', 23)} < 0.5 and now() - u.created_at > interval '3 hours'
       union all
       select u.user_id, 'wallet_withdrawal', -(100 + floor(${rnd('u.user_id', 24)} * 300))::int8 * 100, 'Wallet withdrawal',
@@ -192,7 +199,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     await run(tx, `
       create temp table seed_memberships on commit drop as
       select u.user_id, (case when ${rnd('u.user_id', 30)} < 0.5 then 499 else 999 end)::int8 * 100 as amount_paise,
-             u.created_at + interval '2 hours' as created_at
+             ${after('u.created_at', '2 hours', 0.6)} as created_at
         ${members} and ${rnd('u.user_id', 31)} < 0.4;
       insert into memberships (user_id, amount_paise, created_at) select user_id, amount_paise, created_at from seed_memberships;
       insert into ledger_entries (user_id, kind, amount_paise, description, created_at)

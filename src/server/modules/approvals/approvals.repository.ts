@@ -1,7 +1,9 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { paiseToRupees } from '../../../contract/common.ts';
-import type { Approval, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
+import type { Approval, APPROVAL_SORTS, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
+import type { SortValue } from '../../../contract/common.ts';
+import { orderBy } from '../../lib/order.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
@@ -57,10 +59,16 @@ export async function approvalById(db: Db, id: number): Promise<Approval | null>
   return row ? toApproval(row) : null;
 }
 
-/** The queue: one status newest first, or every request with the pending ones first. */
-export async function listApprovals(db: Db, status: ApprovalStatus | undefined, page: number, limit: number) {
+export type ApprovalSort = SortValue<(typeof APPROVAL_SORTS)[number]>;
+
+/**
+ * The queue: one status in the chosen order (newest first by default), or every request with the
+ * pending ones first. Ties are broken by id, so pages never repeat or skip a request.
+ */
+export async function listApprovals(db: Db, status: ApprovalStatus | undefined, sort: ApprovalSort, page: number, limit: number) {
   const where = status ? eq(r.status, status) : undefined;
-  const order = status ? [desc(r.createdAt), desc(r.id)] : [sql`(${r.status} = 'pending') desc`, desc(r.createdAt), desc(r.id)];
+  const sorted = orderBy(sort, { createdAt: r.createdAt, amount: r.amountPaise, kind: r.kind }, r.id);
+  const order = status ? sorted : [sql`(${r.status} = 'pending') desc`, ...sorted];
   const [rows, [counted]] = await Promise.all([
     selectApprovals(db).where(where).orderBy(...order).limit(limit).offset((page - 1) * limit),
     db.select({ n: count() }).from(r).where(where),

@@ -11,8 +11,8 @@ import { decideWithdrawal, rechargeOrWithdraw } from '../wallet/wallet.service.t
 import * as repo from './approvals.repository.ts';
 import { moneyContext, type MoneyContext } from './four-eyes.ts';
 
-export function listApprovals(ctx: Ctx, input: { status?: ApprovalStatus; page: number; limit: number }) {
-  return repo.listApprovals(ctx.database.db, input.status, input.page, input.limit);
+export function listApprovals(ctx: Ctx, input: { status?: ApprovalStatus; sort: repo.ApprovalSort; page: number; limit: number }) {
+  return repo.listApprovals(ctx.database.db, input.status, input.sort, input.page, input.limit);
 }
 
 export async function getApproval(ctx: Ctx, id: number): Promise<Approval> {

@@ -309,4 +309,31 @@ describe('the Approvals API', () => {
     expect((await approve(checker, 999999999)).statusCode).toBe(404);
     expect((await get(maker, '/approvals')).statusCode).toBe(403);
   });
+
+  it('issue 15: sorts a status by amount, kind or time in either direction, ties by id', async () => {
+    const maker = await operator('wallet_manage');
+    const checker = await operator('money_approve');
+    const member = await newMember(ctx.t.database);
+    const ids: number[] = [];
+    for (const amount of [10_700, 10_900, 10_800]) ids.push((await recharge(maker, member, amount)).json().data.approvalId as number);
+    type Row = { id: number; amount: number; kind: string; createdAt: string };
+    const list = async (q: string) => ((await get(checker, `/approvals?status=pending&limit=500&${q}`)).json().data as Row[]);
+    const mine = (rows: Row[]) => rows.filter((a) => ids.includes(a.id)).map((a) => a.amount);
+    expect(mine(await list('sort=amount'))).toEqual([10_700, 10_800, 10_900]);
+    expect(mine(await list('sort=-amount'))).toEqual([10_900, 10_800, 10_700]);
+    const amounts = (await list('sort=-amount')).map((a) => a.amount);
+    expect(amounts).toEqual([...amounts].sort((a, b) => b - a));
+    expect(mine(await list('sort=createdAt'))).toEqual([10_700, 10_900, 10_800]);
+    expect(mine(await list(''))).toEqual([10_800, 10_900, 10_700]);
+    const kinds = (await list('sort=kind')).map((a) => a.kind);
+    expect(kinds).toEqual([...kinds].sort());
+    // One per page, in order: no request repeated or skipped between pages.
+    const all = await list('sort=amount');
+    const paged: number[] = [];
+    for (let page = 1; page <= all.length; page++) {
+      paged.push(...((await get(checker, `/approvals?status=pending&limit=1&page=${page}&sort=amount`)).json().data as Row[]).map((a) => a.id));
+    }
+    expect(paged).toEqual(all.map((a) => a.id));
+    expect((await get(checker, '/approvals?sort=maker')).statusCode).toBe(400);
+  });
 });

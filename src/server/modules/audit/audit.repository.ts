@@ -1,4 +1,6 @@
-import { AUDIT_COUNT_CAP, type AuditEntry } from '../../../contract/audit.ts';
+import { AUDIT_COUNT_CAP, type AUDIT_SORTS, type AuditEntry } from '../../../contract/audit.ts';
+import type { SortValue } from '../../../contract/common.ts';
+import { orderSql } from '../../lib/order.ts';
 import type { Database } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import type { auditLog } from '../../db/schema/system.ts';
@@ -58,11 +60,16 @@ const toEntry = (r: AuditRow): AuditEntry => ({
   createdAt: iso(r.createdAt),
 });
 
-export async function listAudit(database: Database, f: AuditFilter, page: number, limit: number) {
+export type AuditSort = SortValue<(typeof AUDIT_SORTS)[number]>;
+
+/** Each sort walks an index of (column, id): audit_log_created_id_idx, _action_id_idx, _entity_id_idx. */
+const SORT_COLUMNS = { createdAt: 'a.created_at', action: 'a.action', entity: 'a.entity' };
+
+export async function listAudit(database: Database, f: AuditFilter, sort: AuditSort, page: number, limit: number) {
   const w = where(f);
   const rows = await database.query<AuditRow>(
     `select ${COLUMNS} from audit_log a left join users u on u.user_id = a.actor_id ${w.text}
-      order by a.id desc limit ${limit} offset ${(page - 1) * limit}`,
+      order by ${orderSql(sort, SORT_COLUMNS, 'a.id')} limit ${limit} offset ${(page - 1) * limit}`,
     w.params,
   );
   const [{ n }] = await database.query<{ n: number }>(

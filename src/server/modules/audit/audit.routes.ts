@@ -10,12 +10,13 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
 export async function auditRoutes(app: FastifyInstance) {
   registerEndpoints(app, auditApi, {
     list: async (request) => {
-      const { page, limit, ...filter } = request.query;
-      const { data, total, capped } = await service.listAudit(contextOf(request), filter, page, limit);
+      const { page, limit, sort, ...filter } = request.query;
+      const { data, total, capped } = await service.listAudit(contextOf(request), filter, sort, page, limit);
       return { success: true as const, data, total, totalCapped: capped, page, limit };
     },
     csv: async (request, reply) => {
-      const { page: _page, limit: _limit, ...filter } = request.query;
+      // The export is every match, newest first (keyset by id), whatever the screen's order.
+      const { page: _page, limit: _limit, sort: _sort, ...filter } = request.query;
       const ctx = contextOf(request);
       return sendCsv<number>(
         reply,

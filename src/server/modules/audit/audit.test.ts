@@ -45,6 +45,27 @@ describe('GET /api/audit/logs', () => {
     expect((await get('/api/audit/logs?fromDate=01-01-2000&toDate=31-12-2000')).json().total).toBe(0);
   });
 
+  it('issue 15: sorts by time, action or entity in either direction, ties by id; refuses another sort', async () => {
+    type Row = { id: number; action: string; entity: string };
+    const list = async (q: string) => ((await get(`/api/audit/logs?${q}`)).json().data as Row[]);
+    const newest = await list('');
+    expect((await list('sort=-createdAt')).map((e) => e.id)).toEqual(newest.map((e) => e.id));
+    expect((await list('sort=createdAt')).map((e) => e.id)).toEqual(newest.map((e) => e.id).reverse());
+    const byAction = await list('sort=action');
+    expect(byAction.map((e) => e.action)).toEqual(['login', 'login', 'register']);
+    expect(byAction[0].id).toBeLessThan(byAction[1].id);
+    const byActionDown = await list('sort=-action');
+    expect(byActionDown.map((e) => e.action)).toEqual(['register', 'login', 'login']);
+    expect(byActionDown[1].id).toBeGreaterThan(byActionDown[2].id);
+    const byEntity = (await list('sort=-entity&limit=1&page=1'))[0];
+    expect(byEntity.entity).toBe([...new Set(newest.map((e) => e.entity))].sort().at(-1));
+    // A sort with a filter and a page.
+    expect((await list('sort=action&action=login&limit=1&page=2')).map((e) => e.id)).toEqual([byAction[1].id]);
+    const refused = await get('/api/audit/logs?sort=ip');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().message).toMatch(/^Sort must be one of: createdAt, -createdAt, action/);
+  });
+
   it('refuses bad dates, a reversed range and a bad page with 400', async () => {
     for (const q of ['fromDate=2024-01-01', 'fromDate=31-02-2024', 'fromDate=02-01-2024&toDate=01-01-2024', 'page=0', 'limit=100000']) {
       const res = await get(`/api/audit/logs?${q}`);

@@ -1,5 +1,7 @@
-import { and, count, desc, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
-import type { StaffMember, StaffRole } from '../../../contract/staff.ts';
+import { and, count, eq, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import type { STAFF_SORTS, StaffMember, StaffRole } from '../../../contract/staff.ts';
+import type { SortValue } from '../../../contract/common.ts';
+import { orderBy } from '../../lib/order.ts';
 import { ADMIN_ROLE, roleRequiresTwoFactor, USER_ROLE } from '../../../contract/permissions.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
@@ -37,11 +39,15 @@ const toStaff = ({ lastLogin, ...r }: StaffRecord): StaffMember => ({ ...r, last
 export interface StaffFilter {
   q?: string;
   status?: 'active' | 'inactive';
+  sort: SortValue<(typeof STAFF_SORTS)[number]>;
   page: number;
   limit: number;
 }
 
-/** Staff are a few dozen rows among a million members: users_staff_idx holds exactly them. */
+/**
+ * Staff are a few dozen rows among a million members: users_staff_idx holds exactly them, so any
+ * sort is a sort of those few rows (no index per sort column needed). Ties by user id.
+ */
 export async function listStaff(db: Db, f: StaffFilter): Promise<{ data: StaffMember[]; total: number }> {
   const conditions: SQL[] = [isStaff];
   if (f.status) conditions.push(eq(users.status, f.status === 'active'));
@@ -52,7 +58,9 @@ export async function listStaff(db: Db, f: StaffFilter): Promise<{ data: StaffMe
     conditions.push(sql`(lower(${users.fullName}) like ${contains} or lower(${users.email}) like ${contains} or ${users.userId} = ${id})`);
   }
   const where = and(...conditions);
-  const rows = await selectStaff(db).where(where).orderBy(desc(users.userId)).limit(f.limit).offset((f.page - 1) * f.limit);
+  const rows = await selectStaff(db).where(where).orderBy(...orderBy(f.sort, {
+    userId: users.userId, fullName: sql`lower(${users.fullName})`, email: users.email, role: roles.name, status: users.status, lastSignIn: sql`coalesce(${users.lastLogin}, '-infinity')`,
+  }, users.userId)).limit(f.limit).offset((f.page - 1) * f.limit);
   const [{ total }] = await db.select({ total: count() }).from(users).where(where);
   return { data: rows.map(toStaff), total };
 }

@@ -98,6 +98,32 @@ describe('GET /api/staff', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Status must be active or inactive');
   });
+
+  it('issue 15: sorts by name, email, role, status or last sign-in in either direction, ties by user id', async () => {
+    await invite('Supervisors');
+    await invite('Support');
+    type Row = { userId: number; fullName: string; email: string; role: string | null; lastSignIn: string | null };
+    const list = async (sort: string) => ((await call('GET', `/staff?limit=100&sort=${sort}`)).json().data as Row[]);
+    const byId = (await list('-userId')).map((s) => s.userId);
+    expect(byId).toEqual([...byId].sort((x, y) => y - x));
+    const names = (await list('fullName')).map((s) => s.fullName.toLowerCase());
+    expect(names).toEqual([...names].sort());
+    const emails = (await list('-email')).map((s) => s.email);
+    expect(emails).toEqual([...emails].sort().reverse());
+    const roles = (await list('role')).map((s) => s.role ?? '~');
+    expect(roles).toEqual([...roles].sort());
+    // Ties (the same role) in user id order, the same direction.
+    const support = (await list('role')).filter((s) => s.role === 'Support').map((s) => s.userId);
+    expect(support.length).toBeGreaterThan(1);
+    expect(support).toEqual([...support].sort((x, y) => x - y));
+    // Signed in most recently first: the administrator, who signed in; never signed in last.
+    const recent = await list('-lastSignIn');
+    expect(recent.filter((s) => s.lastSignIn !== null)[0].userId).toBe(adminId);
+    const firstNever = recent.findIndex((s) => s.lastSignIn === null);
+    expect(firstNever).toBeGreaterThan(0);
+    expect(recent.slice(firstNever).every((s) => s.lastSignIn === null)).toBe(true);
+    expect((await call('GET', '/staff?sort=phone')).statusCode).toBe(400);
+  });
 });
 
 describe('GET /api/staff/roles', () => {

@@ -32,7 +32,7 @@ describe('ApprovalsPage', () => {
     expect(within(row).getByText('₹25,000.00')).toBeTruthy();
     expect(within(row).getByText('Meera Maker')).toBeTruthy();
     expect(within(row).getByText('Not decided yet')).toBeTruthy();
-    expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/approvals?status=pending&page=1&limit=25');
+    expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/approvals?status=pending&page=1&limit=25&sort=-createdAt');
 
     const mine = screen.getByText('#8').closest('tr') as HTMLElement;
     expect(within(mine).getByText('Daily payout payment (Pay Now)')).toBeTruthy();
@@ -114,5 +114,20 @@ describe('ApprovalsPage', () => {
     expect(screen.queryByRole('button', { name: /Approve request/ })).toBeNull();
     fireEvent.click(screen.getByRole('radio', { name: 'Approved' }));
     expect(await screen.findByText('Failed to load approvals: Database unavailable')).toBeTruthy();
+  });
+
+  it('issue 15: status, order and page come from the address; a header sorts on the server and goes back to page 1', async () => {
+    const rejected: Approval = { ...base, id: 9, status: 'rejected', checkerId: 901, checkerName: 'Chitra Checker', decidedAt: '2026-03-02T11:00:00.000Z' };
+    const fetchMock = serve(() => jsonResponse(200, { ...page([rejected]), total: 60, page: 2 }));
+    const { router } = renderPage(<ApprovalsPage />, { url: '/?status=rejected&sort=-amount&page=2' });
+    const table = await screen.findByRole('table', { name: 'Rejected approval requests' });
+    await within(table).findByText('Chitra Checker');
+    const urls = () => fetchMock.mock.calls.map(([u]) => String(u));
+    expect(urls()).toContain('/api/approvals?status=rejected&page=2&limit=25&sort=-amount');
+    expect(within(table).getByRole('columnheader', { name: /Amount/ }).getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(within(table).getByRole('button', { name: /Amount/ }));
+    await waitFor(() => expect(urls()).toContain('/api/approvals?status=rejected&page=1&limit=25&sort=amount'));
+    await waitFor(() => expect(router.state.location.search).toBe('?status=rejected&sort=amount'));
+    await waitFor(() => expect(within(table).getByRole('columnheader', { name: /Amount/ }).getAttribute('aria-sort')).toBe('ascending'));
   });
 });

@@ -1,10 +1,13 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Loader, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { ActionIcon, Alert, Group, Loader, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconX } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
-import { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from '../../../contract/approvals';
+import { APPROVAL_SORTS, APPROVAL_STATUSES, type Approval, type ApprovalsQuery, type ApprovalStatus } from '../../../contract/approvals';
 import { DataTable, type Column } from '../../components/data-table';
+import { RowAction, RowActions } from '../../components/row-actions';
+import { StatusBadge, type Tone } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { formatDateTime, formatINR } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
@@ -13,10 +16,14 @@ import { kindLabel } from './approval-kinds';
 import { DecisionModal } from './decision-modal';
 
 const STATUS_LABELS: Record<ApprovalStatus, string> = { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' };
-const STATUS_COLORS: Record<ApprovalStatus, string> = { pending: 'yellow', approved: 'teal', rejected: 'gray' };
+const STATUS_TONES: Record<ApprovalStatus, Tone> = { pending: 'warning', approved: 'positive', rejected: 'neutral' };
 
-const parseStatus = (value: string | null): ApprovalStatus =>
-  APPROVAL_STATUSES.find((s) => s === value) ?? 'pending';
+/** Status and order kept in the address (`?status=rejected&sort=-amount&page=2`). */
+const URL_FILTERS = { status: 'pending', sort: '-createdAt' };
+const SORTS = new Set<string>(APPROVAL_SORTS.flatMap((k) => [k, `-${k}`]));
+type ApprovalSort = NonNullable<ApprovalsQuery['sort']>;
+
+const parseStatus = (value: string): ApprovalStatus => APPROVAL_STATUSES.find((s) => s === value) ?? 'pending';
 
 /** Why the signed-in operator may not approve this request (the server refuses it too), or null. */
 function blockedReason(approval: Approval, userId: number | undefined): string | null {
@@ -27,21 +34,13 @@ function blockedReason(approval: Approval, userId: number | undefined): string |
 
 export default function ApprovalsPage() {
   const { user } = useAuth();
-  const [params, setParams] = useSearchParams();
-  const status = parseStatus(params.get('status'));
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const list = useQuery(approvalsQuery(status, page));
+  const state = useListState(URL_FILTERS);
+  const { page } = state;
+  const status = parseStatus(state.filters.status);
+  const sort = (SORTS.has(state.filters.sort) ? state.filters.sort : URL_FILTERS.sort) as ApprovalSort;
+  const list = useQuery(approvalsQuery(status, page, sort));
   const [deciding, setDeciding] = useState<{ approval: Approval; action: 'approve' | 'reject' } | null>(null);
   const [success, showSuccess] = useSuccessBanner();
-
-  const show = (next: { status?: ApprovalStatus; page?: number }) => {
-    const query = new URLSearchParams();
-    const nextStatus = next.status ?? status;
-    if (nextStatus !== 'pending') query.set('status', nextStatus);
-    const nextPage = next.page ?? 1;
-    if (nextPage > 1) query.set('page', String(nextPage));
-    setParams(query);
-  };
 
   const columns: Column<Approval>[] = [
     { header: 'Request', cell: (a) => `#${a.id}`, width: 90 },
@@ -49,22 +48,22 @@ export default function ApprovalsPage() {
       header: 'Member',
       cell: (a) => (
         <div>
-          <Text size="sm" fw={600}>{a.userName}</Text>
+          <TruncatedText fw={600} maxWidth={220}>{a.userName}</TruncatedText>
           <Text size="xs" c="dimmed">{`ID: ${a.userId}`}</Text>
         </div>
       ),
     },
-    { header: 'Kind', cell: (a) => kindLabel(a.kind) },
-    { header: 'Amount', cell: (a) => <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>{formatINR(a.amount)}</Text> },
-    { header: 'Maker', cell: (a) => a.makerName },
-    { header: 'Requested At', cell: (a) => formatDateTime(a.createdAt) },
+    { header: 'Kind', cell: (a) => kindLabel(a.kind), sort: 'kind' },
+    { header: 'Amount', cell: (a) => <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>{formatINR(a.amount)}</Text>, sort: 'amount' },
+    { header: 'Maker', cell: (a) => <TruncatedText maxWidth={180}>{a.makerName}</TruncatedText> },
+    { header: 'Requested At', cell: (a) => formatDateTime(a.createdAt), sort: 'createdAt' },
     {
       header: 'Checker',
       cell: (a) => (a.checkerName === null ? (
         <Text size="sm" c="dimmed">Not decided yet</Text>
       ) : (
         <div>
-          <Text size="sm">{a.checkerName}</Text>
+          <TruncatedText maxWidth={180}>{a.checkerName}</TruncatedText>
           <Text size="xs" c="dimmed">{formatDateTime(a.decidedAt)}</Text>
         </div>
       )),
@@ -72,16 +71,17 @@ export default function ApprovalsPage() {
     status === 'pending'
       ? {
           header: 'Actions',
-          width: 190,
+          width: 110,
           cell: (a) => {
             const reason = blockedReason(a, user?.userId);
             const reasonId = `approval-${a.id}-blocked`;
             return (
-              <Group gap="xs" wrap="nowrap">
+              <RowActions>
                 {reason ? (
+                  // Shown but not usable: the tooltip says why (the server refuses it too).
                   <Tooltip label={reason} multiline w={240} withArrow>
-                    <Button
-                      size="xs"
+                    <ActionIcon
+                      variant="subtle"
                       color="teal"
                       data-disabled
                       aria-disabled
@@ -89,25 +89,27 @@ export default function ApprovalsPage() {
                       onClick={(e) => e.preventDefault()}
                       aria-label={`Approve request ${a.id}`}
                     >
-                      Approve
-                    </Button>
+                      <IconCheck size={18} aria-hidden />
+                    </ActionIcon>
                   </Tooltip>
                 ) : (
-                  <Button size="xs" color="teal" onClick={() => setDeciding({ approval: a, action: 'approve' })} aria-label={`Approve request ${a.id}`}>
-                    Approve
-                  </Button>
+                  <RowAction
+                    label="Approve"
+                    name={`Approve request ${a.id}`}
+                    icon={<IconCheck size={18} aria-hidden />}
+                    color="teal"
+                    onClick={() => setDeciding({ approval: a, action: 'approve' })}
+                  />
                 )}
                 {reason && <span id={reasonId} className="visually-hidden">{reason}</span>}
-                <Button
-                  size="xs"
-                  variant="light"
+                <RowAction
+                  label="Reject"
+                  name={`Reject request ${a.id}`}
+                  icon={<IconX size={18} aria-hidden />}
                   color="red"
                   onClick={() => setDeciding({ approval: a, action: 'reject' })}
-                  aria-label={`Reject request ${a.id}`}
-                >
-                  Reject
-                </Button>
-              </Group>
+                />
+              </RowActions>
             );
           },
         }
@@ -115,9 +117,9 @@ export default function ApprovalsPage() {
           header: 'Outcome',
           cell: (a) => (
             <Stack gap={2}>
-              <Badge tt="none" variant="light" color={STATUS_COLORS[a.status]} w="fit-content">
-                {STATUS_LABELS[a.status]}
-              </Badge>
+              <div>
+                <StatusBadge tone={STATUS_TONES[a.status]}>{STATUS_LABELS[a.status]}</StatusBadge>
+              </div>
               {a.remarks && <Text size="xs" c="dimmed">{a.remarks}</Text>}
             </Stack>
           ),
@@ -137,7 +139,7 @@ export default function ApprovalsPage() {
         aria-label="Status"
         w="fit-content"
         value={status}
-        onChange={(value) => show({ status: value as ApprovalStatus })}
+        onChange={(value) => state.setFilters({ status: value })}
         data={APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
       />
       {list.isError && (
@@ -158,9 +160,10 @@ export default function ApprovalsPage() {
         columns={columns}
         rows={list.isError ? [] : list.data?.data}
         rowKey={(a) => a.id}
-        loading={list.isPending}
+        loading={list.isPending || list.isPlaceholderData}
+        sort={{ value: sort, onChange: (value) => state.setFilters({ sort: value }) }}
         empty={<Text c="dimmed">{`No ${STATUS_LABELS[status].toLowerCase()} requests`}</Text>}
-        paging={list.data ? { page, limit: PAGE_SIZE, total: list.data.total, onPage: (p) => show({ page: p }) } : undefined}
+        paging={list.data ? { page, limit: PAGE_SIZE, total: list.data.total, onPage: state.setPage } : undefined}
       />
       {deciding && (
         <DecisionModal

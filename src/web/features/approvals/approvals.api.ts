@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { approvalsApi, type ApprovalStatus } from '../../../contract/approvals';
+import { approvalsApi, type ApprovalsQuery, type ApprovalStatus } from '../../../contract/approvals';
 import { payoutsApi } from '../../../contract/payouts';
 import { walletApi } from '../../../contract/wallet';
 import { client } from '../../lib/api-client';
@@ -8,8 +8,8 @@ export const PAGE_SIZE = 25;
 
 const approvals = client(approvalsApi);
 
-export const approvalsQuery = (status: ApprovalStatus, page: number) => {
-  const input = { query: { status, page, limit: PAGE_SIZE } };
+export const approvalsQuery = (status: ApprovalStatus, page: number, sort?: ApprovalsQuery['sort']) => {
+  const input = { query: { status, page, limit: PAGE_SIZE, sort } };
   return queryOptions({
     queryKey: approvals.list.key(input),
     queryFn: ({ signal }) => approvals.list(input, { signal }),

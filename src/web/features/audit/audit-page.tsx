@@ -1,9 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconEye } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { AUDIT_ENTITIES, auditApi, type AuditEntry, type AuditQuery } from '../../../contract/audit';
+import { AUDIT_ENTITIES, AUDIT_SORTS, auditApi, type AuditEntry, type AuditQuery } from '../../../contract/audit';
 import { isoToWireDate } from '../../../contract/common';
 import { DataTable, type Column } from '../../components/data-table';
+import { RowAction } from '../../components/row-actions';
+import { StatusBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
@@ -11,49 +16,70 @@ import { auditQueryOptions } from './audit.api';
 import { AuditDetails } from './audit-details';
 
 const LIMIT = 25;
-const EMPTY = { actor: '', entity: '', action: '', from: '', to: '' };
+/** The filters (dates as the date inputs give them, yyyy-mm-dd) and the order, kept in the address. */
+const URL_FILTERS = { actor: '', entity: '', action: '', from: '', to: '', sort: '-createdAt' };
+type Filters = typeof URL_FILTERS;
+const EMPTY_FORM = { actor: '', entity: '', action: '', from: '', to: '' };
+type AuditSort = NonNullable<AuditQuery['sort']>;
+const SORTS = new Set<string>(AUDIT_SORTS.flatMap((k) => [k, `-${k}`]));
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-type Filter = Omit<AuditQuery, 'page' | 'limit'> & { page: number; limit: number };
+/** The list's query from the address: a hand-edited value the server would refuse is left out. */
+function toQuery(f: Filters, page: number): AuditQuery {
+  return {
+    page,
+    limit: LIMIT,
+    actor: f.actor || undefined,
+    entity: f.entity || undefined,
+    action: f.action || undefined,
+    fromDate: ISO_DAY.test(f.from) ? isoToWireDate(f.from) : undefined,
+    toDate: ISO_DAY.test(f.to) ? isoToWireDate(f.to) : undefined,
+    sort: (SORTS.has(f.sort) ? f.sort : URL_FILTERS.sort) as AuditSort,
+  };
+}
 
 export default function AuditPage() {
-  const [form, setForm] = useState(EMPTY);
-  const [filter, setFilter] = useState<Filter>({ page: 1, limit: LIMIT });
+  const list = useListState(URL_FILTERS);
+  const { filters, page } = list;
+  const [form, setForm] = useState(() => formOf(filters));
+  // Back/Forward or a link brings other filters: the fields follow them.
+  const [shown, setShown] = useState(filters);
+  if (shown !== filters) {
+    setShown(filters);
+    setForm(formOf(filters));
+  }
   const [selected, setSelected] = useState<AuditEntry | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const query = useQuery(auditQueryOptions(filter));
+  const input = toQuery(filters, page);
+  const query = useQuery(auditQueryOptions(input));
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    setFilter({
-      page: 1,
-      limit: LIMIT,
-      actor: form.actor || undefined,
-      entity: form.entity || undefined,
-      action: form.action || undefined,
-      fromDate: form.from ? isoToWireDate(form.from) : undefined,
-      toDate: form.to ? isoToWireDate(form.to) : undefined,
-    });
+    list.setFilters(form);
   };
   const clear = () => {
-    setForm(EMPTY);
-    setFilter({ page: 1, limit: LIMIT });
+    setForm(EMPTY_FORM);
+    list.setFilters(EMPTY_FORM);
   };
-  const set = (key: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
-  const { page: _page, limit: _limit, ...csvFilter } = filter;
+  const set = (key: keyof typeof EMPTY_FORM) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
+  const { page: _page, limit: _limit, sort: _sort, ...csvFilter } = input;
 
   const columns: Column<AuditEntry>[] = [
-    { header: 'When', cell: (e) => formatDateTime(e.createdAt) },
-    { header: 'Actor', cell: (e) => e.actorName ?? (e.actorId ? `User #${e.actorId}` : 'System') },
-    { header: 'Action', cell: (e) => <Badge variant="light">{e.action}</Badge> },
-    { header: 'Entity', cell: (e) => e.entity },
-    { header: 'Record', cell: (e) => e.entityId ?? '—' },
-    { header: 'Client address', cell: (e) => e.ip ?? '—' },
+    { header: 'When', cell: (e) => formatDateTime(e.createdAt), sort: 'createdAt' },
+    { header: 'Actor', cell: (e) => <TruncatedText maxWidth={200}>{e.actorName ?? (e.actorId ? `User #${e.actorId}` : 'System')}</TruncatedText> },
+    { header: 'Action', cell: (e) => <StatusBadge tone="info">{e.action}</StatusBadge>, sort: 'action' },
+    { header: 'Entity', cell: (e) => e.entity, sort: 'entity' },
+    { header: 'Record', cell: (e) => <TruncatedText maxWidth={160}>{e.entityId ?? '—'}</TruncatedText> },
+    { header: 'Client address', cell: (e) => <TruncatedText maxWidth={160}>{e.ip ?? '—'}</TruncatedText> },
     {
       header: 'Details',
       cell: (e) => (
-        <Button size="xs" variant="subtle" onClick={() => setSelected(e)} aria-label={`View Details of ${e.action} ${e.entity} ${e.entityId ?? ''}`}>
-          View
-        </Button>
+        <RowAction
+          label="View details"
+          name={`View Details of ${e.action} ${e.entity} ${e.entityId ?? ''}`.trim()}
+          icon={<IconEye size={18} aria-hidden />}
+          onClick={() => setSelected(e)}
+        />
       ),
     },
   ];
@@ -108,18 +134,23 @@ export default function AuditPage() {
         columns={columns}
         rows={query.data?.data}
         rowKey={(e) => e.id}
-        loading={query.isPending}
+        loading={query.isPending || query.isPlaceholderData}
+        sort={{ value: input.sort as string, onChange: (sort) => list.setFilters({ sort }) }}
         empty={<Text c="dimmed">No changes recorded for these filters.</Text>}
         paging={
           query.data && {
-            page: filter.page,
+            page,
             limit: LIMIT,
             total: query.data.total,
-            onPage: (page) => setFilter((f) => ({ ...f, page })),
+            onPage: list.setPage,
           }
         }
       />
       <AuditDetails entry={selected} onClose={() => setSelected(null)} />
     </Stack>
   );
+}
+
+function formOf(f: Filters) {
+  return { actor: f.actor, entity: f.entity, action: f.action, from: f.from, to: f.to };
 }

@@ -1,7 +1,10 @@
-import { ActionIcon, Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Badge, Group, Stack, Text } from '@mantine/core';
 import { IconEdit, IconLogout, IconMailForward, IconUserCheck, IconUserCog, IconUserOff } from '@tabler/icons-react';
 import type { StaffMember } from '../../../contract/staff';
 import type { Column } from '../../components/data-table';
+import { RowAction, RowActions } from '../../components/row-actions';
+import { ActiveBadge, StatusBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
 import { formatDateTime } from '../../lib/format';
 
 export interface StaffActions {
@@ -17,9 +20,9 @@ export interface StaffActions {
 function invitation(m: StaffMember) {
   if (m.passwordSet) return null;
   return m.invitePending ? (
-    <Badge tt="none" variant="light" color="blue">Invitation pending</Badge>
+    <StatusBadge tone="info">Invitation pending</StatusBadge>
   ) : (
-    <Badge tt="none" variant="light" color="orange">Invitation expired</Badge>
+    <StatusBadge tone="warning">Invitation expired</StatusBadge>
   );
 }
 
@@ -30,27 +33,33 @@ export function staffColumns(offset: number, a: StaffActions): Column<StaffMembe
       header: 'Name',
       cell: (m) => (
         <Group gap="xs" wrap="nowrap">
-          <Text size="sm" fw={500}>{m.fullName}</Text>
+          <TruncatedText fw={500} maxWidth={220}>{m.fullName}</TruncatedText>
           {m.userId === a.selfId && <Badge tt="none" variant="outline" size="sm">You</Badge>}
         </Group>
       ),
+      sort: 'fullName',
     },
-    { header: 'Email', cell: (m) => m.email },
-    { header: 'Role', cell: (m) => m.role ?? <Text size="sm" c="dimmed">No role (no access)</Text> },
+    { header: 'Email', cell: (m) => <TruncatedText maxWidth={240}>{m.email}</TruncatedText>, sort: 'email' },
+    {
+      header: 'Role',
+      cell: (m) => (m.role ? <TruncatedText maxWidth={160}>{m.role}</TruncatedText> : <Text size="sm" c="dimmed">No role (no access)</Text>),
+      sort: 'role',
+    },
     {
       header: 'Status',
       cell: (m) => (
         <Stack gap={4} align="flex-start">
-          <Badge tt="none" variant="light" color={m.status ? 'teal' : 'gray'}>{m.status ? 'Active' : 'Inactive'}</Badge>
+          <ActiveBadge active={m.status} />
           {invitation(m)}
         </Stack>
       ),
+      sort: 'status',
     },
-    { header: 'Last sign-in', cell: (m) => (m.lastSignIn ? formatDateTime(m.lastSignIn) : 'Never') },
+    { header: 'Last sign-in', cell: (m) => (m.lastSignIn ? formatDateTime(m.lastSignIn) : 'Never'), sort: 'lastSignIn' },
     {
       header: 'Two-factor',
       cell: (m) => (
-        <Badge tt="none" variant="light" color={m.twoFactorEnabled ? 'teal' : 'gray'}>{m.twoFactorEnabled ? 'On' : 'Off'}</Badge>
+        <StatusBadge tone={m.twoFactorEnabled ? 'positive' : 'neutral'}>{m.twoFactorEnabled ? 'On' : 'Off'}</StatusBadge>
       ),
     },
     {
@@ -58,43 +67,49 @@ export function staffColumns(offset: number, a: StaffActions): Column<StaffMembe
       cell: (m) => {
         const self = m.userId === a.selfId;
         return (
-          <Group gap={4} wrap="nowrap">
-            <Tooltip label={self ? 'You cannot change your own role' : 'Change role'}>
-              <ActionIcon variant="subtle" aria-label={`Change role of ${m.fullName}`} onClick={() => a.onRole(m)} disabled={self}>
-                <IconUserCog size={18} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label="Edit name and email">
-              <ActionIcon variant="subtle" aria-label={`Edit ${m.fullName}`} onClick={() => a.onEdit(m)}>
-                <IconEdit size={18} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
+          <RowActions>
+            <RowAction
+              label={self ? 'You cannot change your own role' : 'Change role'}
+              name={`Change role of ${m.fullName}`}
+              icon={<IconUserCog size={18} aria-hidden />}
+              onClick={() => a.onRole(m)}
+              disabled={self}
+            />
+            <RowAction label="Edit name and email" name={`Edit ${m.fullName}`} icon={<IconEdit size={18} aria-hidden />} onClick={() => a.onEdit(m)} />
             {m.status ? (
-              <Tooltip label={self ? 'You cannot deactivate yourself' : 'Deactivate'}>
-                <ActionIcon variant="subtle" color="red" aria-label={`Deactivate ${m.fullName}`} onClick={() => a.onStatus(m)} disabled={self}>
-                  <IconUserOff size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
+              <RowAction
+                label={self ? 'You cannot deactivate yourself' : 'Deactivate'}
+                name={`Deactivate ${m.fullName}`}
+                icon={<IconUserOff size={18} aria-hidden />}
+                color="red"
+                onClick={() => a.onStatus(m)}
+                disabled={self}
+              />
             ) : (
-              <Tooltip label="Reactivate">
-                <ActionIcon variant="subtle" color="teal" aria-label={`Reactivate ${m.fullName}`} onClick={() => a.onStatus(m)}>
-                  <IconUserCheck size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
+              <RowAction
+                label="Reactivate"
+                name={`Reactivate ${m.fullName}`}
+                icon={<IconUserCheck size={18} aria-hidden />}
+                color="teal"
+                onClick={() => a.onStatus(m)}
+              />
             )}
-            <Tooltip label="Sign out everywhere">
-              <ActionIcon variant="subtle" aria-label={`Sign out ${m.fullName} everywhere`} onClick={() => a.onSignOut(m)}>
-                <IconLogout size={18} aria-hidden />
-              </ActionIcon>
-            </Tooltip>
+            <RowAction
+              label="Sign out everywhere"
+              name={`Sign out ${m.fullName} everywhere`}
+              icon={<IconLogout size={18} aria-hidden />}
+              onClick={() => a.onSignOut(m)}
+            />
             {!m.passwordSet && (
-              <Tooltip label="Resend invitation">
-                <ActionIcon variant="subtle" aria-label={`Resend invitation to ${m.fullName}`} onClick={() => a.onResend(m)} disabled={!m.status}>
-                  <IconMailForward size={18} aria-hidden />
-                </ActionIcon>
-              </Tooltip>
+              <RowAction
+                label="Resend invitation"
+                name={`Resend invitation to ${m.fullName}`}
+                icon={<IconMailForward size={18} aria-hidden />}
+                onClick={() => a.onResend(m)}
+                disabled={!m.status}
+              />
             )}
-          </Group>
+          </RowActions>
         );
       },
     },

@@ -56,7 +56,23 @@ describe('StaffPage', () => {
     expect(screen.getByText('Total Staff: 3')).toBeTruthy();
 
     fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'neha' } });
-    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/staff?page=1&limit=25&q=neha')).toBe(true));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/staff?page=1&limit=25&q=neha&sort=-userId')).toBe(true));
+  });
+
+  it('issue 15: search, status and order come from the address and go back to it; a header sorts on the server', async () => {
+    signIn(['staff_manage']);
+    const fetchMock = serve(() => jsonResponse(200, { success: true, data: [], total: 0, page: 1, limit: 25 }));
+    const { router } = renderPage(<StaffPage />, { url: '/?q=asha&status=active&sort=fullName' });
+    const urls = () => fetchMock.mock.calls.map(([url]) => String(url));
+    await waitFor(() => expect(urls()).toContain('/api/staff?page=1&limit=25&q=asha&status=active&sort=fullName'));
+    expect((screen.getByLabelText('Search') as HTMLInputElement).value).toBe('asha');
+    const table = screen.getByRole('table', { name: 'Staff' });
+    expect(within(table).getByRole('columnheader', { name: /Name/ }).getAttribute('aria-sort')).toBe('ascending');
+    fireEvent.click(within(table).getByRole('button', { name: /Last sign-in/ }));
+    await waitFor(() => expect(urls()).toContain('/api/staff?page=1&limit=25&q=asha&status=active&sort=lastSignIn'));
+    await waitFor(() => expect(router.state.location.search).toBe('?q=asha&status=active&sort=lastSignIn'));
+    fireEvent.change(screen.getByLabelText('Search'), { target: { value: 'neha' } });
+    await waitFor(() => expect(router.state.location.search).toBe('?q=neha&status=active&sort=lastSignIn'));
   });
 
   it('invites a colleague with a role and says who was invited', async () => {

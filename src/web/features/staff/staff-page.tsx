@@ -1,12 +1,13 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { StaffMember } from '../../../contract/staff';
+import { STAFF_SORTS, type StaffMember, type StaffQuery } from '../../../contract/staff';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { useListState } from '../../components/use-url-state';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
@@ -23,6 +24,10 @@ type Dialog =
   | { kind: 'edit' | 'role' | 'status' | 'sign-out'; member: StaffMember }
   | null;
 
+/** Search, status and order kept in the address (`?q=asha&sort=fullName`). */
+const URL_FILTERS = { q: '', status: '', sort: '-userId' };
+const SORTS = new Set<string>(STAFF_SORTS.flatMap((k) => [k, `-${k}`]));
+
 const STATUS_OPTIONS = [
   { value: '', label: 'All statuses' },
   { value: 'active', label: 'Active' },
@@ -32,11 +37,19 @@ const STATUS_OPTIONS = [
 /** Issue 13: the accounts that sign in to the back-office, and the only place a role is assigned. */
 export default function StaffPage() {
   const { user } = useAuth();
-  const [search, setSearch] = useState('');
-  const [status, setStatus] = useState<StaffFilters['status']>('');
-  const [q] = useDebouncedValue(search, 250);
-  const [page, setPage] = useState(1);
-  const filters: StaffFilters = { q, status };
+  const state = useListState(URL_FILTERS);
+  const { page, setPage } = state;
+  const q = state.filters.q;
+  const status = (['active', 'inactive'].includes(state.filters.status) ? state.filters.status : '') as StaffFilters['status'];
+  const sort = (SORTS.has(state.filters.sort) ? state.filters.sort : URL_FILTERS.sort) as NonNullable<StaffQuery['sort']>;
+  const [search, setSearch] = useState(q);
+  const [typed] = useDebouncedValue(search, 250);
+  const { setFilters } = state;
+  useEffect(() => {
+    if (typed !== q) setFilters({ q: typed });
+    // Only the debounced typing writes the address (`q` is left out on purpose: no echo of it).
+  }, [typed]);
+  const filters: StaffFilters = { q, status, sort };
   const list = useQuery(staffListQuery(filters, page));
   const [dialog, setDialog] = useState<Dialog>(null);
   const [success, showSuccess] = useSuccessBanner();
@@ -118,20 +131,14 @@ export default function StaffPage() {
             placeholder="Name, email or user id"
             leftSection={<IconSearch size={16} aria-hidden />}
             value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
-              setPage(1);
-            }}
+            onChange={(e) => setSearch(e.currentTarget.value)}
             w={{ base: '100%', sm: 280 }}
           />
           <Select
             label="Status"
             data={STATUS_OPTIONS}
             value={status}
-            onChange={(v) => {
-              setStatus((v ?? '') as StaffFilters['status']);
-              setPage(1);
-            }}
+            onChange={(v) => state.setFilters({ status: v ?? '' })}
             allowDeselect={false}
             w={160}
           />
@@ -156,7 +163,8 @@ export default function StaffPage() {
         columns={columns}
         rows={list.isError ? [] : list.data?.data}
         rowKey={(m) => m.userId}
-        loading={list.isPending}
+        loading={list.isPending || list.isPlaceholderData}
+        sort={{ value: sort, onChange: (value) => state.setFilters({ sort: value }) }}
         empty={
           filtered ? (
             <>

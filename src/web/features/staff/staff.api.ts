@@ -10,6 +10,7 @@ export interface StaffFilters {
   q: string;
   /** '' = all. */
   status: '' | 'active' | 'inactive';
+  sort?: StaffQuery['sort'];
 }
 
 const staff = client(staffApi);
@@ -19,6 +20,7 @@ const queryOf = (f: StaffFilters, page: number): StaffQuery => ({
   limit: STAFF_PAGE_SIZE,
   ...(f.q.trim() ? { q: f.q.trim() } : {}),
   ...(f.status ? { status: f.status } : {}),
+  ...(f.sort ? { sort: f.sort } : {}),
 });
 
 export const staffListQuery = (f: StaffFilters, page: number) =>
