@@ -65,6 +65,11 @@ export const users = pgTable(
     // The Staff screen: a few dozen accounts among a million members.
     index('users_staff_idx').on(t.userId).where(sql`${t.canSignIn} and ${t.deletedAt} is null`),
     index('users_created_at_idx').on(t.createdAt),
+    // The users list's orders (issue 15): each column with the user id tie-break, live members only.
+    index('users_name_sort_idx').on(sql`lower(${t.fullName})`, t.userId).where(sql`${t.deletedAt} is null`),
+    index('users_email_sort_idx').on(t.email, t.userId).where(sql`${t.deletedAt} is null`),
+    index('users_status_sort_idx').on(t.status, t.userId).where(sql`${t.deletedAt} is null`),
+    index('users_created_sort_idx').on(t.createdAt, t.userId).where(sql`${t.deletedAt} is null`),
     // Member search (name, email, phone, user id) at a million rows; drizzle/0012 adds
     // users_search_cover_idx (user_id) INCLUDE (full_name, email, phone), which has no builder here.
     index('users_full_name_trgm_idx').using('gin', sql`lower(${t.fullName}) gin_trgm_ops`),
@@ -88,6 +93,8 @@ export const bankAccounts = pgTable(
   },
   (t) => [
     index('bank_accounts_user_idx').on(t.userId),
+    // No member holds the same account (number at a branch) twice, even when added at the same moment.
+    uniqueIndex('bank_accounts_account_uq').on(t.userId, t.accountNumber, t.ifsc),
     uniqueIndex('bank_accounts_one_primary_uq').on(t.userId).where(sql`${t.isPrimary}`),
   ],
 );
@@ -104,5 +111,9 @@ export const memberships = pgTable(
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('memberships_created_at_idx').on(t.createdAt)],
+  (t) => [
+    // Date ranges and the list's orders with their id tie-break (sort=dateTime / sort=amount, either direction).
+    index('memberships_created_at_id_idx').on(t.createdAt, t.id),
+    index('memberships_amount_id_idx').on(t.amountPaise, t.id),
+  ],
 );

@@ -52,8 +52,15 @@ export const ledgerEntries = pgTable(
     check('ledger_amount_not_zero', sql`${t.amountPaise} <> 0`),
     index('ledger_user_created_idx').on(t.userId, t.createdAt),
     index('ledger_kind_created_idx').on(t.kind, t.createdAt),
+    // Revenue by amount (sort=amount / -amount): membership fees only.
+    index('ledger_fee_amount_id_idx').on(t.amountPaise, t.id).where(sql`${t.kind} = 'membership_fee'`),
     // drizzle/0013 adds ledger_wallet_keyset_idx (kind, created_at, id) INCLUDE (user_id, amount_paise)
     // for the wallet kinds, the wallet export's keyset ranges; it has no builder here.
+    // The wallet list sorted or filtered by amount (issue 15), one range per kind. The list shows
+    // amounts without their sign and withdrawals are negative: a withdrawal's larger amount is a
+    // lower amount_paise, so its index runs id the other way for the (amount, id) order to be one range.
+    index('ledger_recharge_amount_idx').on(t.amountPaise, t.id).where(sql`${t.kind} = 'wallet_recharge'`),
+    index('ledger_withdrawal_amount_idx').on(t.amountPaise, t.id.desc().nullsFirst()).where(sql`${t.kind} = 'wallet_withdrawal'`),
     // A batch's receivers, and the credits of a page of receivers in a batch (income reports).
     index('ledger_batch_user_idx').on(t.batchId, t.userId).where(sql`${t.batchId} is not null`),
   ],
@@ -114,6 +121,9 @@ export const dailyPayouts = pgTable(
     uniqueIndex('daily_payouts_user_day_uq').on(t.userId, t.payoutDate),
     // Pages newest first (date, then id) without a sort; the totals come from payouts_daily.
     index('daily_payouts_date_id_idx').on(t.payoutDate, t.id),
+    // The list's other orders (sort=amount / sort=status, either direction), with the id tie-break.
+    index('daily_payouts_amount_id_idx').on(t.amountPaise, t.id),
+    index('daily_payouts_status_id_idx').on(t.status, t.id),
   ],
 );
 
@@ -183,6 +193,9 @@ export const moneyRequests = pgTable(
     check('money_requests_amount_positive', sql`${t.amountPaise} > 0`),
     index('money_requests_status_idx').on(t.status, t.createdAt, t.id),
     index('money_requests_maker_idx').on(t.makerId, t.createdAt),
+    // The Approvals screen's sorts within a status (issue 15), ties by id.
+    index('money_requests_status_amount_idx').on(t.status, t.amountPaise, t.id),
+    index('money_requests_status_kind_idx').on(t.status, t.kind, t.id),
   ],
 );
 

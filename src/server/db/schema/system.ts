@@ -77,9 +77,12 @@ export const auditLog = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('audit_log_created_idx').on(t.createdAt),
     index('audit_log_entity_idx').on(t.entity, t.entityId),
     index('audit_log_actor_idx').on(t.actorId, t.createdAt),
+    // Date ranges and the audit list's sorts (issue 15): each column with the id that breaks its ties.
+    index('audit_log_created_id_idx').on(t.createdAt, t.id),
+    index('audit_log_action_id_idx').on(t.action, t.id),
+    index('audit_log_entity_id_idx').on(t.entity, t.id),
   ],
 );
 

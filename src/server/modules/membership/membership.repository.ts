@@ -51,7 +51,7 @@ const SORT_COLUMNS = { dateTime: memberships.createdAt, userId: memberships.user
 
 /**
  * Memberships of live members, newest first unless sorted otherwise. fromDate/toDate are whole days in India time
- * (yyyy-mm-dd after parsing); the range is a created_at range on memberships_created_at_idx. The
+ * (yyyy-mm-dd after parsing); the range is a created_at range on memberships_created_at_id_idx. The
  * unfiltered total is the trigger-kept counter.
  */
 export async function listMembers(db: Db, f: MembershipFilter): Promise<{ data: Member[]; total: number }> {
