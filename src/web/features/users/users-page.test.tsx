@@ -179,6 +179,44 @@ describe('UsersPage', () => {
     expect(await within(dialog).findByText('Invalid referral code')).toBeTruthy();
   });
 
+  it('item 2: checks a field before sending and says what is wrong under it; a refusal marks its field in plain words and keeps the input', async () => {
+    signIn(['users_view', 'users_create']);
+    const posts: unknown[] = [];
+    serve(() => page([user(1)]), (path, init) => {
+      if (path !== '/users/register') return undefined;
+      posts.push(JSON.parse(String(init.body)));
+      return jsonResponse(400, {
+        success: false,
+        message: 'Phone number must be 10 to 13 digits',
+        errors: [{ path: 'body.phone', field: 'phone', message: 'Phone number must be 10 to 13 digits' }],
+      });
+    });
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    const field = (label: RegExp) => within(dialog).getByLabelText(label) as HTMLInputElement;
+    const errorOf = (input: HTMLInputElement) => document.getElementById(input.getAttribute('aria-describedby')?.split(' ').find((id) => id.endsWith('-error')) ?? '')?.textContent;
+    fireEvent.change(field(/Full Name/), { target: { value: 'X' } });
+    fireEvent.change(field(/Date of Birth/), { target: { value: '1991-02-03' } });
+    fireEvent.change(field(/Email Address/), { target: { value: 'not-an-email' } });
+    fireEvent.change(field(/Phone Number/), { target: { value: '9876543210' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    await waitFor(() => expect(errorOf(field(/Email Address/))).toBe('Enter a valid email address'));
+    expect(field(/Email Address/).getAttribute('aria-invalid')).toBe('true');
+    expect(posts).toEqual([]);
+    expect(within(dialog).queryByText(/body\./)).toBeNull();
+
+    fireEvent.change(field(/Email Address/), { target: { value: 'x@test.local' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    await waitFor(() => expect(errorOf(field(/Phone Number/))).toBe('Phone number must be 10 to 13 digits'));
+    expect(posts).toHaveLength(1);
+    expect(screen.getByRole('dialog', { name: 'Add User' })).toBeTruthy();
+    expect(field(/Full Name/).value).toBe('X');
+    expect(field(/Phone Number/).value).toBe('9876543210');
+    expect(within(dialog).queryByText(/body\./)).toBeNull();
+  });
+
   it('deletes after "Confirm Delete" and shows the success banner', async () => {
     signIn(['users_view', 'users_delete']);
     let deleted = '';
