@@ -64,6 +64,9 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
             error={validation !== null && !userId}
             aria-describedby={validation !== null && !userId ? messageId : undefined}
             data-autofocus
+            // Focused when the dialog opens: the list opens when the operator types or clicks, not
+            // before (an open, unfocusable list on arrival is a scroll region a keyboard can't reach).
+            openOnFocus={false}
           />
           <AmountInput label="Amount" value={amount} onChange={setAmount} invalid={validation !== null && parseAmount(amount) === null} messageId={messageId} />
           <Select
