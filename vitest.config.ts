@@ -28,7 +28,8 @@ export default defineConfig({
     maxWorkers: workers,
     sequence: { groupOrder: 0 },
     projects: [
-      { extends: true, test: { ...serverTests, name: 'server' } },
+      // The PGlite template every server test file's database is loaded from, built once per run.
+      { extends: true, test: { ...serverTests, name: 'server', globalSetup: ['src/server/test/global-setup.ts'] } },
       ...onPostgres,
       {
         extends: true,

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
@@ -7,6 +9,7 @@ import { seedDemoData } from '../db/demo-data.ts';
 import type { Mailer } from '../mailer.ts';
 import { scanResponses, secretWatch, type SecretWatch } from './secrets.ts';
 import { throwawayPostgres } from './throwaway-postgres.ts';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, buildPgliteTemplate } from './pglite-template.ts';
 
 /**
  * A fresh, migrated database per call: PGlite by default, a throw-away database on the
@@ -14,20 +17,15 @@ import { throwawayPostgres } from './throwaway-postgres.ts';
  */
 export const testDbKind: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
-export const ADMIN_EMAIL = 'admin@test.local';
-export const ADMIN_PASSWORD = 'admin-password-1';
+export { ADMIN_EMAIL, ADMIN_PASSWORD } from './pglite-template.ts';
 
 let pgliteTemplate: Promise<Blob> | undefined;
 
+/** A database of its own, loaded from the run's template (global-setup.ts), else from one built here. */
 async function freshPglite(): Promise<Database> {
   pgliteTemplate ??= (async () => {
-    const template = await openPglite(undefined);
-    await template.migrate();
-    await ensureReferenceData(template);
-    await ensureAdmin(template, ADMIN_EMAIL, ADMIN_PASSWORD, () => ADMIN_PASSWORD);
-    const dump = await template.dump!();
-    await template.close();
-    return dump;
+    const file = inject('pgliteTemplate');
+    return file ? new Blob([fs.readFileSync(file)]) : buildPgliteTemplate();
   })();
   return openPglite(undefined, await pgliteTemplate);
 }
