@@ -69,6 +69,12 @@ async function main() {
       await shoot(page, screen.shot);
     }
 
+    // Lists as an operator leaves them (issue 15): sorted by a column, filtered, all in the address.
+    await openScreen(page, server.url, { path: '/users?sort=fullName&level=3', heading: 'User Management' });
+    await shoot(page, 'users-sorted');
+    await openScreen(page, server.url, { path: '/wallet?type=wallet_recharge&min=1000&sort=-amount', heading: 'User Wallet' });
+    await shoot(page, 'wallet-filtered');
+
     // Dialogs worth seeing: adding a member, inviting staff, and one change of the audit log with its before and after.
     await renameRank(server.url, token);
     await openScreen(page, server.url, MAIN_SCREENS[1]);
