@@ -34,10 +34,12 @@ describe('SignInPage', () => {
 
   it('reads "Accessing Portal..." while busy, then shows the fallback error when the server gives no message', async () => {
     let answer: (response: Response) => void = () => {};
-    mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const fetchMock = mockFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
     renderPage(<SignInPage />, { path: '/signin' });
     fillAndSubmit('admin@example.com', 'secret');
     expect(await screen.findByRole('button', { name: 'Accessing Portal...' })).toBeTruthy();
+    // Busy starts before the request leaves (the typed client is a chunk of its own): answer the request, once sent.
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
     answer(new Response('', { status: 500 }));
     expect(await screen.findByText('Authentication failed. Please check your credentials.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Access Portal' })).toBeTruthy();
