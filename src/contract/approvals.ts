@@ -13,6 +13,8 @@ export const APPROVAL_KINDS = [
   { value: 'admin_transfer', label: 'Transfer to wallet' },
   { value: 'pay_payout', label: 'Daily payout payment (Pay Now)' },
   { value: 'withdrawal_approval', label: 'Withdrawal request approval' },
+  { value: 'membership_activation', label: 'Membership paid outside the wallet' },
+  { value: 'run_reversal', label: 'Reversal of an income run' },
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number]['value'];
 export const approvalKind = z.enum(APPROVAL_KINDS.map((k) => k.value) as [ApprovalKind, ...ApprovalKind[]]);

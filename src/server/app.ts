@@ -31,6 +31,9 @@ import { payoutsRoutes } from './modules/payouts/payouts.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { staffRoutes } from './modules/staff/staff.routes.ts';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.ts';
+import { plansRoutes } from './modules/income/plans.routes.ts';
+import { activationRoutes } from './modules/income/activation.routes.ts';
+import { runsRoutes } from './modules/income/runs/runs.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -129,6 +132,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(reportsRoutes, { prefix: '/api' });
   await app.register(staffRoutes, { prefix: '/api' });
   await app.register(approvalsRoutes, { prefix: '/api' });
+  await app.register(plansRoutes, { prefix: '/api' });
+  await app.register(activationRoutes, { prefix: '/api' });
+  await app.register(runsRoutes, { prefix: '/api' });
 
   await registerWeb(app);
   return app;

@@ -9,6 +9,16 @@ import { sql, type SQL } from 'drizzle-orm';
 export const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
 
 /**
+ * A date column as yyyy-mm-dd: raw rows give the text, node-postgres a Date at local midnight
+ * (its calendar day is the local one). Selecting `day::text` avoids the question altogether.
+ */
+export const isoDate = (v: Date | string): string => {
+  if (typeof v === 'string') return v.slice(0, 10);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${v.getFullYear()}-${pad(v.getMonth() + 1)}-${pad(v.getDate())}`;
+};
+
+/**
  * `$1`-style SQL text and its parameters as one Drizzle query, so that hand-built SQL (the member
  * list's dynamic filters) runs on a Drizzle transaction like any other query.
  */

@@ -16,6 +16,9 @@ import {
   IconUserStar,
   IconWallet,
   IconChecklist,
+  IconAdjustmentsDollar,
+  IconPlayerPlay,
+  IconTicket,
   type Icon,
 } from '@tabler/icons-react';
 import type { PermissionName } from '../../contract/permissions';
@@ -49,6 +52,10 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Membership', path: PATHS.membership, permission: 'membership_view', icon: IconUserStar, group: 'main' },
   // Beyond the spec's sidebar (issue 13), after its entries so their order stays the spec's.
   { label: 'Approvals', path: PATHS.approvals, permission: 'money_approve', icon: IconChecklist, group: 'main' },
+  // The income engine (issue 16).
+  { label: 'Income Runs', path: PATHS.runs, permission: 'payouts_view', icon: IconPlayerPlay, group: 'main' },
+  { label: 'Membership Plans', path: PATHS.plans, permission: 'membership_view', icon: IconTicket, group: 'main' },
+  { label: 'Income Settings', path: PATHS.incomeSettings, permission: 'membership_view', icon: IconAdjustmentsDollar, group: 'main' },
   { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', icon: IconKey, group: 'access' },
   { label: 'Roles', path: PATHS.roles, permission: 'roles_view', icon: IconShieldLock, group: 'access' },
   { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', icon: IconReceipt, group: 'access' },

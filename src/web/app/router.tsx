@@ -19,6 +19,9 @@ const TwoFactorSetupPage = lazy(() => import('../features/auth/two-factor-setup-
 const AccountSecurityPage = lazy(() => import('../features/auth/account-security-page'));
 const StaffPage = lazy(() => import('../features/staff/staff-page'));
 const ApprovalsPage = lazy(() => import('../features/approvals/approvals-page'));
+const PlansPage = lazy(() => import('../features/income/plans-page'));
+const IncomeSettingsPage = lazy(() => import('../features/income/settings-page'));
+const RunsPage = lazy(() => import('../features/income/runs-page'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
 const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
 const AuditPage = lazy(() => import('../features/audit/audit-page'));
@@ -108,6 +111,9 @@ export const routes: RouteObject[] = [
               { path: PATHS.wallet, element: guarded(PATHS.wallet, <WalletPage />) },
               { path: PATHS.staff, element: guarded(PATHS.staff, <StaffPage />) },
               { path: PATHS.approvals, element: guarded(PATHS.approvals, <ApprovalsPage />) },
+              { path: PATHS.plans, element: guarded(PATHS.plans, <PlansPage />) },
+              { path: PATHS.incomeSettings, element: guarded(PATHS.incomeSettings, <IncomeSettingsPage />) },
+              { path: PATHS.runs, element: guarded(PATHS.runs, <RunsPage />) },
               { path: ACCOUNT_PATH, element: <AccountSecurityPage /> },
             ],
           },

@@ -27,6 +27,10 @@ export const PATHS = {
   audit: '/audit',
   staff: '/staff',
   approvals: '/approvals',
+  // The income engine (issue 16).
+  plans: '/income/plans',
+  incomeSettings: '/income/settings',
+  runs: '/income/runs',
 } as const;
 
 /** The signed-in account's own security page (two-factor, active sessions): any account, no permission. */

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { boolean, integer, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgTable, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 /**
  * The identity of a catalogue name: case-insensitive, blanks around it ignored and runs of
@@ -12,6 +12,18 @@ export const ranks = pgTable('ranks', {
   rankId: integer('rank_id').primaryKey().generatedByDefaultAsIdentity({ startWith: 100001 }),
   name: text('name').notNull().unique(),
   status: boolean('status').notNull().default(true),
+  // Issue 16: the income engine's rank settings. `position` orders the ladder (higher is senior;
+  // a promotion only ever moves up it); `royalty_weight` is the rank's share weight in the royalty
+  // pool; a member qualifies with at least min_direct active direct referrals, min_team members
+  // below them and min_business_paise of membership fees in their team. A rank whose three criteria
+  // are all 0 is given by hand only.
+  position: integer('position').notNull().default(0),
+  royaltyWeight: integer('royalty_weight').notNull().default(0),
+  minDirect: integer('min_direct').notNull().default(0),
+  minTeam: integer('min_team').notNull().default(0),
+  minBusinessPaise: bigint('min_business_paise', { mode: 'number' }).notNull().default(0),
+  /** monthlyReward by rank: paid each month to every active member holding the rank. */
+  monthlyRewardPaise: bigint('monthly_reward_paise', { mode: 'number' }).notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

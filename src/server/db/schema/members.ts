@@ -108,12 +108,37 @@ export const memberships = pgTable(
   {
     id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
     userId: bigint('user_id', { mode: 'number' }).notNull().unique().references(() => users.userId),
+    /** The price paid (the membership_fee), paise. */
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
+    // Issue 16: the terms it was sold with (copied from the plan version in force that day) and
+    // what the engine has paid on it. Memberships from before the engine have no plan and earn nothing.
+    planId: integer('plan_id'),
+    planVersionId: integer('plan_version_id'),
+    dailyPaise: bigint('daily_paise', { mode: 'number' }).notNull().default(0),
+    capPaise: bigint('cap_paise', { mode: 'number' }).notNull().default(0),
+    durationDays: integer('duration_days').notNull().default(0),
+    /** The first business day (Asia/Kolkata) it earns: the day after activation. */
+    startsOn: date('starts_on'),
+    /** Gross daily payouts earned so far (Success and Failure rows alike) and on how many days. */
+    earnedPaise: bigint('earned_paise', { mode: 'number' }).notNull().default(0),
+    daysEarned: integer('days_earned').notNull().default(0),
+    /** 'active' earns; 'completed' reached its duration or cap; 'legacy' predates the engine. */
+    status: text('status').$type<'active' | 'completed' | 'legacy'>().notNull().default('legacy'),
+    /** 'wallet' (the fee debited from the wallet) or 'outside' (paid by other means, four eyes). */
+    paidVia: text('paid_via').$type<'wallet' | 'outside'>(),
+    paymentMethod: text('payment_method'),
+    paymentReference: text('payment_reference'),
+    activatedBy: bigint('activated_by', { mode: 'number' }),
+    approvedBy: bigint('approved_by', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     // Date ranges and the list's orders with their id tie-break (sort=dateTime / sort=amount, either direction).
     index('memberships_created_at_id_idx').on(t.createdAt, t.id),
     index('memberships_amount_id_idx').on(t.amountPaise, t.id),
+    // The daily payout run walks the earning memberships in id order, a chunk at a time.
+    index('memberships_active_idx').on(t.id).where(sql`${t.status} = 'active'`),
+    check('memberships_earned_within_cap', sql`${t.status} = 'legacy' or ${t.earnedPaise} <= ${t.capPaise}`),
+    check('memberships_status', sql`${t.status} in ('active', 'completed', 'legacy')`),
   ],
 );

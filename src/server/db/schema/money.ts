@@ -8,6 +8,10 @@ import { users } from './members.ts';
 export const LEDGER_KINDS = [
   'wallet_recharge', 'wallet_withdrawal', 'membership_fee', 'daily_payout',
   'royalty', 'reward', 'referral_bonus', 'admin_transfer',
+  // Issue 16, the income engine: an upline's share of an activation; the deductions taken from a
+  // daily payout (their own lines, debits); a membership fee paid outside the wallet comes in as
+  // external_payment and goes out again as the membership_fee (net zero on the balance).
+  'level_income', 'tds', 'admin_charge', 'external_payment',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -24,6 +28,8 @@ export const incomeBatches = pgTable(
     kind: text('kind').notNull(), // 'royalty' | 'reward'
     rewardType: text('reward_type'), // spec §9 reward types, for kind 'reward'
     runDate: date('run_date').notNull(),
+    /** The engine run that wrote it (issue 16); null for batches from before the engine. */
+    runId: bigint('run_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('income_batches_kind_date_idx').on(t.kind, t.runDate)],
@@ -46,9 +52,12 @@ export const ledgerEntries = pgTable(
     batchId: integer('batch_id').references(() => incomeBatches.batchId),
     description: text('description'),
     actorId: bigint('actor_id', { mode: 'number' }),
+    /** The engine run that wrote it (issue 16): a reversal compensates exactly these rows. */
+    runId: bigint('run_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    index('ledger_run_idx').on(t.runId, t.id).where(sql`${t.runId} is not null`),
     check('ledger_amount_not_zero', sql`${t.amountPaise} <> 0`),
     index('ledger_user_created_idx').on(t.userId, t.createdAt),
     index('ledger_kind_created_idx').on(t.kind, t.createdAt),
@@ -113,9 +122,17 @@ export const dailyPayouts = pgTable(
     status: text('status').$type<'Success' | 'Failure'>().notNull(),
     ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).references(() => ledgerEntries.id),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    // Issue 16: the run that wrote it, the gross earned and the deductions (amount = gross − tds −
+    // admin charge, what the member receives), and why a Failure row could not be paid.
+    runId: bigint('run_id', { mode: 'number' }),
+    grossPaise: bigint('gross_paise', { mode: 'number' }),
+    tdsPaise: bigint('tds_paise', { mode: 'number' }).notNull().default(0),
+    adminChargePaise: bigint('admin_charge_paise', { mode: 'number' }).notNull().default(0),
+    reason: text('reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    index('daily_payouts_run_idx').on(t.runId, t.id).where(sql`${t.runId} is not null`),
     check('daily_payouts_amount_positive', sql`${t.amountPaise} > 0`),
     check('daily_payouts_status', sql`${t.status} in ('Success', 'Failure')`),
     uniqueIndex('daily_payouts_user_day_uq').on(t.userId, t.payoutDate),

@@ -6,6 +6,9 @@ import { audit } from '../../lib/audit.ts';
 import { actorId, type Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
+import { activationBody } from '../../../contract/income.ts';
+import { activateMembership } from '../income/activation.service.ts';
+import { reverseRun } from '../income/runs/engine.ts';
 import { transferAdmin } from '../payouts/payouts.service.ts';
 import { decideWithdrawal, rechargeOrWithdraw } from '../wallet/wallet.service.ts';
 import * as repo from './approvals.repository.ts';
@@ -37,6 +40,12 @@ function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown)
     case 'withdrawal_approval': {
       const { withdrawalId, ...decision } = payload as { withdrawalId: number };
       return decideWithdrawal(tx, ctx, Number(withdrawalId), withdrawalDecisionBody.parse(decision));
+    }
+    case 'membership_activation':
+      return activateMembership(tx, ctx, activationBody.parse(payload));
+    case 'run_reversal': {
+      const { runId, remarks } = payload as { runId: number; remarks: string };
+      return reverseRun(tx, ctx, { runId: Number(runId), remarks: String(remarks) });
     }
   }
 }

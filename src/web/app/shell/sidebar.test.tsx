@@ -22,6 +22,9 @@ describe('route permissions and the sidebar', () => {
       'Bank /bank',
       'Membership /membership',
       'Approvals /approvals',
+      'Income Runs /income/runs',
+      'Membership Plans /income/plans',
+      'Income Settings /income/settings',
       'Permissions /permissions',
       'Roles /roles',
       'Role Permissions /role-permissions',
@@ -34,6 +37,8 @@ describe('route permissions and the sidebar', () => {
     expect(ROUTE_PERMISSIONS[PATHS.bank]).toBe('banks_view');
     expect(ROUTE_PERMISSIONS[PATHS.rolePermissions]).toBe('roles_view');
     expect(ROUTE_PERMISSIONS[PATHS.dailyPayout]).toBe('payouts_view');
+    expect(ROUTE_PERMISSIONS[PATHS.runs]).toBe('payouts_view');
+    expect(ROUTE_PERMISSIONS[PATHS.plans]).toBe('membership_view');
   });
 
   it('keeps only the entries whose permission the account holds', () => {

@@ -1,0 +1,82 @@
+import type { IncomeSettings, RunKind } from '../../../../contract/income.ts';
+import type { Db } from '../../../db/client.ts';
+
+/**
+ * What each kind of run (daily payout, royalty, referral bonus, monthly reward, rank promotion)
+ * tells the engine (engine.ts). The engine owns the run row, exactly-once, the advisory lock, the
+ * chunk loop with progress, resume after a crash, catch-up and the generic part of a reversal
+ * (a compensating ledger row for every ledger row the run wrote); a kind owns its computation.
+ *
+ * Days are yyyy-mm-dd business days in Asia/Kolkata; money is paise; every SQL is set-based (one
+ * statement per chunk, never a loop over members in TypeScript).
+ */
+
+/** A run's period, both days inclusive. */
+export interface RunPeriod {
+  start: string;
+  end: string;
+}
+
+/** What a run knows while it works: fixed at its start, stored on the run row. */
+export interface RunScope {
+  runId: number;
+  kind: RunKind;
+  period: RunPeriod;
+  settings: IncomeSettings;
+  settingsVersionId: number | null;
+  /** What `begin` fixed for the whole run (e.g. the royalty pool and the weights' sum). */
+  state: Record<string, unknown>;
+  /** The income batch the run's credits carry (royalty and rewards), or null. */
+  batchId: number | null;
+}
+
+/** Counts and money of a chunk, a run or a preview (paise). */
+export interface Tally {
+  /** Units gone through (memberships, members). */
+  units: number;
+  /** Members credited, Failure rows written (or members promoted, for rank promotion). */
+  paid: number;
+  failed: number;
+  grossPaise: number;
+  deductionsPaise: number;
+  /** The net amount of Failure rows (what Pay Now would pay). */
+  failedPaise: number;
+}
+
+export const NO_TALLY: Tally = { units: 0, paid: 0, failed: 0, grossPaise: 0, deductionsPaise: 0, failedPaise: 0 };
+
+export interface RunBegin {
+  /** Units the run will go through, for the progress bar (may be an estimate, never 0 if work exists). */
+  total: number;
+  /** Stored on the run and handed to every chunk (scope.state). */
+  state: Record<string, unknown>;
+  /** When the run's credits show on Royalty / Reward Income: the batch to create for it. */
+  batch?: { kind: 'royalty' | 'reward'; rewardType: string | null; runDate: string };
+}
+
+export interface RunKindHandler {
+  kind: RunKind;
+  /** The period of this kind that holds `day` (daily: the day; royalty: its month or ISO week; …). */
+  periodOf(day: string, settings: IncomeSettings): RunPeriod;
+  /**
+   * Whether a scheduled run of the period is due (daily payout: a business day whose payout time
+   * has passed; monthly kinds: the month is over). `now` is the current IST day and HH:MM.
+   */
+  isDue(period: RunPeriod, settings: IncomeSettings, now: { day: string; time: string }): boolean;
+  /** In the run's first transaction: what the whole run uses. Writes nothing but reads. */
+  begin(tx: Db, scope: Omit<RunScope, 'state' | 'batchId'>): Promise<RunBegin>;
+  /**
+   * One chunk, in the caller's transaction: the units with id > cursor, at most `limit` of them,
+   * in id order. Every ledger row carries run_id = scope.runId (and batch_id = scope.batchId when
+   * set). Returns the last unit's id as the new cursor; `done` when nothing is left.
+   */
+  step(tx: Db, scope: RunScope, cursor: number, limit: number): Promise<Tally & { cursor: number; done: boolean }>;
+  /** The run's counts and totals, computed without writing anything (same rules as step). */
+  preview(db: Db, scope: Omit<RunScope, 'runId' | 'batchId'>): Promise<Tally>;
+  /**
+   * A reversal's part that is not ledger (the engine has already posted the compensating ledger
+   * rows): payout rows, memberships' earned totals, reward grants, rank changes. In the
+   * reversal's transaction.
+   */
+  undo(tx: Db, scope: RunScope): Promise<void>;
+}

@@ -1,0 +1,74 @@
+import { sql } from 'drizzle-orm';
+import { DEFAULT_INCOME_SETTINGS, incomeSettings, type IncomeSettings } from '../../../contract/income.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { isoDate } from '../../db/rows.ts';
+
+/**
+ * What every part of the income engine reads: the business day in India time, the compensation
+ * settings in force on a day, and a plan's terms in force on a day. Versions are rows with an
+ * effective_from day; the one in force on a day is the latest that is not after it.
+ */
+
+/** Today's business day in Asia/Kolkata (yyyy-mm-dd), by the database's clock. */
+export async function istToday(db: Db): Promise<string> {
+  const [row] = rowsOf<{ day: string | Date }>(await db.execute(sql`select (now() at time zone 'Asia/Kolkata')::date::text as day`));
+  return isoDate(row.day);
+}
+
+/** Adds days to a yyyy-mm-dd day. */
+export function addDays(day: string, days: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export interface SettingsInForce {
+  /** null: nothing was ever saved; the defaults apply. */
+  versionId: number | null;
+  effectiveFrom: string | null;
+  settings: IncomeSettings;
+}
+
+/** The compensation settings in force on `day` (yyyy-mm-dd). */
+export async function settingsOn(db: Db, day: string): Promise<SettingsInForce> {
+  const [row] = rowsOf<{ versionId: number; effectiveFrom: string | Date; settings: unknown }>(await db.execute(sql`
+    select version_id as "versionId", effective_from::text as "effectiveFrom", settings
+      from income_settings_versions where effective_from <= ${day}::date
+     order by effective_from desc limit 1`));
+  if (!row) return { versionId: null, effectiveFrom: null, settings: DEFAULT_INCOME_SETTINGS };
+  const stored = typeof row.settings === 'string' ? JSON.parse(row.settings) : row.settings;
+  return { versionId: row.versionId, effectiveFrom: isoDate(row.effectiveFrom), settings: incomeSettings.parse(stored) };
+}
+
+export interface PlanTermsInForce {
+  planId: number;
+  versionId: number;
+  name: string;
+  pricePaise: number;
+  dailyMode: 'percent' | 'fixed';
+  /** Basis points of the price (percent) or paise (fixed). */
+  dailyValue: number;
+  /** What a membership sold on these terms earns per day, paise (a percent rounds down to the paisa). */
+  dailyPaise: number;
+  durationDays: number;
+  capPaise: number;
+  active: boolean;
+}
+
+/** A percent plan's day: price × bp / 10,000, rounded down to the paisa. */
+export const dailyPaiseOf = (mode: 'percent' | 'fixed', value: number, pricePaise: number) =>
+  mode === 'fixed' ? value : Math.floor((pricePaise * value) / 10_000);
+
+/** The terms of plan `planId` in force on `day`, or null when the plan has no version by then. */
+export async function planTermsOn(db: Db, planId: number, day: string): Promise<PlanTermsInForce | null> {
+  const [row] = rowsOf<Omit<PlanTermsInForce, 'dailyPaise'>>(await db.execute(sql`
+    select v.plan_id as "planId", v.version_id as "versionId", p.name, v.price_paise::int8 as "pricePaise",
+           v.daily_mode as "dailyMode", v.daily_value::int8 as "dailyValue", v.duration_days as "durationDays",
+           v.cap_paise::int8 as "capPaise", v.active
+      from membership_plan_versions v join membership_plans p on p.plan_id = v.plan_id
+     where v.plan_id = ${planId} and v.effective_from <= ${day}::date
+     order by v.effective_from desc limit 1`));
+  if (!row) return null;
+  const terms = { ...row, pricePaise: Number(row.pricePaise), dailyValue: Number(row.dailyValue), capPaise: Number(row.capPaise) };
+  return { ...terms, dailyPaise: dailyPaiseOf(terms.dailyMode, terms.dailyValue, terms.pricePaise) };
+}
