@@ -112,6 +112,7 @@ ALTER TABLE "daily_payouts" ADD COLUMN "admin_charge_paise" bigint DEFAULT 0 NOT
 ALTER TABLE "daily_payouts" ADD COLUMN "reason" text;--> statement-breakpoint
 ALTER TABLE "income_batches" ADD COLUMN "run_id" bigint;--> statement-breakpoint
 ALTER TABLE "ledger_entries" ADD COLUMN "run_id" bigint;--> statement-breakpoint
+ALTER TABLE "ledger_entries" ADD COLUMN "reversal_of" bigint;--> statement-breakpoint
 ALTER TABLE "membership_plan_versions" ADD CONSTRAINT "membership_plan_versions_plan_id_membership_plans_plan_id_fk" FOREIGN KEY ("plan_id") REFERENCES "public"."membership_plans"("plan_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "rank_promotions" ADD CONSTRAINT "rank_promotions_user_id_users_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("user_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reward_grants" ADD CONSTRAINT "reward_grants_user_id_users_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("user_id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -126,6 +127,7 @@ CREATE INDEX "rank_promotions_user_idx" ON "rank_promotions" USING btree ("user_
 CREATE INDEX "reward_grants_run_idx" ON "reward_grants" USING btree ("run_id");--> statement-breakpoint
 CREATE INDEX "memberships_active_idx" ON "memberships" USING btree ("id") WHERE "memberships"."status" = 'active';--> statement-breakpoint
 CREATE INDEX "daily_payouts_run_idx" ON "daily_payouts" USING btree ("run_id","id") WHERE "daily_payouts"."run_id" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "ledger_reversal_of_uq" ON "ledger_entries" USING btree ("reversal_of") WHERE "ledger_entries"."reversal_of" is not null;--> statement-breakpoint
 CREATE INDEX "ledger_run_idx" ON "ledger_entries" USING btree ("run_id","id") WHERE "ledger_entries"."run_id" is not null;--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_earned_within_cap" CHECK ("memberships"."status" = 'legacy' or "memberships"."earned_paise" <= "memberships"."cap_paise");--> statement-breakpoint
 ALTER TABLE "memberships" ADD CONSTRAINT "memberships_status" CHECK ("memberships"."status" in ('active', 'completed', 'legacy'));

@@ -54,9 +54,12 @@ export const ledgerEntries = pgTable(
     actorId: bigint('actor_id', { mode: 'number' }),
     /** The engine run that wrote it (issue 16): a reversal compensates exactly these rows. */
     runId: bigint('run_id', { mode: 'number' }),
+    /** A reversal's compensating row names the row it compensates; each row is compensated at most once. */
+    reversalOf: bigint('reversal_of', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    uniqueIndex('ledger_reversal_of_uq').on(t.reversalOf).where(sql`${t.reversalOf} is not null`),
     index('ledger_run_idx').on(t.runId, t.id).where(sql`${t.runId} is not null`),
     check('ledger_amount_not_zero', sql`${t.amountPaise} <> 0`),
     index('ledger_user_created_idx').on(t.userId, t.createdAt),
