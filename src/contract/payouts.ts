@@ -43,6 +43,8 @@ export const payout = z.object({
   date: z.string(),
   status: payoutStatus,
   paidAt: z.string().nullable(),
+  /** Why a Failure row could not be paid ('No primary bank account'); null or absent otherwise. */
+  reason: z.string().nullable().optional(),
 });
 export type Payout = z.infer<typeof payout>;
 

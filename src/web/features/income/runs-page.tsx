@@ -1,6 +1,182 @@
-import { Title } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { IconArrowBackUp, IconListDetails, IconPlus } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { RUN_KINDS, RUN_SORTS, RUN_STATUSES, type Run } from '../../../contract/income';
+import { ApprovalNotice } from '../../components/approval-notice';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorAlert } from '../../components/error-alert';
+import { RowAction, RowActions } from '../../components/row-actions';
+import { StatusBadge } from '../../components/status-badge';
+import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
+import { formatCount, formatDateTime, formatINR } from '../../lib/format';
+import { useAuth } from '../auth/auth-context';
+import { ReverseRunForm } from './reverse-run-form';
+import { RunDetailDrawer, RunProgress } from './run-detail';
+import { kindLabel, periodText, STATUS_LABELS, STATUS_TONES } from './run-format';
+import { RunStartForm } from './run-start-form';
+import { PAGE_SIZE, runsQuery, type RunFilters, type RunSort } from './runs.api';
 
-/** Groundwork placeholder (issue 16). */
+/** Kind, status, order and page kept in the address (`?kind=royalty&sort=-periodStart&page=2`). */
+const URL_FILTERS = { kind: '', status: '', sort: '-startedAt' };
+const SORTS = new Set<string>(RUN_SORTS.flatMap((k) => [k, `-${k}`]));
+
+/** The address's filters, with an unknown value read as not set. */
+function known(f: typeof URL_FILTERS): RunFilters {
+  return {
+    kind: RUN_KINDS.find((k) => k.value === f.kind)?.value ?? '',
+    status: RUN_STATUSES.find((s) => s === f.status) ?? '',
+    sort: (SORTS.has(f.sort) ? f.sort : URL_FILTERS.sort) as RunSort,
+  };
+}
+
+const money = (rupees: number) => (
+  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+    {formatINR(rupees)}
+  </Text>
+);
+
 export default function RunsPage() {
-  return <Title order={2}>Income Runs</Title>;
+  const canRun = useAuth().permissions.includes('income_runs');
+  const state = useListState(URL_FILTERS);
+  const filters = known(state.filters);
+  const { page } = state;
+  const list = useQuery(runsQuery(filters, page));
+  const [starting, setStarting] = useState(false);
+  const [detailOf, setDetailOf] = useState<number | null>(null);
+  const [reversing, setReversing] = useState<Run | null>(null);
+  const [existing, setExisting] = useState<number | null>(null);
+  const [awaiting, setAwaiting] = useState<string | null>(null);
+  const [success, showSuccess] = useSuccessBanner();
+
+  const columns: Column<Run>[] = [
+    { header: 'Run', cell: (r) => `#${r.runId}`, width: 70 },
+    { header: 'Kind', cell: (r) => kindLabel(r.kind) },
+    { header: 'Period', cell: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{periodText(r)}</Text>, sort: 'periodStart' },
+    { header: 'Status', cell: (r) => <StatusBadge tone={STATUS_TONES[r.status]}>{STATUS_LABELS[r.status]}</StatusBadge> },
+    { header: 'Progress', cell: (r) => <RunProgress run={r} /> },
+    { header: 'Paid', cell: (r) => formatCount(r.totals.paid) },
+    { header: 'Failed', cell: (r) => formatCount(r.totals.failed) },
+    { header: 'Gross ₹', cell: (r) => money(r.totals.gross) },
+    { header: 'Deductions ₹', cell: (r) => money(r.totals.deductions) },
+    { header: 'Net ₹', cell: (r) => money(r.totals.net) },
+    {
+      header: 'Started by',
+      cell: (r) => (r.startedByName === null ? <Text size="sm" c="dimmed">Schedule</Text> : <TruncatedText maxWidth={130}>{r.startedByName}</TruncatedText>),
+    },
+    { header: 'Started at', cell: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(r.startedAt)}</Text>, sort: 'startedAt' },
+    {
+      header: 'Actions',
+      width: 90,
+      cell: (r) => (
+        <RowActions>
+          <RowAction label="Details" name={`Details of run ${r.runId}`} icon={<IconListDetails size={18} aria-hidden />} onClick={() => setDetailOf(r.runId)} />
+          {canRun && r.status === 'completed' && (
+            <RowAction
+              label="Reverse"
+              name={`Reverse run ${r.runId}`}
+              icon={<IconArrowBackUp size={18} aria-hidden />}
+              color="red"
+              onClick={() => setReversing(r)}
+            />
+          )}
+        </RowActions>
+      ),
+    },
+  ];
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1} size="h2">
+            Income Runs
+          </Title>
+          <Text c="dimmed">Daily payouts, royalty, rewards and rank promotions: each kind runs exactly once per period</Text>
+        </div>
+        {canRun && (
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setStarting(true)}>
+            New Run
+          </Button>
+        )}
+      </Group>
+      <SuccessBanner message={success} />
+      <ApprovalNotice message={awaiting} onClose={() => setAwaiting(null)} />
+      {existing !== null && (
+        <Alert color="blue" variant="light" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setExisting(null)}>
+          <Group gap="sm">
+            <Text size="sm">{`This period has already run: run #${existing}`}</Text>
+            <Button size="compact-xs" variant="light" onClick={() => setDetailOf(existing)}>
+              {`Show run #${existing}`}
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      <Group gap="md" align="flex-end">
+        <Select
+          label="Kind"
+          placeholder="All kinds"
+          clearable
+          data={RUN_KINDS.map((k) => ({ value: k.value, label: k.label }))}
+          value={filters.kind || null}
+          onChange={(kind) => state.setFilters({ kind: kind ?? '' })}
+          w={260}
+        />
+        <Select
+          label="Status"
+          placeholder="All statuses"
+          clearable
+          data={RUN_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+          value={filters.status || null}
+          onChange={(status) => state.setFilters({ status: status ?? '' })}
+          w={200}
+        />
+      </Group>
+      <ErrorAlert error={list.error} prefix="Failed to load runs: " withIcon onRetry={() => list.refetch()} />
+      <DataTable
+        caption="Income runs"
+        columns={columns}
+        rows={list.isError ? [] : list.data?.data}
+        rowKey={(r) => r.runId}
+        loading={list.isPending || list.isPlaceholderData}
+        sort={{ value: filters.sort, onChange: (sort) => state.setFilters({ sort }) }}
+        empty={<Text c="dimmed">{filters.kind || filters.status ? 'No runs match these filters' : 'No runs yet'}</Text>}
+        paging={list.data ? { page, limit: PAGE_SIZE, total: list.data.total, onPage: state.setPage } : undefined}
+      />
+      {starting && (
+        <RunStartForm
+          onClose={() => setStarting(false)}
+          onStarted={(run, created, message) => {
+            setStarting(false);
+            if (created) {
+              setExisting(null);
+              // The new run is the newest: the first page of the unfiltered list shows it.
+              state.setFilters({ kind: '', status: '', sort: '-startedAt' });
+              showSuccess(message);
+            } else {
+              setExisting(run.runId);
+              setDetailOf(run.runId);
+            }
+          }}
+        />
+      )}
+      {detailOf !== null && <RunDetailDrawer runId={detailOf} onClose={() => setDetailOf(null)} />}
+      {reversing && (
+        <ReverseRunForm
+          run={reversing}
+          onClose={() => setReversing(null)}
+          onDone={({ message, approvalId }) => {
+            setReversing(null);
+            if (approvalId === null) showSuccess(message);
+            else {
+              const said = /second operator/i.test(message) ? message : `Reversing run #${reversing.runId} awaits approval by a second operator`;
+              setAwaiting(`${said} (approval request #${approvalId})`);
+            }
+          }}
+        />
+      )}
+    </Stack>
+  );
 }

@@ -49,6 +49,7 @@ export function PayPayoutModal({ payout, onClose, onPaid }: PayPayoutModalProps)
           <Text size="sm" c="dimmed">
             {`${payout.userName} · payout of ${formatAmount(payout.amount)} for ${payout.date}`}
           </Text>
+          {payout.status === 'Failure' && payout.reason && <Text size="sm">{`Why it failed: ${payout.reason}`}</Text>}
           {validation && (
             <Alert id={messageId} color="orange" variant="light" role="alert">
               {validation}

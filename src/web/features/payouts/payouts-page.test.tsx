@@ -33,6 +33,29 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
     expect(screen.getByRole('button', { name: 'Clear Filters & Reload' })).toBeTruthy();
   });
 
+  // Issue 16: a Failure row says why it could not be paid, in the list and in Process Payment.
+  it('shows why a payout failed under its status and in Process Payment', async () => {
+    signIn(['payouts_view', 'payouts_pay']);
+    mockFetch(() => jsonResponse(200, pageOf([{ ...failed, reason: 'No primary bank account' }, { ...paid, reason: null }])));
+    renderPage(<PayoutsPage />);
+    const table = await screen.findByRole('table', { name: 'Daily payouts' });
+    const failedRow = (await within(table).findByText('Kiran Shah')).closest('tr')!;
+    expect(within(failedRow).getByText('No primary bank account')).toBeTruthy();
+    expect(within(table).getAllByText('No primary bank account')).toHaveLength(1);
+    fireEvent.click(within(failedRow).getByRole('button', { name: /^Pay Now/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Process Payment' });
+    expect(within(dialog).getByText('Why it failed: No primary bank account')).toBeTruthy();
+  });
+
+  it('shows a Failure row without a reason as before', async () => {
+    signIn(['payouts_view', 'payouts_pay']);
+    mockFetch(() => jsonResponse(200, pageOf([failed])));
+    renderPage(<PayoutsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: /^Pay Now/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Process Payment' });
+    expect(within(dialog).queryByText(/Why it failed/)).toBeNull();
+  });
+
   // Issue 15 item 14: the INR Total Amount card showed a "$" coin.
   it('marks the Total Amount card with a rupee icon, not a dollar', async () => {
     signIn(['payouts_view']);

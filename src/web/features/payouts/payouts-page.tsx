@@ -55,7 +55,16 @@ export default function PayoutsPage() {
     { header: 'Date', cell: (p) => formatDate(localDay(p.date)), sort: 'date' },
     {
       header: 'Status',
-      cell: (p) => <StatusBadge tone={p.status === 'Success' ? 'positive' : 'negative'}>{p.status}</StatusBadge>,
+      cell: (p) => (
+        <Stack gap={2} align="flex-start">
+          <StatusBadge tone={p.status === 'Success' ? 'positive' : 'negative'}>{p.status}</StatusBadge>
+          {p.status === 'Failure' && p.reason && (
+            <Text size="xs" c="dimmed">
+              {p.reason}
+            </Text>
+          )}
+        </Stack>
+      ),
       sort: 'status',
     },
     {
