@@ -2,6 +2,7 @@ import { NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import { Link, useLocation } from 'react-router';
 import { useAuth } from '../../features/auth/auth-context';
 import { visibleNavItems, type NavItem } from '../paths';
+import { NAV_ICONS } from './nav-icons';
 
 function isActive(path: string, pathname: string): boolean {
   return path === '/' ? pathname === '/' : pathname === path || pathname.startsWith(`${path}/`);
@@ -14,7 +15,7 @@ interface SidebarProps {
 }
 
 function SidebarLink({ item, mini, active, onNavigate }: { item: NavItem; mini: boolean; active: boolean; onNavigate: () => void }) {
-  const Icon = item.icon;
+  const Icon = NAV_ICONS[item.path];
   const link = (
     <NavLink
       component={Link}
