@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { messageResponse } from './common.ts';
 import { endpoints } from './endpoint.ts';
+import { rupeesOrZero } from './income.ts';
+
+/** A whole number from 0 to `max`. */
+const count = (name: string, max: number) =>
+  z.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`)
+    .min(0, `${name} must be 0 or more`).max(max, `${name} must be at most ${max}`);
 
 /** Spec §3 Rank. */
 export const rank = z.object({
@@ -8,6 +14,18 @@ export const rank = z.object({
   rankId: z.number(),
   name: z.string(),
   status: z.boolean(),
+  // Issue 16: the income engine's criteria (see schema/catalogue.ts). Amounts in rupees. The
+  // server always sends them; the defaults only let a reader parse a rank written before them.
+  /** The ladder: higher is senior; a promotion only moves up it. */
+  position: z.number().default(0),
+  /** The rank's weight in the royalty pool (0: no share). */
+  royaltyWeight: z.number().default(0),
+  /** To qualify: active direct referrals, members below (all levels), team business in ₹. */
+  minDirect: z.number().default(0),
+  minTeam: z.number().default(0),
+  minBusiness: z.number().default(0),
+  /** monthlyReward by rank: paid each month to every active member holding the rank. */
+  monthlyReward: z.number().default(0),
   createdAt: z.string(),
 });
 export type Rank = z.infer<typeof rank>;
@@ -15,6 +33,13 @@ export type Rank = z.infer<typeof rank>;
 export const rankBody = z.object({
   name: z.string().trim().min(1, 'Rank name is required').max(50, 'Rank name must be at most 50 characters'),
   status: z.boolean().default(true),
+  // Optional: a new rank gets 0 for each one left out; an update keeps the stored value.
+  position: count('Position', 1_000_000).optional(),
+  royaltyWeight: count('Royalty weight', 1_000_000).optional(),
+  minDirect: count('Minimum direct referrals', 10_000_000).optional(),
+  minTeam: count('Minimum team size', 100_000_000).optional(),
+  minBusiness: rupeesOrZero('Minimum team business').optional(),
+  monthlyReward: rupeesOrZero('Monthly reward').optional(),
 });
 export type RankBody = z.input<typeof rankBody>;
 

@@ -8,12 +8,18 @@ import { ranks, services } from './schema/catalogue.ts';
 import { users } from './schema/members.ts';
 
 /** Spec §3: Bronze … Platinum active, Diamond inactive, rankIds 100001–100005. */
+/**
+ * The ranks' ladder (issue 16): `position` orders it, each rank's royalty weight doubles the one
+ * below, and the criteria (active direct referrals, members below, team business in paise) grow
+ * with it, so a fresh install promotes, shares royalty and pays monthly rewards by rank.
+ * Diamond ships inactive: an operator opens it when the network is large enough.
+ */
 const RANKS = [
-  { name: 'Bronze', status: true },
-  { name: 'Silver', status: true },
-  { name: 'Gold', status: true },
-  { name: 'Platinum', status: true },
-  { name: 'Diamond', status: false },
+  { name: 'Bronze', status: true, position: 1, royaltyWeight: 1, minDirect: 2, minTeam: 5, minBusinessPaise: 5_000_00, monthlyRewardPaise: 100_00 },
+  { name: 'Silver', status: true, position: 2, royaltyWeight: 2, minDirect: 5, minTeam: 25, minBusinessPaise: 25_000_00, monthlyRewardPaise: 250_00 },
+  { name: 'Gold', status: true, position: 3, royaltyWeight: 4, minDirect: 10, minTeam: 100, minBusinessPaise: 1_00_000_00, monthlyRewardPaise: 500_00 },
+  { name: 'Platinum', status: true, position: 4, royaltyWeight: 8, minDirect: 20, minTeam: 500, minBusinessPaise: 5_00_000_00, monthlyRewardPaise: 1_000_00 },
+  { name: 'Diamond', status: false, position: 5, royaltyWeight: 16, minDirect: 40, minTeam: 2_000, minBusinessPaise: 25_00_000_00, monthlyRewardPaise: 2_500_00 },
 ];
 
 const SERVICES = [

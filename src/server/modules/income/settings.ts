@@ -72,3 +72,44 @@ export async function planTermsOn(db: Db, planId: number, day: string): Promise<
   const terms = { ...row, pricePaise: Number(row.pricePaise), dailyValue: Number(row.dailyValue), capPaise: Number(row.capPaise) };
   return { ...terms, dailyPaise: dailyPaiseOf(terms.dailyMode, terms.dailyValue, terms.pricePaise) };
 }
+
+/** A saved settings version as stored, with who saved it (the settings screen's history). */
+export interface SettingsVersionRow {
+  versionId: number;
+  effectiveFrom: string;
+  settings: IncomeSettings;
+  createdBy: number | null;
+  createdByName: string | null;
+  createdAt: string | Date;
+}
+
+/** Every saved settings version, newest (latest effective_from) first. */
+export async function settingsVersions(db: Db): Promise<SettingsVersionRow[]> {
+  const rows = rowsOf<Omit<SettingsVersionRow, 'effectiveFrom'> & { effectiveFrom: string | Date; settings: unknown }>(await db.execute(sql`
+    select s.version_id as "versionId", s.effective_from::text as "effectiveFrom", s.settings,
+           s.created_by as "createdBy", u.full_name as "createdByName", s.created_at as "createdAt"
+      from income_settings_versions s left join users u on u.user_id = s.created_by
+     order by s.effective_from desc`));
+  return rows.map((row) => ({
+    ...row,
+    createdBy: row.createdBy === null ? null : Number(row.createdBy),
+    effectiveFrom: isoDate(row.effectiveFrom),
+    settings: incomeSettings.parse(typeof row.settings === 'string' ? JSON.parse(row.settings) : row.settings),
+  }));
+}
+
+/**
+ * Writes the settings version starting on `effectiveFrom`, replacing one already scheduled for
+ * that day. A version in force (effective_from ≤ today in India, by the database's clock) is never
+ * replaced: then nothing is written and null comes back.
+ */
+export async function upsertSettingsVersion(db: Db, effectiveFrom: string, settings: IncomeSettings, createdBy: number | null): Promise<number | null> {
+  const [row] = rowsOf<{ versionId: number }>(await db.execute(sql`
+    insert into income_settings_versions (effective_from, settings, created_by)
+    values (${effectiveFrom}::date, ${JSON.stringify(settings)}::jsonb, ${createdBy})
+    on conflict (effective_from) do update
+       set settings = excluded.settings, created_by = excluded.created_by, created_at = now()
+     where income_settings_versions.effective_from > (now() at time zone 'Asia/Kolkata')::date
+    returning version_id as "versionId"`));
+  return row?.versionId ?? null;
+}

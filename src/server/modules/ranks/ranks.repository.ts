@@ -1,4 +1,5 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import { paiseToRupees } from '../../../contract/common.ts';
 import type { Rank } from '../../../contract/ranks.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
@@ -12,8 +13,18 @@ export const toRank = (r: RankRow): Rank => ({
   rankId: r.rankId,
   name: r.name,
   status: r.status,
+  position: r.position,
+  royaltyWeight: r.royaltyWeight,
+  minDirect: r.minDirect,
+  minTeam: r.minTeam,
+  minBusiness: paiseToRupees(r.minBusinessPaise),
+  monthlyReward: paiseToRupees(r.monthlyRewardPaise),
   createdAt: iso(r.createdAt),
 });
+
+/** What a create or update writes (an update leaves out what it keeps). */
+export type RankValues = Pick<typeof ranks.$inferInsert,
+  'name' | 'status' | 'position' | 'royaltyWeight' | 'minDirect' | 'minTeam' | 'minBusinessPaise' | 'monthlyRewardPaise'>;
 
 /** Ranks are a short list: all of them, by name. */
 export async function listRanks(db: Db): Promise<RankRow[]> {
@@ -38,12 +49,12 @@ export async function holders(db: Db, rankId: number): Promise<number> {
   return row.n;
 }
 
-export async function insertRank(db: Db, values: { name: string; status: boolean }): Promise<RankRow> {
+export async function insertRank(db: Db, values: RankValues & { name: string }): Promise<RankRow> {
   const [row] = await db.insert(ranks).values(values).returning();
   return row;
 }
 
-export async function updateRank(db: Db, rankId: number, values: { name: string; status: boolean }): Promise<RankRow | null> {
+export async function updateRank(db: Db, rankId: number, values: Partial<RankValues>): Promise<RankRow | null> {
   const [row] = await db.update(ranks).set(values).where(eq(ranks.rankId, rankId)).returning();
   return row ?? null;
 }

@@ -1,6 +1,275 @@
-import { Title } from '@mantine/core';
+import { Button, Fieldset, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { isoToWireDate, wireDate } from '../../../contract/common';
+import { incomeSettings, LEVELS, MONTHLY_REWARD_MODES, type IncomeSettings } from '../../../contract/income';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorAlert } from '../../components/error-alert';
+import { StatusBadge } from '../../components/status-badge';
+import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { useContractForm } from '../../components/use-contract-form';
+import { formatDateTime } from '../../lib/format';
+import { useAuth } from '../auth/auth-context';
+import { istDay } from './plans.api';
+import { incomeSettingsQuery, useSaveIncomeSettings, type SettingsVersion } from './settings.api';
 
-/** Groundwork placeholder (issue 16). */
+/** The form checks the settings flat (each problem under its own field), plus the day. */
+const formSchema = incomeSettings.and(z.object({ effectiveFrom: wireDate.optional() }));
+type FormBody = IncomeSettings & { effectiveFrom?: string };
+
+/** The typed text as a number for the contract to check, never rewritten (see plan-form). */
+function numberOf(text: string): number {
+  const t = text.trim();
+  return /^[0-9]+(\.[0-9]+)?$/.test(t) ? Number(t) : Number.NaN;
+}
+
+const REWARD_MODE_LABELS: Record<(typeof MONTHLY_REWARD_MODES)[number], string> = {
+  off: 'Off',
+  rank: 'By rank (each rank\u2019s monthly reward)',
+  target: 'By target (team business in the month)',
+};
+
+/** yyyy-mm-dd from the wire's dd-mm-yyyy. */
+const isoOf = (wire: string) => wire.split('-').reverse().join('-');
+
+function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: SettingsVersion; firstSave: boolean; readOnly: boolean; onSaved: (m: string) => void }) {
+  const save = useSaveIncomeSettings();
+  const s = shown.settings;
+  const earliest = istDay(firstSave ? 0 : 1);
+  const { form, error, submit } = useContractForm({
+    initialValues: {
+      levelIncome: s.levelIncome.map(String),
+      compression: s.compression,
+      tdsPercent: String(s.tdsPercent),
+      adminChargePercent: String(s.adminChargePercent),
+      payTo: s.payTo,
+      payoutTime: s.payoutTime,
+      payOnWeekends: s.payOnWeekends,
+      royaltyPoolPercent: String(s.royaltyPoolPercent),
+      royaltyPeriod: s.royaltyPeriod,
+      referralBonus: String(s.referralBonus),
+      monthlyRewardMode: s.monthlyRewardMode,
+      monthlyRewardTarget: String(s.monthlyRewardTarget),
+      monthlyRewardAmount: String(s.monthlyRewardAmount),
+      effectiveFrom: earliest,
+    },
+    schema: formSchema,
+    toBody: (v): FormBody => ({
+      levelIncome: v.levelIncome.map(numberOf),
+      compression: v.compression,
+      tdsPercent: numberOf(v.tdsPercent),
+      adminChargePercent: numberOf(v.adminChargePercent),
+      payTo: v.payTo,
+      payoutTime: v.payoutTime,
+      payOnWeekends: v.payOnWeekends,
+      royaltyPoolPercent: numberOf(v.royaltyPoolPercent),
+      royaltyPeriod: v.royaltyPeriod,
+      referralBonus: numberOf(v.referralBonus),
+      monthlyRewardMode: v.monthlyRewardMode,
+      monthlyRewardTarget: numberOf(v.monthlyRewardTarget),
+      monthlyRewardAmount: numberOf(v.monthlyRewardAmount),
+      effectiveFrom: v.effectiveFrom ? isoToWireDate(v.effectiveFrom) : undefined,
+    }),
+  });
+  const decimal = { inputMode: 'decimal' as const, autoComplete: 'off' };
+  const levelsError = typeof form.errors.levelIncome === 'string' ? form.errors.levelIncome : null;
+  const target = form.values.monthlyRewardMode === 'target';
+
+  return (
+    <form
+      aria-label="Income settings"
+      noValidate
+      onSubmit={submit(async ({ effectiveFrom, ...settings }) => onSaved((await save.mutateAsync({ settings, effectiveFrom })).message))}
+    >
+      <Stack gap="md">
+        <ErrorAlert error={error} />
+        <Fieldset legend="Level income" disabled={readOnly}>
+          <Text size="sm" c="dimmed" mb="xs">
+            Paid on each activation to the uplines: level 1 is the member who referred them, level 2 their referrer, and so on. A percentage of the plan&apos;s
+            price, rounded down to the paisa; together at most 100 %.
+          </Text>
+          <SimpleGrid cols={{ base: 2, sm: 5 }}>
+            {Array.from({ length: LEVELS }, (_, i) => (
+              <TextInput
+                key={i}
+                label={`Level ${i + 1} (%)`}
+                {...decimal}
+                {...form.getInputProps(`levelIncome.${i}`)}
+                // The message shows once, at the top; the field is marked.
+                error={Boolean(form.errors[`levelIncome.${i}`])}
+              />
+            ))}
+          </SimpleGrid>
+          {levelsError && (
+            <Text size="sm" c="red" mt="xs" role="alert">
+              {levelsError}
+            </Text>
+          )}
+          <Switch
+            mt="md"
+            label="Compression"
+            description="On: an inactive upline's share passes up to the next active upline. Off: an inactive upline's share is not paid."
+            {...form.getInputProps('compression', { type: 'checkbox' })}
+          />
+        </Fieldset>
+
+        <Fieldset legend="Daily payout" disabled={readOnly}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="TDS (%)" description="Deducted from each day's payout, its own ledger line" {...decimal} {...form.getInputProps('tdsPercent')} />
+            <TextInput label="Admin charge (%)" description="Deducted from each day's payout, its own ledger line" {...decimal} {...form.getInputProps('adminChargePercent')} />
+            <Select
+              label="Pay to"
+              description="Bank: a member without a primary bank account gets a Failure row (Pay Now later)"
+              data={[{ value: 'wallet', label: 'Wallet' }, { value: 'bank', label: 'Bank account' }]}
+              allowDeselect={false}
+              {...form.getInputProps('payTo')}
+            />
+            <TextInput type="time" label="Payout time" description="Each business day, India time (Asia/Kolkata)" {...form.getInputProps('payoutTime')} />
+          </SimpleGrid>
+          <Switch mt="md" label="Pay on weekends" description="Off: business days are Monday to Friday." {...form.getInputProps('payOnWeekends', { type: 'checkbox' })} />
+        </Fieldset>
+
+        <Fieldset legend="Royalty" disabled={readOnly}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="Royalty pool (%)"
+              description="Of the period's revenue (membership fees), shared by the rank weights"
+              {...decimal}
+              {...form.getInputProps('royaltyPoolPercent')}
+            />
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="royalty-period-label">
+                Royalty period
+              </Text>
+              <SegmentedControl
+                aria-labelledby="royalty-period-label"
+                data={[{ value: 'monthly', label: 'Monthly' }, { value: 'weekly', label: 'Weekly' }]}
+                value={form.values.royaltyPeriod}
+                onChange={(v) => form.setFieldValue('royaltyPeriod', v as IncomeSettings['royaltyPeriod'])}
+              />
+            </Stack>
+          </SimpleGrid>
+        </Fieldset>
+
+        <Fieldset legend="Rewards" disabled={readOnly}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="Referral bonus (₹)"
+              description="Paid once when a member reaches 10 active direct referrals; 0 turns it off"
+              {...decimal}
+              {...form.getInputProps('referralBonus')}
+            />
+            <Select
+              label="Monthly reward"
+              data={MONTHLY_REWARD_MODES.map((m) => ({ value: m, label: REWARD_MODE_LABELS[m] }))}
+              allowDeselect={false}
+              {...form.getInputProps('monthlyRewardMode')}
+            />
+            {target && (
+              <>
+                <TextInput
+                  label="Monthly reward target (₹)"
+                  description="Team business in the month: membership fees of every member below"
+                  {...decimal}
+                  {...form.getInputProps('monthlyRewardTarget')}
+                />
+                <TextInput label="Monthly reward amount (₹)" description="Paid to each member who reaches the target" {...decimal} {...form.getInputProps('monthlyRewardAmount')} />
+              </>
+            )}
+          </SimpleGrid>
+        </Fieldset>
+
+        {!readOnly && (
+          <Group align="flex-end">
+            <TextInput
+              type="date"
+              label="Effective from"
+              description={firstSave ? 'Today or later (the first settings may start today)' : 'Tomorrow at the earliest: today\u2019s settings are never edited'}
+              min={earliest}
+              {...form.getInputProps('effectiveFrom')}
+            />
+            <Button type="submit" loading={save.isPending}>
+              Save
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
 export default function IncomeSettingsPage() {
-  return <Title order={2}>Income Settings</Title>;
+  const readOnly = !useAuth().permissions.includes('income_settings');
+  const settings = useQuery(incomeSettingsQuery());
+  const [success, showSuccess] = useSuccessBanner();
+  const data = settings.data;
+  const shown = data ? (data.scheduled ?? data.current) : null;
+
+  const columns: Column<SettingsVersion>[] = [
+    { header: 'Effective from', cell: (v) => v.effectiveFrom },
+    {
+      header: 'Status',
+      cell: (v) =>
+        v.versionId === data?.current.versionId ? (
+          <StatusBadge tone="positive">In force</StatusBadge>
+        ) : isoOf(v.effectiveFrom) > istDay() ? (
+          <StatusBadge tone="info">Scheduled</StatusBadge>
+        ) : (
+          <StatusBadge tone="neutral">Past</StatusBadge>
+        ),
+    },
+    { header: 'Saved by', cell: (v) => v.createdByName ?? 'N/A' },
+    { header: 'When', cell: (v) => formatDateTime(v.createdAt) },
+  ];
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} size="h2">
+          Income Settings
+        </Title>
+        <Text c="dimmed">
+          The compensation plan every run uses. A change is a new version from the day you choose; a run keeps the settings it used.
+          {readOnly && ' You can read these settings; changing them needs the income_settings permission.'}
+        </Text>
+      </div>
+      <SuccessBanner message={success} />
+      <ErrorAlert error={settings.error} prefix="Failed to load income settings: " withIcon onRetry={() => settings.refetch()} />
+      {settings.isPending && (
+        <Group gap="xs" role="status">
+          <Loader size="xs" />
+          <Text size="sm" c="dimmed">
+            Loading income settings...
+          </Text>
+        </Group>
+      )}
+      {data && shown && (
+        <>
+          <Text size="sm">
+            {data.current.versionId === null ? 'In force today: the defaults (never saved).' : `In force since ${data.current.effectiveFrom}.`}
+            {data.scheduled && ` The form shows the version scheduled from ${data.scheduled.effectiveFrom}.`}
+          </Text>
+          <Paper withBorder p="md" radius="md">
+            <SettingsForm
+              key={`${data.current.versionId}-${data.scheduled?.versionId}-${data.history.length}`}
+              shown={shown}
+              firstSave={data.history.length === 0}
+              readOnly={readOnly}
+              onSaved={showSuccess}
+            />
+          </Paper>
+          <Title order={2} size="h4">
+            Versions
+          </Title>
+          <DataTable
+            caption="Income settings versions"
+            columns={columns}
+            rows={data.history}
+            rowKey={(v) => v.versionId ?? 0}
+            empty={<Text fw={500}>Never saved: the defaults are in force</Text>}
+          />
+        </>
+      )}
+    </Stack>
+  );
 }

@@ -45,6 +45,55 @@ describe('RanksPage', () => {
     expect(body).toEqual({ name: 'Titanium', status: false });
   });
 
+  it('shows Position, Weight, Criteria and Monthly reward; with income_settings the form sends the criteria as typed', async () => {
+    signIn(['ranks_view', 'ranks_manage', 'income_settings']);
+    const gold = { ...RANKS[0], name: 'Gold', position: 3, royaltyWeight: 4, minDirect: 10, minTeam: 100, minBusiness: 100000, monthlyReward: 500 };
+    let body: unknown = null;
+    mockFetch((path, init) => {
+      if (path.startsWith('/ranks/updateRank')) {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(200, { success: true, message: 'Rank updated successfully', data: gold });
+      }
+      return jsonResponse(200, { success: true, data: [gold, RANKS[1]] });
+    });
+    renderPage(<RanksPage />);
+    await screen.findByText('Gold');
+    expect(screen.getByText('10 direct · 100 team · ₹1,00,000.00 business')).toBeTruthy();
+    expect(screen.getByText('By hand only')).toBeTruthy();
+    expect(screen.getByText('₹500.00')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Gold' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Rank' });
+    fireEvent.change(within(dialog).getByLabelText(/Min. team business/), { target: { value: '1,000' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await within(dialog).findByText('Minimum team business must be a number')).toBeTruthy();
+    expect((within(dialog).getByLabelText(/Min. team business/) as HTMLInputElement).value).toBe('1,000');
+    fireEvent.change(within(dialog).getByLabelText(/Min. team business/), { target: { value: '2500.50' } });
+    fireEvent.change(within(dialog).getByLabelText(/Royalty weight/), { target: { value: '6' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Rank updated successfully')).toBeTruthy();
+    expect(body).toEqual({ name: 'Gold', status: true, position: 3, royaltyWeight: 6, minDirect: 10, minTeam: 100, minBusiness: 2500.5, monthlyReward: 500 });
+  });
+
+  it('without income_settings the criteria are read-only in the form and left out of the update', async () => {
+    signIn(['ranks_view', 'ranks_manage']);
+    let body: unknown = null;
+    mockFetch((path, init) => {
+      if (path.startsWith('/ranks/updateRank')) {
+        body = JSON.parse(String(init.body));
+        return jsonResponse(200, { success: true, message: 'Rank updated successfully', data: RANKS[0] });
+      }
+      return jsonResponse(200, { success: true, data: RANKS });
+    });
+    renderPage(<RanksPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Bronze' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Rank' });
+    expect((within(dialog).getByLabelText(/Position/) as HTMLInputElement).disabled).toBe(true);
+    expect(within(dialog).getByText('Setting the ladder and criteria needs the income_settings permission.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText('Rank updated successfully')).toBeTruthy();
+    expect(body).toEqual({ name: 'Bronze', status: true });
+  });
+
   it('shows "Failed to save rank: {message}" from the server', async () => {
     signIn(['ranks_view', 'ranks_manage']);
     mockFetch((path) =>

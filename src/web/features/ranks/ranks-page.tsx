@@ -6,6 +6,7 @@ import { EditDeleteButtons } from '../../components/row-actions';
 import { ActiveBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
+import { formatCount, formatINR } from '../../lib/format';
 import { RankForm } from './rank-form';
 import { ranksQuery, SAMPLE_RANKS, useDeleteRank, type RankRow } from './ranks.api';
 
@@ -14,7 +15,15 @@ const FILTERS = { q: '', sort: '' };
 const COMPARE = {
   name: (a: RankRow, b: RankRow) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base', numeric: true }),
   status: (a: RankRow, b: RankRow) => Number(b.status) - Number(a.status),
+  position: (a: RankRow, b: RankRow) => a.position - b.position,
+  royaltyWeight: (a: RankRow, b: RankRow) => a.royaltyWeight - b.royaltyWeight,
 };
+
+/** "2 direct · 5 team · ₹5,000.00 business", or "By hand only" when all three are 0. */
+function criteriaText(r: RankRow): string {
+  if (!r.minDirect && !r.minTeam && !r.minBusiness) return 'By hand only';
+  return `${formatCount(r.minDirect)} direct · ${formatCount(r.minTeam)} team · ${formatINR(r.minBusiness)} business`;
+}
 
 export default function RanksPage() {
   const ranks = useResource({
@@ -32,6 +41,10 @@ export default function RanksPage() {
   const columns: Column<RankRow>[] = [
     { header: 'S.No', cell: (_r, i) => i + 1, width: 70 },
     { header: 'Name', sort: 'name', cell: (r) => <TruncatedText>{r.name}</TruncatedText> },
+    { header: 'Position', sort: 'position', cell: (r) => r.position, width: 100 },
+    { header: 'Weight', sort: 'royaltyWeight', cell: (r) => r.royaltyWeight, width: 90 },
+    { header: 'Criteria', cell: (r) => <Text size="sm">{criteriaText(r)}</Text> },
+    { header: 'Monthly reward', cell: (r) => formatINR(r.monthlyReward) },
     { header: 'Status', sort: 'status', cell: (r) => <ActiveBadge active={r.status} /> },
     {
       header: 'Actions',

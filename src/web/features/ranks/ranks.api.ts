@@ -10,6 +10,14 @@ export interface RankRow {
   key: string;
   name: string;
   status: boolean;
+  /** The income engine's ladder and criteria (issue 16); 0 when the server sent none. */
+  position: number;
+  royaltyWeight: number;
+  minDirect: number;
+  minTeam: number;
+  /** Rupees. */
+  minBusiness: number;
+  monthlyReward: number;
 }
 
 /**
@@ -33,7 +41,18 @@ const ranks = client({
 const toRankRow = (item: z.output<typeof rankList>['data'][number]): RankRow => {
   const id = item.rankId ?? item.id;
   const rankId = id !== undefined && Number.isInteger(id) && id > 0 ? id : null;
-  return { rankId, key: item._id ?? (rankId === null ? `name-${item.name}` : String(rankId)), name: item.name, status: item.status };
+  return {
+    rankId,
+    key: item._id ?? (rankId === null ? `name-${item.name}` : String(rankId)),
+    name: item.name,
+    status: item.status,
+    position: item.position,
+    royaltyWeight: item.royaltyWeight,
+    minDirect: item.minDirect,
+    minTeam: item.minTeam,
+    minBusiness: item.minBusiness,
+    monthlyReward: item.monthlyReward,
+  };
 };
 
 export const ranksQuery = () =>
@@ -49,7 +68,10 @@ export const SAMPLE_RANKS: RankRow[] = [
   { name: 'Gold', status: true },
   { name: 'Platinum', status: true },
   { name: 'Diamond', status: false },
-].map((r, i) => ({ ...r, rankId: 100001 + i, key: `sample-${100001 + i}` }));
+].map((r, i) => ({
+  ...r, rankId: 100001 + i, key: `sample-${100001 + i}`,
+  position: i + 1, royaltyWeight: 0, minDirect: 0, minTeam: 0, minBusiness: 0, monthlyReward: 0,
+}));
 
 // Ranks also feed the users screen's rank filter.
 const refreshRanks = (queryClient: ReturnType<typeof useQueryClient>) =>
