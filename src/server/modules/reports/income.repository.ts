@@ -32,8 +32,18 @@ const CREDIT_COLUMNS = `l.id, l.batch_id as "batchId", l.user_id as "userId", co
 
 const NAME_MATCH = (n: number) => `(lower(u.full_name) like $${n} or lower(coalesce(u.username, '')) like $${n})`;
 
+/**
+ * Which batches a report reads. The Reward Income screen's types are reward batches of that
+ * reward_type (the daily payout runs write kind 'reward', reward type 'dailyPayout'), except
+ * `royaltyIncome`: the royalty runs' credits, which are the royalty batches (kind 'royalty').
+ */
+export function batchSource(f: IncomeFilters): IncomeFilters {
+  return f.kind === 'reward' && f.rewardType === 'royaltyIncome' ? { ...f, kind: 'royalty', rewardType: undefined } : f;
+}
+
 /** The batches of the range: a handful per month, read through income_batches_kind_date_idx. */
-export async function batchesInRange(database: Database, f: IncomeFilters): Promise<BatchRow[]> {
+export async function batchesInRange(database: Database, filters: IncomeFilters): Promise<BatchRow[]> {
+  const f = batchSource(filters);
   return database.query<BatchRow>(`
     select batch_id as "batchId", kind, reward_type as "rewardType", run_date::text as "runDate" from income_batches
      where kind = $1 and run_date between $2::date and $3::date and ($4::text is null or reward_type = $4)
@@ -118,7 +128,8 @@ async function receiverTotals(database: Database, f: IncomeFilters, sort: Income
  * The report: totals over every receiver of the range's batches, one page of users grouped by
  * user (largest income first), and the batches with their receivers among that page's users.
  */
-export async function incomeReport(database: Database, f: IncomeFilters, sort: IncomeSort, page: number, limit: number) {
+export async function incomeReport(database: Database, filters: IncomeFilters, sort: IncomeSort, page: number, limit: number) {
+  const f = batchSource(filters);
   const batches = await batchesInRange(database, f);
   const ids = batches.map((b) => b.batchId);
   if (ids.length === 0) return { data: [], users: [], totalAmount: 0, totalUsers: 0, transactions: 0 };

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
+import { postEntry } from '../../db/ledger.ts';
 
 let t: TestContext;
 let token: string;
@@ -169,7 +170,7 @@ describe('whole months come from the income rollups, other ranges from the ledge
 });
 
 describe('GET /api/rewards/rewardsDaily', () => {
-  it.each(['dailyPayout', 'monthlyReward', 'royaltyIncome', 'referral_bonus_10_users'])('reports reward type %s only', async (type) => {
+  it.each(['dailyPayout', 'monthlyReward', 'referral_bonus_10_users'])('reports reward type %s only', async (type) => {
     const body = (await get(`/api/rewards/rewardsDaily?${WIDE}&transactionType=${type}`)).json();
     const [expected] = await t.database.query<{ paise: string; n: number }>(`
       select coalesce(sum(l.amount_paise), 0)::text as paise, count(*)::int as n
@@ -177,6 +178,42 @@ describe('GET /api/rewards/rewardsDaily', () => {
     expect(body.transactions).toBe(expected.n);
     expect(body.totalAmount).toBe(Number(expected.paise) / 100);
     expect(body.data.every((b: { rewardType: string }) => b.rewardType === type)).toBe(true);
+  });
+
+  it('reports royaltyIncome from the royalty batches (the royalty runs\' credits), as Royalty Income does', async () => {
+    for (const range of [WIDE, `fromDate=${lastMonths()[0].fromWire}&toDate=${lastMonths()[0].toWire}`]) {
+      const body = (await get(`/api/rewards/rewardsDaily?${range}&transactionType=royaltyIncome&limit=5`)).json();
+      const royalty = (await get(`/api/royalties/royaltyStats?${range}&limit=5`)).json();
+      const [expected] = await t.database.query<{ paise: string; n: number }>(`
+        select coalesce(sum(l.amount_paise), 0)::text as paise, count(*)::int as n
+          from ledger_entries l join income_batches b using (batch_id)
+         where b.kind = 'royalty' and b.run_date between $1::date and $2::date`,
+      [range === WIDE ? '2000-01-01' : lastMonths()[0].from, range === WIDE ? '2100-01-01' : lastMonths()[0].to]);
+      expect(body.transactions, range).toBe(expected.n);
+      expect(body.totalAmount, range).toBe(Number(expected.paise) / 100);
+      expect(body.data.every((b: { kind: string; source: string }) => b.kind === 'royalty' && b.source === 'Royalty Income')).toBe(true);
+      expect({ ...body, page: 0 }).toEqual({ ...royalty, page: 0 });
+    }
+    expect(await t.database.query(`select 1 from income_batches where kind = 'royalty' limit 1`)).toHaveLength(1);
+    const csv = await get(`/api/rewards/rewardsDaily.csv?${WIDE}&transactionType=royaltyIncome`);
+    const [n] = await t.database.query<{ n: number }>(`
+      select count(*)::int as n from ledger_entries l join income_batches b using (batch_id) where b.kind = 'royalty'`);
+    expect(csv.body.replace(/^\uFEFF/, '').trim().split('\r\n')).toHaveLength(n.n + 1);
+  });
+
+  it('shows a daily payout run\'s batch (kind reward, reward type dailyPayout) under dailyPayout', async () => {
+    const [member] = await t.database.query<{ user_id: number }>('select user_id from users where deleted_at is null order by user_id desc limit 1');
+    const [run] = await t.database.query<{ run_id: number }>(`
+      insert into income_runs (kind, period_start, period_end, status) values ('daily_payout', '2001-01-01', '2001-01-01', 'completed')
+      returning run_id`);
+    const [batch] = await t.database.query<{ batch_id: number }>(`
+      insert into income_batches (kind, reward_type, run_date, run_id) values ('reward', 'dailyPayout', (now() at time zone 'Asia/Kolkata')::date, $1)
+      returning batch_id`, [run.run_id]);
+    await t.database.db.transaction((tx) => postEntry(tx, { userId: Number(member.user_id), kind: 'daily_payout', amountPaise: 12_345, batchId: batch.batch_id }));
+    const body = (await get(`/api/rewards/rewardsDaily?${WIDE}&transactionType=dailyPayout&limit=100`)).json();
+    const shown = body.data.find((b: { batchId: number }) => b.batchId === batch.batch_id);
+    expect(shown).toMatchObject({ kind: 'reward', rewardType: 'dailyPayout', source: 'Daily Payout' });
+    expect(shown.receivers).toEqual([expect.objectContaining({ userId: Number(member.user_id), amount: 123.45 })]);
   });
 
   it('defaults to dailyPayout, refuses an unknown type, answers 403 without reports_view', async () => {
