@@ -18,6 +18,15 @@ export const member = z.object({
   currentAmount: z.number(),
   /** When the membership was taken (ISO timestamp). */
   dateTime: z.string(),
+  // Issue 16, what the income engine did (optional: a spec server answers without them).
+  /** The plan sold; null for a membership from before the engine. */
+  planName: z.string().nullable().optional(),
+  /** 'active' earns daily payouts, 'completed' reached its duration or cap, 'legacy' predates the engine. */
+  membershipStatus: z.enum(['active', 'completed', 'legacy']).optional(),
+  /** Daily payouts earned so far (gross), rupees. */
+  earned: z.number().optional(),
+  /** What the membership earns per day, rupees. */
+  dailyAmount: z.number().optional(),
 });
 export type Member = z.infer<typeof member>;
 

@@ -1,15 +1,137 @@
-import type { ActivationBody } from '../../../contract/income.ts';
+import { isoToWireDate, paiseToRupees } from '../../../contract/common.ts';
+import { LEVELS, percentToBp, type ActivationBody, type MembershipDetail } from '../../../contract/income.ts';
 import type { Db } from '../../db/client.ts';
+import { postEntry } from '../../db/ledger.ts';
+import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
-import type { MoneyContext } from '../approvals/four-eyes.ts';
+import { formatRupees, holdForApproval, needsApproval, refuseOwnWallet, type MoneyContext } from '../approvals/four-eyes.ts';
+import * as repo from './activation.repository.ts';
+import { creditLevelIncome, levelShares, lockUplines, MAX_WALK } from './level-income.ts';
+import { addDays, planTermsOn, settingsOn } from './settings.ts';
 
 /**
- * Activates a plan for a member: the fee (membership_fee) and the uplines' level income in one
- * transaction; paid outside the wallet above the threshold, it waits for a second operator (202).
- * Groundwork placeholder.
+ * Membership activation (issue 16, decisions.md "The income engine"). In one transaction: the
+ * membership with the terms of the plan version in force today (India time), the fee
+ * (membership_fee; paid outside it comes in first as external_payment), and the uplines' level
+ * income. Paid outside and above the approval threshold it is only filed (202) and a second
+ * operator's approval replays this function. Activation does not count towards the operator's
+ * daily credit limit: the fee is revenue, and level income is the plan's own rule, not an
+ * operator's credit.
  */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- placeholder until built
-export async function activateMembership(_tx: Db, _money: MoneyContext, _body: ActivationBody): Promise<MoneyResult> {
-  throw new AppError(501, 'Membership activation is not built yet');
+export async function activateMembership(tx: Db, money: MoneyContext, body: ActivationBody): Promise<MoneyResult> {
+  refuseOwnWallet(money, body.userId);
+  const { day, member } = await repo.todayAndMember(tx, body.userId);
+  if (!member) throw new AppError(404, `Member ${body.userId} not found`);
+  if (!member.status) throw new AppError(400, `Member ${body.userId} is inactive: only an active member can take a membership`);
+  const terms = await planTermsOn(tx, body.planId, day);
+  if (!terms) {
+    if (await repo.planExists(tx, body.planId)) throw new AppError(400, `Plan ${body.planId} is not on sale yet: its first version starts later`);
+    throw new AppError(404, `Plan ${body.planId} not found`);
+  }
+  if (!terms.active) throw new AppError(400, `Plan ${terms.name} is inactive and cannot be sold`);
+  const outside = body.paidVia === 'outside';
+  const method = outside ? (body.method ?? null) : null;
+  const reference = outside ? (body.reference ?? null) : null;
+
+  if (outside) {
+    const pending = await repo.pendingActivation(tx, body.userId);
+    if (pending !== null) throw new AppError(409, `An activation of member ${body.userId} already awaits approval (request ${pending})`);
+  }
+  if (outside && needsApproval(money, terms.pricePaise)) {
+    if (await repo.hasMembership(tx, body.userId)) throw alreadyMember(body.userId);
+    return holdForApproval(tx, money, {
+      kind: 'membership_activation', userId: body.userId, amountPaise: terms.pricePaise, payload: { ...body },
+    });
+  }
+
+  const startsOn = addDays(day, 1);
+  const inserted = await repo.insertMembership(tx, {
+    userId: body.userId,
+    planId: terms.planId,
+    planVersionId: terms.versionId,
+    pricePaise: terms.pricePaise,
+    dailyPaise: terms.dailyPaise,
+    capPaise: terms.capPaise,
+    durationDays: terms.durationDays,
+    startsOn,
+    paidVia: body.paidVia,
+    paymentMethod: method,
+    paymentReference: reference,
+    activatedBy: money.makerId,
+    approvedBy: money.approved ? money.actorId : null,
+  });
+  if (inserted === null) throw alreadyMember(body.userId);
+  const membershipId = inserted.id;
+
+  const { settings, versionId: settingsVersionId } = await settingsOn(tx, day);
+  const uplines = await lockUplines(tx, body.userId, settings.compression ? MAX_WALK : LEVELS);
+  const shares = levelShares(uplines, settings.levelIncome.map(percentToBp), terms.pricePaise, settings.compression);
+
+  const planLabel = `${terms.name} (version ${terms.versionId})`;
+  if (outside) {
+    await postEntry(tx, {
+      userId: body.userId, kind: 'external_payment', amountPaise: terms.pricePaise, actorId: money.actorId,
+      description: `Membership ${planLabel} paid outside the wallet: ${method}, reference ${reference}`,
+    });
+  }
+  const fee = await postEntry(tx, {
+    userId: body.userId, kind: 'membership_fee', amountPaise: -terms.pricePaise, actorId: money.actorId,
+    description: outside ? `Membership ${planLabel}, paid by ${method} (reference ${reference})` : `Membership ${planLabel}, paid from the wallet`,
+  });
+  await creditLevelIncome(tx, shares, body.userId, money.actorId);
+
+  const membership: MembershipDetail = {
+    membershipId, userId: body.userId, planId: terms.planId, planName: terms.name, planVersionId: terms.versionId,
+    price: paiseToRupees(terms.pricePaise), dailyAmount: paiseToRupees(terms.dailyPaise), durationDays: terms.durationDays,
+    cap: paiseToRupees(terms.capPaise), earned: 0, daysEarned: 0, status: 'active', startsOn: isoToWireDate(startsOn),
+    paidVia: body.paidVia, paymentMethod: method, paymentReference: reference, activatedAt: inserted.createdAt,
+  };
+  const levelTotal = shares.reduce((sum, s) => sum + s.amountPaise, 0);
+  const levelIncome = shares.map((s) => ({ level: s.level, userId: s.userId, amount: paiseToRupees(s.amountPaise) }));
+  return {
+    status: 201,
+    body: {
+      success: true,
+      message: `Membership ${terms.name} activated for member ${body.userId}; it earns from ${isoToWireDate(startsOn)}`,
+      data: { membership, levelIncome, balance: paiseToRupees(fee.balancePaise) },
+    },
+    audit: {
+      action: 'membership_activated',
+      entity: 'membership',
+      entityId: membershipId,
+      after: {
+        userId: body.userId,
+        planId: terms.planId,
+        planName: terms.name,
+        planVersionId: terms.versionId,
+        feePaise: terms.pricePaise,
+        fee: formatRupees(terms.pricePaise),
+        paidVia: body.paidVia,
+        paymentMethod: method,
+        paymentReference: reference,
+        feeEntryId: fee.entryId,
+        dailyPaise: terms.dailyPaise,
+        capPaise: terms.capPaise,
+        durationDays: terms.durationDays,
+        startsOn,
+        settingsVersionId,
+        compression: settings.compression,
+        levelIncomeTotalPaise: levelTotal,
+        levelIncome: shares,
+        makerId: money.makerId,
+        approvedBy: money.approved ? money.actorId : null,
+      },
+    },
+  };
+}
+
+const alreadyMember = (userId: number) =>
+  new AppError(409, `Member ${userId} already has a membership: a member holds one membership`);
+
+/** GET /income/memberships/:userId: the member's membership, or null when they have none. */
+export async function membershipOfMember(ctx: Ctx, userId: number): Promise<MembershipDetail | null> {
+  const { db } = ctx.database;
+  if (!(await repo.liveMember(db, userId))) throw new AppError(404, `Member ${userId} not found`);
+  return repo.membershipOf(db, userId);
 }

@@ -4,6 +4,7 @@ import type { SortValue } from '../../../contract/common.ts';
 import type { Member, MEMBERSHIP_SORTS } from '../../../contract/membership.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
+import { membershipPlans } from '../../db/schema/income.ts';
 import { memberships, users } from '../../db/schema/members.ts';
 import { statCounters } from '../../db/schema/system.ts';
 import { orderBy } from '../../lib/order.ts';
@@ -17,9 +18,14 @@ const memberFields = {
   balancePaise: users.balancePaise,
   amountPaise: memberships.amountPaise,
   createdAt: memberships.createdAt,
+  planName: membershipPlans.name,
+  membershipStatus: memberships.status,
+  earnedPaise: memberships.earnedPaise,
+  dailyPaise: memberships.dailyPaise,
 };
 
-type MemberRow = { [K in keyof typeof memberFields]: (typeof memberFields)[K]['_']['data'] };
+/** planName comes from a left join: null for a membership without a plan. */
+type MemberRow = { [K in Exclude<keyof typeof memberFields, 'planName'>]: (typeof memberFields)[K]['_']['data'] } & { planName: string | null };
 
 const toMember = (r: MemberRow): Member => ({
   _id: String(r.userId),
@@ -33,6 +39,10 @@ const toMember = (r: MemberRow): Member => ({
   amount: paiseToRupees(r.amountPaise),
   currentAmount: paiseToRupees(r.balancePaise),
   dateTime: iso(r.createdAt),
+  planName: r.planName,
+  membershipStatus: r.membershipStatus,
+  earned: paiseToRupees(r.earnedPaise),
+  dailyAmount: paiseToRupees(r.dailyPaise),
 });
 
 export interface MembershipFilter {
@@ -60,7 +70,8 @@ export async function listMembers(db: Db, f: MembershipFilter): Promise<{ data: 
   if (f.toDate) conditions.push(lt(memberships.createdAt, istMidnight(f.toDate, 1)));
   const where = and(...conditions);
   const [rows, [counted]] = await Promise.all([
-    db.select(memberFields).from(memberships).innerJoin(users, eq(users.userId, memberships.userId)).where(where)
+    db.select(memberFields).from(memberships).innerJoin(users, eq(users.userId, memberships.userId))
+      .leftJoin(membershipPlans, eq(membershipPlans.planId, memberships.planId)).where(where)
       .orderBy(...orderBy(f.sort, SORT_COLUMNS, memberships.id)).limit(f.limit).offset((f.page - 1) * f.limit),
     f.fromDate || f.toDate
       ? db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.userId, memberships.userId)).where(where)

@@ -36,7 +36,22 @@ describe('GET /api/users/membership', () => {
     expect(body.data[3]).toMatchObject({
       _id: String(ids[0]), id: ids[0], userId: ids[0], fullName: 'Member 0', name: 'Member 0', email: 'm0@test.local', status: true,
       amount: 999.5, currentAmount: 0, dateTime: '2026-03-01T04:00:00.000Z',
+      planName: null, membershipStatus: 'legacy', earned: 0, dailyAmount: 0,
     });
+  });
+
+  it('shows what the income engine did: the plan, the status, earned and the daily amount', async () => {
+    const [plan] = await t.database.query<{ plan_id: number }>(`insert into membership_plans (name) values ('Gold Plan') returning plan_id`);
+    await t.database.query(
+      `update memberships set plan_id = $1, status = 'active', daily_paise = 1500, cap_paise = 200000, earned_paise = 4500,
+              duration_days = 100, days_earned = 3 where user_id = $2`, [plan.plan_id, ids[2]]);
+    const body = (await get('/api/users/membership')).json();
+    expect(body.data.find((m: { userId: number }) => m.userId === ids[2])).toMatchObject({
+      planName: 'Gold Plan', membershipStatus: 'active', earned: 45, dailyAmount: 15,
+    });
+    await t.database.query(
+      `update memberships set plan_id = null, status = 'legacy', daily_paise = 0, cap_paise = 0, earned_paise = 0, duration_days = 0,
+              days_earned = 0 where user_id = $1`, [ids[2]]);
   });
 
   it('filters by inclusive dd-mm-yyyy days in India time', async () => {

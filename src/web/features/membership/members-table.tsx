@@ -3,6 +3,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { Member, MembershipPage } from '../../../contract/membership';
 import { DataTable, type Column, type TableSort } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
+import { StatusBadge, type Tone } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
 import { MEMBERS_PAGE_SIZE } from './membership.api';
 
 interface MembersTableProps {
@@ -34,3 +36,24 @@ export function MembersTable({ members, columns, page, onPage, loadError, sort }
     </>
   );
 }
+
+const MEMBERSHIP_STATUS: Record<NonNullable<Member['membershipStatus']>, { tone: Tone; label: string }> = {
+  active: { tone: 'positive', label: 'Earning' },
+  completed: { tone: 'neutral', label: 'Completed' },
+  legacy: { tone: 'warning', label: 'Legacy' },
+};
+
+/**
+ * What the income engine did (issue 16), for both Membership screens: the plan sold and the
+ * membership's status. A server that answers without these fields shows dashes.
+ */
+export const engineColumns: Column<Member>[] = [
+  { header: 'Plan', cell: (m) => (m.planName ? <TruncatedText maxWidth={200}>{m.planName}</TruncatedText> : '—') },
+  {
+    header: 'Membership',
+    cell: (m) => {
+      const status = m.membershipStatus && MEMBERSHIP_STATUS[m.membershipStatus];
+      return status ? <StatusBadge tone={status.tone}>{status.label}</StatusBadge> : '—';
+    },
+  },
+];

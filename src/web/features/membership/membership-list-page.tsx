@@ -10,7 +10,10 @@ import { useListState } from '../../components/use-url-state';
 import { formatUSD } from '../../lib/format';
 import { AmountHistoryModal } from './amount-history-modal';
 import { knownMembershipSort, membersQuery, type MembershipSort } from './membership.api';
-import { MembersTable } from './members-table';
+import { engineColumns, MembersTable } from './members-table';
+import { ApprovalNotice } from '../../components/approval-notice';
+import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { ActivateMembershipButton } from '../income/activation.api';
 
 /** The order, kept in the address. */
 const URL_FILTERS: { sort: MembershipSort } = { sort: '-dateTime' };
@@ -21,6 +24,8 @@ export default function MembershipListPage() {
   const sort = knownMembershipSort(filters.sort);
   const members = useQuery(membersQuery(null, page, sort));
   const [viewing, setViewing] = useState<Member | null>(null);
+  const [success, showSuccess] = useSuccessBanner();
+  const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
 
   const columns: Column<Member>[] = [
     { header: 'Name', cell: (m) => <TruncatedText maxWidth={240}>{m.fullName}</TruncatedText> },
@@ -31,6 +36,7 @@ export default function MembershipListPage() {
       header: 'Status',
       cell: (m) => <ActiveBadge active={m.status !== false} />,
     },
+    ...engineColumns,
     { header: 'Current Amount', cell: (m) => formatUSD(m.currentAmount) },
     {
       header: 'Actions',
@@ -48,10 +54,20 @@ export default function MembershipListPage() {
         <Title order={1} size="h2">
           Membership
         </Title>
-        <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => members.refetch()} loading={members.isFetching}>
-          Refresh
-        </Button>
+        <Group gap="sm">
+          <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => members.refetch()} loading={members.isFetching}>
+            Refresh
+          </Button>
+          <ActivateMembershipButton
+            onDone={({ message, awaitingApproval: pending }) => {
+              setAwaitingApproval(pending ? message : null);
+              if (!pending) showSuccess(message);
+            }}
+          />
+        </Group>
       </Group>
+      <SuccessBanner message={success} />
+      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
       <MembersTable
         members={members}
         columns={columns}

@@ -7,7 +7,10 @@ import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
 import { formatDateTime } from '../../lib/format';
 import { knownMembershipSort, membersQuery, type MembershipSort } from './membership.api';
-import { MembersTable } from './members-table';
+import { engineColumns, MembersTable } from './members-table';
+import { ApprovalNotice } from '../../components/approval-notice';
+import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { ActivateMembershipButton } from '../income/activation.api';
 
 /** The applied range (both dates, or neither) and the order, kept in the address. */
 const URL_FILTERS: { from: string; to: string; sort: MembershipSort } = { from: '', to: '', sort: '-dateTime' };
@@ -21,6 +24,8 @@ export default function MembershipPage() {
   const [to, setTo] = useState(filters.to);
   const [formError, setFormError] = useState<string | null>(null);
   const members = useQuery(membersQuery(range, page, sort));
+  const [success, showSuccess] = useSuccessBanner();
+  const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
 
   function filter(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -47,13 +52,24 @@ export default function MembershipPage() {
     { header: 'User ID', cell: (m) => m.userId, sort: 'userId' },
     { header: 'Name', cell: (m) => <TruncatedText maxWidth={320}>{m.fullName}</TruncatedText> },
     { header: 'Date Time', cell: (m) => (m.dateTime ? formatDateTime(m.dateTime) : '—'), sort: 'dateTime' },
+    ...engineColumns,
   ];
 
   return (
     <Stack gap="lg">
-      <Title order={1} size="h2">
-        Membership
-      </Title>
+      <Group justify="space-between">
+        <Title order={1} size="h2">
+          Membership
+        </Title>
+        <ActivateMembershipButton
+          onDone={({ message, awaitingApproval: pending }) => {
+            setAwaitingApproval(pending ? message : null);
+            if (!pending) showSuccess(message);
+          }}
+        />
+      </Group>
+      <SuccessBanner message={success} />
+      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
       <form onSubmit={filter} noValidate>
         <Group align="flex-end">
           <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />

@@ -11,6 +11,46 @@ const member = (userId: number, fullName: string) => ({
 });
 const MEMBERS = { success: true, data: [member(101, 'Asha Rao')], total: 1, page: 1, limit: 25 };
 
+// Issue 16: what the engine did, and Activate Membership (the form is the income feature's).
+const engineMember = (userId: number, fullName: string, over: Record<string, unknown>) => ({ ...member(userId, fullName), ...over });
+const version = (over: Record<string, unknown> = {}) => ({
+  versionId: 1, planId: 1, effectiveFrom: '01-04-2026', name: 'Gold Plan', price: 1000, dailyMode: 'percent', dailyValue: 1.5,
+  dailyAmount: 15, durationDays: 200, cap: 2000, active: true, createdBy: 1, createdByName: 'Asha Admin', createdAt: '2026-04-01T06:30:00.000Z',
+  ...over,
+});
+const PLANS = {
+  success: true,
+  data: [
+    { planId: 1, current: version(), scheduled: null },
+    { planId: 2, current: version({ versionId: 2, planId: 2, name: 'Old Plan', active: false }), scheduled: null },
+  ],
+};
+const ENGINE_MEMBERS = {
+  success: true,
+  data: [
+    engineMember(101, 'Asha Rao', { planName: 'Gold Plan', membershipStatus: 'active', earned: 450, dailyAmount: 15 }),
+    engineMember(102, 'Old Timer', { planName: null, membershipStatus: 'legacy', earned: 0, dailyAmount: 0 }),
+  ],
+  total: 2, page: 1, limit: 25,
+};
+const USERS = {
+  success: true, total: 1, page: 1, limit: 20,
+  users: [{
+    _id: '103', userId: 103, fullName: 'Vikram Sen', email: 'v@test.local', phone: '9800000003', address: null, companyName: null, role: 'User',
+    status: true, lastLogin: 'Never', referredBy: null, referrerName: null, rank: null, rankId: null, level: 1, dob: null, whatsapp: null,
+    image: null, state: null, referralCode: 'R103', createdAt: '2026-04-01T06:30:00.000Z',
+  }],
+};
+const AWAITING = {
+  success: true, message: 'Above the approval threshold of ₹10,000.00: this request awaits approval by a second operator',
+  data: { approvalId: 9, status: 'pending' },
+};
+
+async function pickPlan(dialog: HTMLElement, name: RegExp) {
+  fireEvent.click(within(dialog).getAllByLabelText(/^Plan/)[0]);
+  fireEvent.click((await screen.findAllByRole('option', { name, hidden: true })).at(-1)!);
+}
+
 describe('Membership version B (/membership)', () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -119,5 +159,60 @@ describe('Membership API Test (/test/membership-test)', () => {
     renderPage(<MembershipTestPage />);
     fireEvent.click(screen.getByRole('button', { name: 'Test Members API' }));
     expect((await screen.findByLabelText('Raw response')).textContent).toContain('"fullName": "Asha Rao"');
+  });
+});
+
+describe('Activate Membership on the Membership screen', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows Plan and Membership columns, and no Activate button without membership_manage', async () => {
+    signIn(['membership_view']);
+    mockFetch(() => jsonResponse(200, ENGINE_MEMBERS));
+    renderPage(<MembershipPage />);
+    const row = (await screen.findByText('Asha Rao')).closest('tr')!;
+    expect(screen.getByRole('columnheader', { name: 'Plan' })).toBeTruthy();
+    expect(within(row).getByText('Gold Plan')).toBeTruthy();
+    expect(within(row).getByText('Earning')).toBeTruthy();
+    expect(within(screen.getByText('Old Timer').closest('tr')!).getByText('Legacy')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Activate Membership' })).toBeNull();
+  });
+
+  it('checks the form before sending, lists only plans on sale, and shows a 202 as awaiting approval', async () => {
+    signIn(['membership_view', 'membership_manage']);
+    const posts: RequestInit[] = [];
+    mockFetch((path, init) => {
+      if (path === '/income/plans') return jsonResponse(200, PLANS);
+      if (path.startsWith('/users/getAllusers')) return jsonResponse(200, USERS);
+      if (path === '/income/memberships' && init.method === 'POST') {
+        posts.push(init);
+        return jsonResponse(202, AWAITING);
+      }
+      return jsonResponse(200, ENGINE_MEMBERS);
+    });
+    renderPage(<MembershipPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Activate Membership' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Activate Membership' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Activate' }));
+    expect(await within(dialog).findByText('Please select a member and a plan')).toBeTruthy();
+
+    fireEvent.click(within(dialog).getAllByLabelText(/^Member/)[0]);
+    fireEvent.click((await screen.findAllByRole('option', { name: /Vikram Sen/, hidden: true })).at(-1)!);
+    fireEvent.click(within(dialog).getAllByLabelText(/^Plan/)[0]);
+    expect(await screen.findAllByRole('option', { name: 'Gold Plan · ₹1,000.00 · ₹15.00 per day', hidden: true })).toBeTruthy();
+    expect(screen.queryByRole('option', { name: /Old Plan/, hidden: true })).toBeNull();
+    await pickPlan(dialog, /Gold Plan/);
+    fireEvent.click(within(dialog).getByLabelText(/Paid outside/));
+    fireEvent.change(within(dialog).getByLabelText(/^Method/), { target: { value: 'UPI' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Activate' }));
+    expect(await within(dialog).findByText('A payment made outside needs its method and reference')).toBeTruthy();
+    expect(posts).toHaveLength(0);
+
+    fireEvent.change(within(dialog).getByLabelText(/^Reference/), { target: { value: 'UTR 4471' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Activate' }));
+    expect(await screen.findByText(AWAITING.message)).toBeTruthy();
+    expect(screen.getByText('Awaiting approval')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Activate Membership' })).toBeNull();
+    expect(JSON.parse(String(posts[0].body))).toEqual({ userId: 103, planId: 1, paidVia: 'outside', method: 'UPI', reference: 'UTR 4471' });
+    expect(new Headers(posts[0].headers).get('Idempotency-Key')).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Breadcrumbs, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { memberPath, PATHS } from '../../lib/paths';
 import { ApiError, errorMessage } from '../../lib/api-client';
@@ -9,6 +10,10 @@ import { GenealogyTree } from './genealogy-tree';
 import { MemberSummary } from './member-summary';
 import { levelCountsQuery, memberQuery, uplineQuery } from './network.api';
 import { ErrorAlert } from '../../components/error-alert';
+import { ApprovalNotice } from '../../components/approval-notice';
+import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import type { MoneyOutcome } from '../../lib/money-request';
+import { ActivateMembershipButton, MembershipCard } from '../income/activation.api';
 
 /** /users/:userId — one member: profile, the chain of referrers above, and the genealogy below. */
 export default function MemberPage() {
@@ -37,6 +42,12 @@ function NotFound() {
 
 function Member({ userId }: { userId: number }) {
   const member = useQuery(memberQuery(userId));
+  const [success, showSuccess] = useSuccessBanner();
+  const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
+  const activated = ({ message, awaitingApproval: pending }: MoneyOutcome) => {
+    setAwaitingApproval(pending ? message : null);
+    if (!pending) showSuccess(message);
+  };
   if (member.isPending) {
     return (
       <Stack gap="md" aria-busy>
@@ -62,6 +73,9 @@ function Member({ userId }: { userId: number }) {
         <Text c="dimmed">{`Member #${m.userId} · their profile, upline and downline network`}</Text>
       </div>
       <MemberSummary member={m} />
+      <SuccessBanner message={success} />
+      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
+      <MembershipCard userId={m.userId} action={<ActivateMembershipButton userId={m.userId} onDone={activated} />} />
       <Upline userId={m.userId} fullName={m.fullName} />
       <Paper withBorder radius="md" p="md" component="section" aria-labelledby="genealogy-title">
         <Stack gap="sm">

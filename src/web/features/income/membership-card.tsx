@@ -1,0 +1,96 @@
+import type { ReactNode } from 'react';
+import { Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { StatusBadge, type Tone } from '../../components/status-badge';
+import { errorMessage } from '../../lib/api-client';
+import { formatDateTime, formatINR } from '../../lib/format';
+import { membershipDetailQuery, type MembershipDetail } from './activation.api';
+
+const STATUS: Record<MembershipDetail['status'], { tone: Tone; label: string }> = {
+  active: { tone: 'positive', label: 'Active' },
+  completed: { tone: 'neutral', label: 'Completed' },
+  legacy: { tone: 'warning', label: 'Legacy' },
+};
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" fw={500} component="div">
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+const paidViaText = (m: MembershipDetail) =>
+  m.paidVia === 'wallet'
+    ? 'Wallet'
+    : m.paidVia === 'outside'
+      ? `Outside: ${m.paymentMethod ?? ''}${m.paymentReference ? ` (ref. ${m.paymentReference})` : ''}`
+      : 'N/A';
+
+/**
+ * A member's membership as the engine keeps it: the plan and the terms it was sold with, what it
+ * has earned against its cap and over how many of its days, its status and how it was paid.
+ * `action` (the Activate Membership button) shows when the member has none.
+ */
+export function MembershipCard({ userId, action }: { userId: number; action?: ReactNode }) {
+  const query = useQuery(membershipDetailQuery(userId));
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="membership-title">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4" id="membership-title">
+            Membership
+          </Title>
+          {query.data && <StatusBadge tone={STATUS[query.data.status].tone}>{STATUS[query.data.status].label}</StatusBadge>}
+        </Group>
+        {query.isPending ? (
+          <Skeleton h={60} aria-label="Loading the membership" />
+        ) : query.isError ? (
+          <Text size="sm" c="red" role="alert">
+            {errorMessage(query.error, 'Failed to load the membership. Please try again.')}
+          </Text>
+        ) : query.data === null ? (
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed">
+              No membership yet.
+            </Text>
+            {action}
+          </Group>
+        ) : (
+          <Details m={query.data} />
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function Details({ m }: { m: MembershipDetail }) {
+  const percent = m.cap > 0 ? Math.min(100, (m.earned / m.cap) * 100) : 0;
+  return (
+    <Stack gap="sm">
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+        <Field label="Plan">{m.planName ?? 'Before the income engine'}</Field>
+        <Field label="Price">{formatINR(m.price)}</Field>
+        <Field label="Daily amount">{formatINR(m.dailyAmount)}</Field>
+        <Field label="Days earned">{`${m.daysEarned} / ${m.durationDays}`}</Field>
+        <Field label="Starts on">{m.startsOn ?? 'N/A'}</Field>
+        <Field label="Paid via">{paidViaText(m)}</Field>
+        <Field label="Activated">{formatDateTime(m.activatedAt)}</Field>
+      </SimpleGrid>
+      <div>
+        <Group justify="space-between" mb={4}>
+          <Text size="xs" c="dimmed">
+            Earned / cap
+          </Text>
+          <Text size="sm" fw={500}>{`${formatINR(m.earned)} / ${formatINR(m.cap)}`}</Text>
+        </Group>
+        <Progress value={percent} aria-label={`Earned ${formatINR(m.earned)} of the ${formatINR(m.cap)} cap`} />
+      </div>
+    </Stack>
+  );
+}
