@@ -50,6 +50,8 @@ export interface Config {
   dailyCreditLimitPaise: number;
   /** PostgreSQL statement timeout for request work (ms); 0 = none. */
   statementTimeoutMs: number;
+  /** The income engine's schedule (daily payouts, royalty, rewards, ranks; ENGINE_SCHEDULE=off turns it off). */
+  engineSchedule: boolean;
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     approvalThresholdPaise: rupeesSetting('APPROVAL_THRESHOLD', env.APPROVAL_THRESHOLD, 10_000),
     dailyCreditLimitPaise: rupeesSetting('DAILY_CREDIT_LIMIT', env.DAILY_CREDIT_LIMIT, 1_000_000),
     statementTimeoutMs: int('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 15_000),
+    engineSchedule: bool(env.ENGINE_SCHEDULE, true),
   };
 }
 

@@ -4,6 +4,7 @@ import { ensureAdmin, ensureReferenceData } from './db/bootstrap.ts';
 import { seedDemoData } from './db/demo-data.ts';
 import { openDatabase, productionSettingsProblems } from './db/open.ts';
 import { startHousekeeping } from './housekeeping.ts';
+import { startEngine } from './modules/income/runs/scheduler.ts';
 import { logMailer, type Mailer } from './mailer.ts';
 import { smtpMailer } from './smtp-mailer.ts';
 
@@ -37,6 +38,7 @@ const admin = await database.exclusive(async () => {
 const app = await buildApp({ config, database, mailer, logger: { level: config.logLevel } });
 
 let stopHousekeeping = async () => {};
+let stopEngine = async () => {};
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -46,6 +48,7 @@ async function shutdown(signal: string) {
   force.unref();
   await app.close();
   await stopHousekeeping();
+  await stopEngine();
   smtp?.close();
   await database.close();
   process.exit(0);
@@ -55,6 +58,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
 stopHousekeeping = startHousekeeping(database, config.loginWindowMinutes, log);
+// Runs a crash left half-done go on; the schedule (ENGINE_SCHEDULE) runs due periods every minute.
+stopEngine = startEngine(database, log, { schedule: config.engineSchedule });
 const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`;
 log(`Ready on http://localhost:${config.port} (API under /api, docs at /api/docs) on ${where}`);
 log(smtp ? `Mail goes through SMTP_URL; links in it start with ${config.publicUrl}` : `No SMTP_URL: mail is printed here (development); links in it start with ${config.publicUrl}`);

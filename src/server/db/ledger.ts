@@ -19,6 +19,8 @@ export interface LedgerPosting {
   description?: string | null;
   batchId?: number | null;
   actorId?: number | null;
+  /** The engine run the row belongs to (a Pay Now of a run's Failure row): the run's reversal compensates it. */
+  runId?: number | null;
 }
 
 export interface PostedEntry {
@@ -49,9 +51,9 @@ export async function postEntry(tx: Db, posting: LedgerPosting): Promise<PostedE
        where user_id = ${posting.userId} and deleted_at is null and balance_paise + ${posting.amountPaise} >= 0
       returning user_id, balance_paise
     ), entry as (
-      insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id)
+      insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id, run_id)
       select user_id, ${posting.kind}::text, ${posting.amountPaise}::int8, ${posting.batchId ?? null}::int,
-             ${posting.description ?? null}::text, ${posting.actorId ?? null}::int8
+             ${posting.description ?? null}::text, ${posting.actorId ?? null}::int8, ${posting.runId ?? null}::int8
         from moved
       returning id, created_at
     )

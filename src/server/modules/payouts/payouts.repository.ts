@@ -18,7 +18,7 @@ export interface PayoutFilters {
 type PayoutStatus = (typeof dailyPayouts.$inferSelect)['status'];
 
 /** A payout as the list and export statements give it: the day as text, the time as the driver reads it. */
-type PayoutRow = Pick<typeof dailyPayouts.$inferSelect, 'id' | 'userId' | 'amountPaise' | 'status'> & {
+type PayoutRow = Pick<typeof dailyPayouts.$inferSelect, 'id' | 'userId' | 'amountPaise' | 'status' | 'reason'> & {
   userName: string;
   date: string;
   paidAt: Date | string | null;
@@ -32,6 +32,7 @@ const toPayout = (r: PayoutRow): Payout => ({
   date: r.date,
   status: r.status,
   paidAt: r.paidAt === null ? null : iso(r.paidAt),
+  reason: r.reason ?? null,
 });
 
 export type PayoutSort = SortValue<(typeof PAYOUT_SORTS)[number]>;
@@ -42,7 +43,7 @@ const SORT_COLUMNS: Record<(typeof PAYOUT_SORTS)[number], string> = { date: 'p.p
 /** The list's and the export's one statement: the filters, an optional keyset, then the order and paging. */
 const selectPayouts = (filter: string, paging: string, order = 'p.payout_date desc, p.id desc') => `
     select p.id, p.user_id as "userId", coalesce(u.username, u.full_name) as "userName", p.amount_paise as "amountPaise",
-           p.payout_date::text as date, p.status, p.paid_at as "paidAt"
+           p.payout_date::text as date, p.status, p.paid_at as "paidAt", p.reason
       from daily_payouts p join users u on u.user_id = p.user_id
       ${filter}
      order by ${order}
@@ -145,8 +146,25 @@ export async function payoutsBatch(database: Database, f: PayoutFilters, after: 
   return rows.map(toPayout);
 }
 
-/** A payout still to be paid, as the payment checks it: whose it is, how much, and its day. */
-type Payable = Pick<typeof dailyPayouts.$inferSelect, 'userId' | 'amountPaise'> & { date: string };
+/**
+ * A payout still to be paid, as the payment checks it: whose it is, how much, and its day; for a
+ * row the engine wrote, its gross and deductions, its run and the run's income batch.
+ */
+export type Payable = Pick<typeof dailyPayouts.$inferSelect, 'userId' | 'amountPaise' | 'grossPaise' | 'tdsPaise' | 'adminChargePaise' | 'runId'> & {
+  date: string;
+  batchId: number | null;
+};
+
+const PAYABLE = `user_id as "userId", amount_paise as "amountPaise", payout_date::text as date, gross_paise as "grossPaise",
+  tds_paise as "tdsPaise", admin_charge_paise as "adminChargePaise", run_id as "runId",
+  (select r.batch_id from income_runs r where r.run_id = daily_payouts.run_id) as "batchId"`;
+
+const payable = (r: Payable): Payable => ({
+  ...r,
+  userId: Number(r.userId), amountPaise: Number(r.amountPaise), grossPaise: r.grossPaise === null ? null : Number(r.grossPaise),
+  tdsPaise: Number(r.tdsPaise), adminChargePaise: Number(r.adminChargePaise), runId: r.runId === null ? null : Number(r.runId),
+  batchId: r.batchId === null ? null : Number(r.batchId),
+});
 
 /**
  * Marks a Failure payout paid and returns it; null when it is not (any longer) a Failure. The
@@ -156,16 +174,16 @@ export async function claimFailedPayout(db: Db, id: number): Promise<Payable | n
   const [row] = rowsOf<Payable>(await db.execute(sql`
     update daily_payouts set status = 'Success', paid_at = now()
      where id = ${id} and status = 'Failure'
-     returning user_id as "userId", amount_paise as "amountPaise", payout_date::text as date`));
-  return row ?? null;
+     returning ${sql.raw(PAYABLE)}`));
+  return row ? payable(row) : null;
 }
 
 /** A Failure payout, its row locked until the transaction ends; null when it is not a Failure. */
 export async function lockFailedPayout(db: Db, id: number): Promise<Payable | null> {
   const [row] = rowsOf<Payable>(await db.execute(sql`
-    select user_id as "userId", amount_paise as "amountPaise", payout_date::text as date from daily_payouts
+    select ${sql.raw(PAYABLE)} from daily_payouts
      where id = ${id} and status = 'Failure' for update`));
-  return row ?? null;
+  return row ? payable(row) : null;
 }
 
 export async function payoutStatus(db: Db, id: number): Promise<PayoutStatus | null> {

@@ -21,7 +21,7 @@ export function payoutsBatch(ctx: Ctx, filters: repo.PayoutFilters, after: repo.
 const fixed = (paise: number) => paiseToRupees(paise).toFixed(2);
 
 /** A payout that may be paid: it exists, is still Failure, and the body names its member and exact amount. */
-async function payablePayout(tx: Db, body: TransferBody, paise: number, lock: 'claim' | 'check'): Promise<string> {
+async function payablePayout(tx: Db, body: TransferBody, paise: number, lock: 'claim' | 'check') {
   const payoutId = body.payoutId!;
   const payout = lock === 'claim' ? await repo.claimFailedPayout(tx, payoutId) : await repo.lockFailedPayout(tx, payoutId);
   if (!payout) {
@@ -34,7 +34,35 @@ async function payablePayout(tx: Db, body: TransferBody, paise: number, lock: 'c
   if (payout.amountPaise !== paise) {
     throw new AppError(400, `The amount must equal the payout amount of ${fixed(payout.amountPaise)}`);
   }
-  return payout.date;
+  return payout;
+}
+
+/**
+ * The ledger lines of a payment. A Failure row the engine wrote (it has its gross) is paid as the
+ * run would have paid it: +gross (daily_payout), −TDS, −admin charge (each when not zero), with
+ * the run and its batch, so the member gets exactly its amount (the net) and the run's reversal
+ * compensates these lines too. Any other payment is one credit of the amount.
+ */
+async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, paise: number, payout: repo.Payable | null) {
+  if (payout && payout.grossPaise !== null) {
+    const common = {
+      userId: body.userId, description: `Daily payout for ${payout.date}`, actorId: money.actorId,
+      batchId: payout.batchId, runId: payout.runId,
+    };
+    const gross = await postEntry(tx, { ...common, kind: 'daily_payout', amountPaise: payout.grossPaise });
+    let last = gross;
+    // The batch names the credit only (as the run writes it): Reward Income shows the gross.
+    if (payout.tdsPaise > 0) last = await postEntry(tx, { ...common, batchId: null, kind: 'tds', amountPaise: -payout.tdsPaise });
+    if (payout.adminChargePaise > 0) last = await postEntry(tx, { ...common, batchId: null, kind: 'admin_charge', amountPaise: -payout.adminChargePaise });
+    return { entryId: gross.entryId, balancePaise: last.balancePaise };
+  }
+  return postEntry(tx, {
+    userId: body.userId,
+    kind: body.typeIncome === 'dailyPayout' ? 'daily_payout' : 'admin_transfer',
+    amountPaise: paise,
+    description: payout ? `Daily payout for ${payout.date}` : 'Transfer by administrator',
+    actorId: money.actorId,
+  });
 }
 
 /**
@@ -59,14 +87,8 @@ export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferB
       kind: body.payoutId !== undefined ? 'pay_payout' : 'admin_transfer', userId: body.userId, amountPaise: paise, payload: body,
     });
   }
-  const payoutDate = body.payoutId !== undefined ? await payablePayout(tx, body, paise, 'claim') : null;
-  const posted = await postEntry(tx, {
-    userId: body.userId,
-    kind: body.typeIncome === 'dailyPayout' ? 'daily_payout' : 'admin_transfer',
-    amountPaise: paise,
-    description: payoutDate ? `Daily payout for ${payoutDate}` : 'Transfer by administrator',
-    actorId: money.actorId,
-  });
+  const payout = body.payoutId !== undefined ? await payablePayout(tx, body, paise, 'claim') : null;
+  const posted = await postPayment(tx, money, body, paise, payout);
   await countDailyCredit(tx, money, paise);
   if (body.payoutId !== undefined) {
     await repo.linkLedgerEntry(tx, body.payoutId, posted.entryId);

@@ -53,6 +53,20 @@ describe('POST /api/transferAdmin', () => {
     expect(await balanceOf(t.database, userId)).toBe(12345);
   });
 
+  it('pays a Failure row the income engine wrote as the run would have: +gross, -TDS, -admin charge, the member gets its amount', async () => {
+    const { userId, payoutId } = await failedPayout(1850);
+    await t.database.query('update daily_payouts set gross_paise = 2000, tds_paise = 100, admin_charge_paise = 50, reason = $2 where id = $1',
+      [payoutId, 'Member is inactive']);
+    const res = await transfer({ userId, amount: 18.5, typeIncome: 'dailyPayout', payoutId });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ userId, amount: 18.5, balance: 18.5, status: 'Success' });
+    const lines = await t.database.query<{ id: string; kind: string; amount: string }>(
+      'select id::text, kind, amount_paise::text as amount from ledger_entries where user_id = $1 order by id', [userId]);
+    expect(lines.map((l) => [l.kind, Number(l.amount)])).toEqual([['daily_payout', 2000], ['tds', -100], ['admin_charge', -50]]);
+    expect(res.json().data.transactionId).toBe(Number(lines[0].id));
+    expect(await balanceOf(t.database, userId)).toBe(1850);
+  });
+
   it('transfers without a payout: wallet recharge is an admin_transfer ledger row', async () => {
     const userId = await newMember(t.database);
     const res = await transfer({ userId, amount: 10, typeIncome: 'wallet recharge' });
@@ -123,7 +137,7 @@ describe('GET /api/wallets/dailyPayout', () => {
     expect(body.totals).toEqual({ count: expected.n, amount: Number(expected.paise) / 100, successful: expected.ok, failed: expected.bad });
     expect(body.total).toBe(expected.n);
     expect(body.data).toHaveLength(5);
-    expect(Object.keys(body.data[0]).sort()).toEqual(['amount', 'date', 'id', 'paidAt', 'status', 'userId', 'userName']);
+    expect(Object.keys(body.data[0]).sort()).toEqual(['amount', 'date', 'id', 'paidAt', 'reason', 'status', 'userId', 'userName']);
     expect(body.daily.reduce((s: number, d: { successful: number; failed: number }) => s + d.successful + d.failed, 0)).toBe(expected.n);
   });
 

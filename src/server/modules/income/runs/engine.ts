@@ -1,7 +1,214 @@
-import type { Db } from '../../../db/client.ts';
+import { sql } from 'drizzle-orm';
+import { isoToWireDate } from '../../../../contract/common.ts';
+import { RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
+import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
-import type { MoneyContext } from '../../approvals/four-eyes.ts';
+import { holdForApproval, needsApproval, type MoneyContext } from '../../approvals/four-eyes.ts';
+import { istToday, settingsOn, type SettingsInForce } from '../settings.ts';
+import type { RunPeriod, RunScope, Tally } from './kind.ts';
+import { RUN_HANDLERS } from './kinds.ts';
+import * as repo from './runs.repository.ts';
+
+/**
+ * The run engine (issue 16), the same for every kind (kinds.ts):
+ * - a run is a kind and a period, exactly once: the insert meets the partial unique index
+ *   income_runs_once_uq, so of two starts (two requests, two server copies) one inserts and the
+ *   other answers the first run;
+ * - the run's first transaction inserts it and `begin`s it (settings in force on the period's start,
+ *   what the kind fixes for the run, its income batch); then its chunks are worked in the
+ *   background, each chunk one transaction: a transaction-level advisory lock on the run (a second
+ *   copy that can't take it leaves the run to the first), the run row re-read `for update`, the
+ *   kind's `step`, and the cursor and totals moved, guarded by the cursor read. A crash leaves whole
+ *   chunks; the run goes on from its cursor at the next start-up (`resumeRuns`) or schedule tick;
+ * - a chunk that throws marks the run 'failed' with the error; starting the period again (POST
+ *   start, or the schedule) resumes it from its cursor;
+ * - a reversal is one transaction (reverseRun).
+ */
+
+export const CHUNK_SIZE = 20_000;
+/** The advisory lock's first key (the second is the run id): "a copy is working this run". */
+const RUN_LOCK = 800_916;
+
+export const kindLabel = (kind: RunKind) => RUN_KINDS.find((k) => k.value === kind)?.label ?? kind;
+const wire = isoToWireDate;
+
+/** Test seam: what a worker does before each chunk ('halt': stop as a crashed process would). */
+type BeforeChunk = (runId: number, chunk: number) => void | 'halt';
+
+interface Workers {
+  running: Map<number, Promise<void>>;
+  stopping: boolean;
+  chunkSize: number;
+  beforeChunk?: BeforeChunk;
+  log: (message: string) => void;
+}
+
+const registry = new WeakMap<Database, Workers>();
+
+function workersOf(database: Database): Workers {
+  let w = registry.get(database);
+  if (!w) {
+    w = { running: new Map(), stopping: false, chunkSize: CHUNK_SIZE, log: () => {} };
+    registry.set(database, w);
+  }
+  return w;
+}
+
+/** Chunk size, a logger for failures, and (tests) a hook before each chunk. */
+export function configureRuns(database: Database, options: { chunkSize?: number; beforeChunk?: BeforeChunk | null; log?: (m: string) => void }) {
+  const w = workersOf(database);
+  if (options.chunkSize !== undefined) w.chunkSize = options.chunkSize;
+  if (options.beforeChunk !== undefined) w.beforeChunk = options.beforeChunk ?? undefined;
+  if (options.log) w.log = options.log;
+}
+
+/** A chunk's outcome: go on, or stop (done, not running any more, or another copy holds it). */
+type ChunkOutcome = 'more' | 'stop';
+
+class Conflict extends Error {}
+
+function scopeOf(run: repo.RunRow): RunScope {
+  return {
+    runId: run.runId,
+    kind: run.kind,
+    period: { start: run.periodStart, end: run.periodEnd },
+    settings: run.settings as RunScope['settings'],
+    settingsVersionId: run.settingsVersionId,
+    state: run.state as Record<string, unknown>,
+    batchId: run.batchId,
+  };
+}
+
+async function chunk(tx: Db, runId: number, size: number): Promise<ChunkOutcome> {
+  const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RUN_LOCK}, ${runId}::int) as locked`));
+  if (!lock.locked) return 'stop';
+  const run = await repo.runById(tx, runId, true);
+  if (!run || run.status !== 'running') return 'stop';
+  const result = await RUN_HANDLERS[run.kind].step(tx, scopeOf(run), run.cursor, size);
+  if (!(await repo.advance(tx, runId, run.cursor, result))) throw new Conflict('the run moved on under this chunk');
+  return result.done ? 'stop' : 'more';
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function work(database: Database, runId: number): Promise<void> {
+  const w = workersOf(database);
+  for (let n = 1; ; n++) {
+    if (w.stopping) return;
+    try {
+      if (w.beforeChunk?.(runId, n) === 'halt') return;
+      const outcome = await database.db.transaction((tx) => chunk(tx, runId, w.chunkSize));
+      if (outcome === 'stop') return;
+    } catch (error) {
+      if (error instanceof Conflict) return; // another worker has it
+      w.log(`income run ${runId} failed: ${messageOf(error)}`);
+      await repo.markFailed(database.db, runId, messageOf(error)).catch(() => {});
+      return;
+    }
+  }
+}
+
+/** Works the run's chunks in the background (once per process); resolves when this worker stops. */
+export function kick(database: Database, runId: number): Promise<void> {
+  const w = workersOf(database);
+  const existing = w.running.get(runId);
+  if (existing) return existing;
+  const promise = work(database, runId).finally(() => w.running.delete(runId));
+  w.running.set(runId, promise);
+  return promise;
+}
+
+/** Resolves when no run is being worked in this process (tests, the schedule, shutdown). */
+export async function runsSettled(database: Database): Promise<void> {
+  const w = workersOf(database);
+  while (w.running.size > 0) await Promise.allSettled([...w.running.values()]);
+}
+
+/** Shutdown: no new chunk starts; the chunk under way finishes (its run resumes at the next start). */
+export async function stopRuns(database: Database): Promise<void> {
+  workersOf(database).stopping = true;
+  await runsSettled(database);
+}
+
+/** Start-up (and each schedule tick): every run left 'running' goes on from its cursor. */
+export async function resumeRuns(database: Database): Promise<number[]> {
+  const w = workersOf(database);
+  w.stopping = false;
+  const ids = await repo.runsWithStatus(database.db, 'running');
+  for (const id of ids) void kick(database, id);
+  return ids;
+}
+
+/** The period of `kind` holding `day`, and the settings in force on its first day. */
+export async function periodOf(db: Db, kind: RunKind, day: string): Promise<{ period: RunPeriod; inForce: SettingsInForce }> {
+  const onDay = await settingsOn(db, day);
+  const period = RUN_HANDLERS[kind].periodOf(day, onDay.settings);
+  return { period, inForce: period.start === day ? onDay : await settingsOn(db, period.start) };
+}
+
+export interface Started {
+  run: repo.RunRow;
+  /** A new run (201); false: the period's existing run (200). */
+  created: boolean;
+  /** A failed run of the period was set going again. */
+  resumed: boolean;
+}
+
+/**
+ * Starts the run of `kind` for the period holding `day` (exactly once), or answers the period's
+ * run. A period whose first day is after today (India time) is refused; one that has begun may be
+ * run on demand even before the schedule would (an operator's decision). A failed run is resumed.
+ */
+export async function startRun(database: Database, input: { kind: RunKind; day: string; startedBy: number | null }): Promise<Started> {
+  const { db } = database;
+  const handler = RUN_HANDLERS[input.kind];
+  const today = await istToday(db);
+  const { period, inForce } = await periodOf(db, input.kind, input.day);
+  if (period.start > today) {
+    throw new AppError(400, `The ${kindLabel(input.kind).toLowerCase()} period from ${wire(period.start)} has not started yet (today is ${wire(today)}, India time)`);
+  }
+  const createdId = await db.transaction(async (tx) => {
+    const runId = await repo.insertRun(tx, {
+      kind: input.kind, periodStart: period.start, periodEnd: period.end, settings: inForce.settings,
+      settingsVersionId: inForce.versionId, startedBy: input.startedBy,
+    });
+    if (runId === null) return null;
+    const begun = await handler.begin(tx, { runId, kind: input.kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId });
+    const batchId = begun.batch ? await repo.createBatch(tx, begun.batch, runId) : null;
+    await repo.setBegun(tx, runId, { total: begun.total, state: begun.state, batchId });
+    return runId;
+  });
+  if (createdId !== null) {
+    void kick(database, createdId);
+    return { run: (await repo.runById(db, createdId))!, created: true, resumed: false };
+  }
+  const existing = await repo.runOfPeriod(db, input.kind, period.start);
+  if (!existing) throw new AppError(409, 'The period\u2019s run changed while starting it: try again');
+  const resumed = existing.status === 'failed' && (await repo.markResumed(db, existing.runId));
+  if (existing.status === 'running' || resumed) void kick(database, existing.runId);
+  return { run: (await repo.runById(db, existing.runId))!, created: false, resumed };
+}
+
+/** Starts (or finds) the run and waits until this process has worked it to its end (schedule, scripts). */
+export async function runToEnd(database: Database, input: { kind: RunKind; day: string; startedBy: number | null }) {
+  const started = await startRun(database, input);
+  await kick(database, started.run.runId);
+  return (await repo.runById(database.db, started.run.runId))!;
+}
+
+/** What the run of the period holding `day` would do, computed with the same rules, writing nothing. */
+export async function previewRun(database: Database, kind: RunKind, day: string) {
+  return database.db.transaction(async (tx) => {
+    const handler = RUN_HANDLERS[kind];
+    const { period, inForce } = await periodOf(tx, kind, day);
+    const scope = { kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId };
+    const begun = await handler.begin(tx, { runId: 0, ...scope });
+    const tally: Tally = await handler.preview(tx, { ...scope, state: begun.state });
+    const existing = await repo.runOfPeriod(tx, kind, period.start);
+    return { period, tally, total: begun.total, existingRunId: existing?.runId ?? null };
+  });
+}
 
 /** What a reversal request carries (and the approval replays). */
 export interface ReversalPayload {
@@ -10,10 +217,46 @@ export interface ReversalPayload {
 }
 
 /**
- * Reverses a completed run by compensating ledger entries (never by deleting); above the approval
- * threshold it is only filed for a second operator (202). Groundwork placeholder.
+ * Reverses a completed run by compensating ledger entries (never by deleting), in one transaction:
+ * one row per ledger row of the run (reversal_of = the original, same kind and batch, opposite
+ * sign, run_id = the run; Pay Now lines written later on the run's Failure rows carry the run too
+ * and are compensated with it). Per member the debits are given back in full and the credits taken
+ * back as far as the balance then covers; what it can't cover is a shortfall (run_shortfalls and
+ * the run's total), never a negative balance. Then the kind's `undo`, status 'reversed'. Above the
+ * approval threshold (the run's net credit) it is only filed for a second operator (202).
  */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- placeholder until built
-export async function reverseRun(_tx: Db, _money: MoneyContext, _payload: ReversalPayload): Promise<MoneyResult> {
-  throw new AppError(501, 'Run reversal is not built yet');
+export async function reverseRun(tx: Db, money: MoneyContext, payload: ReversalPayload): Promise<MoneyResult> {
+  const { runId, remarks } = payload;
+  const run = await repo.runById(tx, runId, true);
+  if (!run) throw new AppError(404, `Run ${runId} not found`);
+  if (run.status !== 'completed') {
+    throw new AppError(409, `Run ${runId} is ${run.status}: only a completed run can be reversed`);
+  }
+  if (await repo.paidInRun(tx, runId, money.actorId)) {
+    throw new AppError(403, 'This run paid your own wallet: another operator must reverse it');
+  }
+  const netPaise = await repo.runNetPaise(tx, runId);
+  if (needsApproval(money, Math.abs(netPaise))) {
+    const pending = await repo.pendingReversal(tx, runId);
+    if (pending !== null) throw new AppError(409, `The reversal of run ${runId} already awaits approval (request ${pending})`);
+    return holdForApproval(tx, money, { kind: 'run_reversal', userId: money.makerId, amountPaise: Math.abs(netPaise), payload: { runId, remarks } });
+  }
+  const compensated = await repo.compensate(tx, runId, money.actorId);
+  await RUN_HANDLERS[run.kind].undo(tx, scopeOf(run));
+  await repo.markReversed(tx, runId, money.actorId, { remarks, ...compensated, approved: money.approved, makerId: money.makerId });
+  const after = (await repo.runById(tx, runId))!;
+  const message = compensated.shortfallPaise > 0
+    ? `Run ${runId} reversed; ${compensated.shortfallMembers} member(s) no longer had the money: a shortfall of ${(compensated.shortfallPaise / 100).toFixed(2)} is recorded`
+    : `Run ${runId} reversed`;
+  return {
+    status: 200,
+    body: { success: true, message, data: repo.toRun(after) },
+    audit: {
+      action: 'income_run_reversed',
+      entity: 'income_run',
+      entityId: runId,
+      before: { status: 'completed', kind: run.kind, periodStart: run.periodStart, netPaise },
+      after: { status: 'reversed', remarks, ...compensated, makerId: money.makerId, approved: money.approved },
+    },
+  };
 }

@@ -1,5 +1,31 @@
 import type { FastifyInstance } from 'fastify';
+import { runsApi } from '../../../../contract/income.ts';
+import { contextOf } from '../../../lib/context.ts';
+import { idempotent } from '../../../lib/idempotency.ts';
+import { registerEndpoints } from '../../../lib/routes.ts';
+import { moneyContext } from '../../approvals/four-eyes.ts';
+import { reverseRun, stopRuns } from './engine.ts';
+import * as service from './runs.service.ts';
 
-/** Groundwork placeholder (issue 16): the endpoints are registered when the module is built. */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- placeholder until built
-export async function runsRoutes(_app: FastifyInstance) {}
+export async function runsRoutes(app: FastifyInstance) {
+  // Runs started by requests are worked in the background: closing the server lets the chunk under
+  // way finish (the run resumes from its cursor at the next start).
+  app.addHook('onClose', async (instance) => stopRuns(instance.database));
+
+  registerEndpoints(app, runsApi, {
+    list: async (request) => {
+      const { kind, status, sort, page, limit } = request.query;
+      return { success: true as const, ...(await service.listRuns(contextOf(request), { kind, status }, sort, page, limit)), page, limit };
+    },
+    get: async (request) => ({ success: true as const, data: await service.getRun(contextOf(request), request.params.id) }),
+    preview: async (request) => ({ success: true as const, data: await service.preview(contextOf(request), request.body) }),
+    start: async (request, reply) => {
+      const started = await service.start(contextOf(request), request.body);
+      return reply.code(started.created ? 201 : 200).send({ success: true, message: started.message, data: started.run });
+    },
+    reverse: async (request, reply) => {
+      const ctx = contextOf(request);
+      return idempotent(ctx, request, reply, (tx) => reverseRun(tx, moneyContext(ctx), { runId: request.params.id, remarks: request.body.remarks }));
+    },
+  });
+}

@@ -1,0 +1,86 @@
+import { isoToWireDate } from '../../../../contract/common.ts';
+import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../../contract/income.ts';
+import type { Database } from '../../../db/client.ts';
+import { bearer, type TestContext } from '../../../test/harness.ts';
+import { newMember } from '../../wallet/money-test-kit.ts';
+import { addDays, istToday } from '../settings.ts';
+import { runsSettled } from './engine.ts';
+
+/**
+ * Builders for the daily payout and engine tests: members and memberships written straight into
+ * the database (the activation endpoint is another part's), settings versions for a day, and a
+ * run started through the API and waited for (the engine works it in the background).
+ */
+
+export async function member(database: Database, o: { active?: boolean; deleted?: boolean; name?: string } = {}) {
+  const userId = await newMember(database, o.name ?? 'Payout Member');
+  if (o.active === false) await database.query('update users set status = false where user_id = $1', [userId]);
+  if (o.deleted) await database.query('update users set deleted_at = now() where user_id = $1', [userId]);
+  return userId;
+}
+
+export interface MembershipTerms {
+  pricePaise?: number;
+  dailyPaise: number;
+  capPaise: number;
+  durationDays: number;
+  startsOn: string;
+  earnedPaise?: number;
+  status?: 'active' | 'completed' | 'legacy';
+}
+
+export async function membership(database: Database, userId: number, m: MembershipTerms): Promise<number> {
+  const [row] = await database.query<{ id: number }>(
+    `insert into memberships (user_id, amount_paise, daily_paise, cap_paise, duration_days, starts_on, earned_paise, status, paid_via)
+     values ($1, $2, $3, $4, $5, $6::date, $7, $8, 'wallet') returning id`,
+    [userId, m.pricePaise ?? 100_000, m.dailyPaise, m.capPaise, m.durationDays, m.startsOn, m.earnedPaise ?? 0, m.status ?? 'active'],
+  );
+  return Number(row.id);
+}
+
+/** A settings version in force from `day` (the defaults with `changes`). */
+export async function settingsFrom(database: Database, day: string, changes: Partial<IncomeSettings>) {
+  await database.query(
+    `insert into income_settings_versions (effective_from, settings) values ($1::date, $2::jsonb)
+     on conflict (effective_from) do update set settings = excluded.settings`,
+    [day, JSON.stringify({ ...DEFAULT_INCOME_SETTINGS, ...changes })],
+  );
+}
+
+export async function today(database: Database) {
+  return istToday(database.db);
+}
+
+export { addDays };
+
+export const wire = isoToWireDate;
+
+/** POST /income/runs and wait for the background work; answers the start and the finished run. */
+export async function runDay(t: TestContext, token: string, day: string, kind = 'daily_payout') {
+  const started = await t.app.inject({ method: 'POST', url: '/api/income/runs', headers: bearer(token), payload: { kind, date: wire(day) } });
+  await runsSettled(t.database);
+  if (started.statusCode !== 201 && started.statusCode !== 200) return { started, run: null };
+  const got = await t.app.inject({ method: 'GET', url: `/api/income/runs/${started.json().data.runId}`, headers: bearer(token) });
+  return { started, run: got.json().data };
+}
+
+export async function ledgerOf(database: Database, userId: number) {
+  const rows = await database.query<{ kind: string; amount: string; run_id: string | null; batch_id: number | null; reversal_of: string | null }>(
+    `select kind, amount_paise::text as amount, run_id::text, batch_id, reversal_of::text from ledger_entries where user_id = $1 order by id`,
+    [userId],
+  );
+  return rows.map((r) => ({ kind: r.kind, amount: Number(r.amount), runId: r.run_id === null ? null : Number(r.run_id), batchId: r.batch_id, reversalOf: r.reversal_of }));
+}
+
+export async function membershipOf(database: Database, id: number) {
+  const [row] = await database.query<{ earned: string; days: number; status: string }>(
+    'select earned_paise::text as earned, days_earned as days, status from memberships where id = $1', [id]);
+  return { earned: Number(row.earned), days: Number(row.days), status: row.status };
+}
+
+export async function payoutsOf(database: Database, userId: number) {
+  return database.query<{ id: string; day: string; amount: string; gross: string; tds: string; admin: string; status: string; reason: string | null; run_id: string; ledger_entry_id: string | null }>(
+    `select id::text, payout_date::text as day, amount_paise::text as amount, gross_paise::text as gross, tds_paise::text as tds,
+            admin_charge_paise::text as admin, status, reason, run_id::text, ledger_entry_id::text
+       from daily_payouts where user_id = $1 order by payout_date`, [userId]);
+}

@@ -1,0 +1,302 @@
+import { sql } from 'drizzle-orm';
+import { isoToWireDate, paiseToRupees, type SortValue } from '../../../../contract/common.ts';
+import type { Run, RunDetail, RunKind, RUN_SORTS, RunStatus } from '../../../../contract/income.ts';
+import { rowsOf, type Db } from '../../../db/client.ts';
+import { iso, isoDate } from '../../../db/rows.ts';
+import type { incomeRuns } from '../../../db/schema/income.ts';
+import { orderSql } from '../../../lib/order.ts';
+import type { Tally } from './kind.ts';
+
+/** An income_runs row as the engine reads it (raw SQL: days as text, timestamps as the driver gives them). */
+export type RunRow = Pick<
+  typeof incomeRuns.$inferSelect,
+  | 'runId' | 'kind' | 'status' | 'done' | 'total' | 'cursor' | 'paid' | 'failed' | 'grossPaise' | 'deductionsPaise' | 'failedPaise'
+  | 'settingsVersionId' | 'batchId' | 'error' | 'startedBy' | 'reversedBy' | 'shortfallPaise'
+> & {
+  kind: RunKind;
+  status: RunStatus;
+  periodStart: string;
+  periodEnd: string;
+  state: unknown;
+  settings: unknown;
+  startedByName: string | null;
+  startedAt: Date | string;
+  finishedAt: Date | string | null;
+  reversedAt: Date | string | null;
+};
+
+const RUN_COLUMNS = sql.raw(`
+  r.run_id::int8 as "runId", r.kind, r.period_start::text as "periodStart", r.period_end::text as "periodEnd", r.status,
+  r.done::int8 as done, r.total::int8 as total, r.cursor::int8 as cursor, r.paid::int8 as paid, r.failed::int8 as failed,
+  r.gross_paise::int8 as "grossPaise", r.deductions_paise::int8 as "deductionsPaise", r.failed_paise::int8 as "failedPaise",
+  r.state, r.settings, r.settings_version_id as "settingsVersionId", r.batch_id as "batchId", r.error,
+  r.started_by::int8 as "startedBy", s.full_name as "startedByName", r.started_at as "startedAt", r.finished_at as "finishedAt",
+  r.reversed_by::int8 as "reversedBy", r.reversed_at as "reversedAt", r.shortfall_paise::int8 as "shortfallPaise"`);
+
+const num = (v: unknown) => Number(v);
+const json = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : (v ?? {})) as Record<string, unknown>;
+
+/** Numbers arrive as strings from some drivers for int8: one normalisation for every read. */
+function normalise(r: RunRow): RunRow {
+  return {
+    ...r,
+    runId: num(r.runId), done: num(r.done), total: num(r.total), cursor: num(r.cursor), paid: num(r.paid), failed: num(r.failed),
+    grossPaise: num(r.grossPaise), deductionsPaise: num(r.deductionsPaise), failedPaise: num(r.failedPaise),
+    shortfallPaise: num(r.shortfallPaise), startedBy: r.startedBy === null ? null : num(r.startedBy),
+    reversedBy: r.reversedBy === null ? null : num(r.reversedBy),
+    periodStart: isoDate(r.periodStart), periodEnd: isoDate(r.periodEnd), state: json(r.state), settings: json(r.settings),
+  };
+}
+
+export const rupeeTotals = (t: Tally & { total: number; done: number }) => ({
+  total: t.total,
+  done: t.done,
+  paid: t.paid,
+  failed: t.failed,
+  gross: paiseToRupees(t.grossPaise),
+  deductions: paiseToRupees(t.deductionsPaise),
+  net: paiseToRupees(t.grossPaise - t.deductionsPaise),
+  failedAmount: paiseToRupees(t.failedPaise),
+});
+
+export function toRun(r: RunRow): Run {
+  return {
+    runId: r.runId,
+    kind: r.kind,
+    periodStart: isoToWireDate(r.periodStart),
+    periodEnd: isoToWireDate(r.periodEnd),
+    status: r.status,
+    totals: rupeeTotals({ ...r, units: r.done }),
+    startedBy: r.startedBy,
+    startedByName: r.startedBy === null ? null : r.startedByName,
+    startedAt: iso(r.startedAt),
+    finishedAt: r.finishedAt === null ? null : iso(r.finishedAt),
+    reversedBy: r.reversedBy,
+    reversedAt: r.reversedAt === null ? null : iso(r.reversedAt),
+    shortfall: paiseToRupees(r.shortfallPaise),
+    error: r.error,
+    batchId: r.batchId,
+  };
+}
+
+/** One run; `lock` takes its row lock until the transaction ends (the chunk loop, a reversal). */
+export async function runById(db: Db, runId: number, lock = false): Promise<RunRow | null> {
+  const [row] = rowsOf<RunRow>(await db.execute(sql`
+    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by
+     where r.run_id = ${runId} ${lock ? sql.raw('for update of r') : sql``}`));
+  return row ? normalise(row) : null;
+}
+
+/** The period's run that holds it (any status but reversed), if there is one. */
+export async function runOfPeriod(db: Db, kind: RunKind, periodStart: string): Promise<RunRow | null> {
+  const [row] = rowsOf<RunRow>(await db.execute(sql`
+    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by
+     where r.kind = ${kind} and r.period_start = ${periodStart}::date and r.status <> 'reversed'`));
+  return row ? normalise(row) : null;
+}
+
+export interface NewRun {
+  kind: RunKind;
+  periodStart: string;
+  periodEnd: string;
+  settings: unknown;
+  settingsVersionId: number | null;
+  startedBy: number | null;
+}
+
+/**
+ * Inserts the period's run, or nothing when the period already has one (the partial unique index
+ * income_runs_once_uq: a concurrent start waits for the first to commit, then finds its row).
+ */
+export async function insertRun(db: Db, run: NewRun): Promise<number | null> {
+  const [row] = rowsOf<{ runId: number }>(await db.execute(sql`
+    insert into income_runs (kind, period_start, period_end, status, settings, settings_version_id, started_by)
+    values (${run.kind}, ${run.periodStart}::date, ${run.periodEnd}::date, 'running', ${JSON.stringify(run.settings)}::jsonb,
+            ${run.settingsVersionId}, ${run.startedBy})
+    on conflict (kind, period_start) where status <> 'reversed' do nothing
+    returning run_id::int8 as "runId"`));
+  return row ? Number(row.runId) : null;
+}
+
+export async function createBatch(db: Db, batch: { kind: string; rewardType: string | null; runDate: string }, runId: number): Promise<number> {
+  const [row] = rowsOf<{ batchId: number }>(await db.execute(sql`
+    insert into income_batches (kind, reward_type, run_date, run_id)
+    values (${batch.kind}, ${batch.rewardType}, ${batch.runDate}::date, ${runId}) returning batch_id as "batchId"`));
+  return Number(row.batchId);
+}
+
+export async function setBegun(db: Db, runId: number, begun: { total: number; state: unknown; batchId: number | null }) {
+  await db.execute(sql`
+    update income_runs set total = ${begun.total}, state = ${JSON.stringify(begun.state)}::jsonb, batch_id = ${begun.batchId}
+     where run_id = ${runId}`);
+}
+
+/**
+ * Adds a chunk's tally and moves the cursor, guarded by the cursor the chunk started from: a
+ * second worker that read the same cursor updates nothing (and its transaction rolls back).
+ */
+export async function advance(db: Db, runId: number, from: number, chunk: Tally & { cursor: number; done: boolean }): Promise<boolean> {
+  const rows = rowsOf(await db.execute(sql`
+    update income_runs
+       set cursor = ${chunk.cursor}, done = done + ${chunk.units}, paid = paid + ${chunk.paid}, failed = failed + ${chunk.failed},
+           gross_paise = gross_paise + ${chunk.grossPaise}, deductions_paise = deductions_paise + ${chunk.deductionsPaise},
+           failed_paise = failed_paise + ${chunk.failedPaise},
+           status = case when ${chunk.done} then 'completed' else status end,
+           finished_at = case when ${chunk.done} then now() else finished_at end
+     where run_id = ${runId} and cursor = ${from} and status = 'running'
+     returning run_id`));
+  return rows.length === 1;
+}
+
+export async function markFailed(db: Db, runId: number, error: string) {
+  await db.execute(sql`update income_runs set status = 'failed', error = ${error.slice(0, 2000)} where run_id = ${runId} and status = 'running'`);
+}
+
+/** A failed run goes on from its cursor (POST start again, or the schedule). */
+export async function markResumed(db: Db, runId: number): Promise<boolean> {
+  const rows = rowsOf(await db.execute(sql`
+    update income_runs set status = 'running', error = null where run_id = ${runId} and status = 'failed' returning run_id`));
+  return rows.length === 1;
+}
+
+export async function runsWithStatus(db: Db, status: RunStatus): Promise<number[]> {
+  const rows = rowsOf<{ runId: number }>(await db.execute(sql`
+    select run_id::int8 as "runId" from income_runs where status = ${status} order by period_start, run_id`));
+  return rows.map((r) => Number(r.runId));
+}
+
+/** Runs of a kind from a day on (the schedule's look-back), reversed ones included. */
+export async function runsSince(db: Db, kind: RunKind, from: string): Promise<{ runId: number; periodStart: string; status: RunStatus }[]> {
+  const rows = rowsOf<{ runId: number; periodStart: string; status: RunStatus }>(await db.execute(sql`
+    select run_id::int8 as "runId", period_start::text as "periodStart", status from income_runs
+     where kind = ${kind} and period_start >= ${from}::date order by period_start, run_id`));
+  return rows.map((r) => ({ ...r, runId: Number(r.runId), periodStart: isoDate(r.periodStart) }));
+}
+
+export type RunSort = SortValue<(typeof RUN_SORTS)[number]>;
+const SORT_COLUMNS: Record<(typeof RUN_SORTS)[number], string> = { startedAt: 'r.started_at', periodStart: 'r.period_start' };
+
+export async function listRuns(db: Db, f: { kind?: RunKind; status?: RunStatus }, sort: RunSort, page: number, limit: number) {
+  const where = sql.join(
+    [sql`true`, f.kind ? sql`r.kind = ${f.kind}` : undefined, f.status ? sql`r.status = ${f.status}` : undefined].filter((s) => s !== undefined),
+    sql` and `,
+  );
+  const order = sql.raw(orderSql(sort, SORT_COLUMNS, 'r.run_id'));
+  const rows = rowsOf<RunRow>(await db.execute(sql`
+    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by
+     where ${where} order by ${order} limit ${limit} offset ${(page - 1) * limit}`));
+  const [count] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int8 as n from income_runs r where ${where}`));
+  return { data: rows.map(normalise).map(toRun), total: Number(count.n) };
+}
+
+export async function shortfallsOf(db: Db, runId: number): Promise<RunDetail['shortfalls']> {
+  const rows = rowsOf<{ userId: number; userName: string; paise: number }>(await db.execute(sql`
+    select f.user_id::int8 as "userId", coalesce(u.username, u.full_name) as "userName", f.shortfall_paise::int8 as paise
+      from run_shortfalls f join users u on u.user_id = f.user_id
+     where f.run_id = ${runId} order by f.shortfall_paise desc, f.user_id limit 1000`));
+  return rows.map((r) => ({ userId: Number(r.userId), userName: r.userName, amount: paiseToRupees(r.paise) }));
+}
+
+/** What the run credited in all, net of its debits (and of any Pay Now lines written on its Failure rows). */
+export async function runNetPaise(db: Db, runId: number): Promise<number> {
+  const [row] = rowsOf<{ net: string | number | null }>(await db.execute(sql`
+    select coalesce(sum(amount_paise), 0)::int8 as net from ledger_entries where run_id = ${runId} and reversal_of is null`));
+  return Number(row.net);
+}
+
+/**
+ * The first day an active membership could earn (the schedule's catch-up starts there): the
+ * oldest active membership's first day, one row of memberships_active_idx (ids follow activation).
+ */
+export async function firstEarningDay(db: Db): Promise<string | null> {
+  const [row] = rowsOf<{ day: string | null }>(await db.execute(sql`
+    select starts_on::text as day from memberships where status = 'active' order by id limit 1`));
+  return row?.day ? isoDate(row.day) : null;
+}
+
+/** True when the run wrote a ledger row of this member (an operator never reverses their own money). */
+export async function paidInRun(db: Db, runId: number, userId: number): Promise<boolean> {
+  const [row] = rowsOf<{ yes: boolean }>(await db.execute(sql`
+    select exists (select 1 from ledger_entries where user_id = ${userId} and run_id = ${runId}) as yes`));
+  return Boolean(row.yes);
+}
+
+/** The pending approval request reversing this run, if there is one. */
+export async function pendingReversal(db: Db, runId: number): Promise<number | null> {
+  const [row] = rowsOf<{ id: number }>(await db.execute(sql`
+    select id::int8 as id from money_requests
+     where status = 'pending' and kind = 'run_reversal' and payload->>'runId' = ${String(runId)} limit 1`));
+  return row ? Number(row.id) : null;
+}
+
+export interface Compensated {
+  lines: number;
+  members: number;
+  shortfallPaise: number;
+  shortfallMembers: number;
+}
+
+/**
+ * The reversal's ledger part, set-based: the members' rows are locked first (in user order, so
+ * two reversals never deadlock), then one statement writes a compensating row per ledger row of
+ * the run, moves every balance in one UPDATE and records the shortfalls. Per member: debits are
+ * given back in full; credits are taken back in id order as far as balance + debits covers.
+ */
+export async function compensate(db: Db, runId: number, actorId: number): Promise<Compensated> {
+  await db.execute(sql`
+    select u.user_id from users u
+     where u.user_id in (select l.user_id from ledger_entries l where l.run_id = ${runId} and l.reversal_of is null)
+     order by u.user_id for update of u`);
+  const description = `Reversal of run ${runId}`;
+  const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`
+    with orig as materialized (
+      select l.id, l.user_id, l.kind, l.amount_paise as amount, l.batch_id,
+             sum(greatest(l.amount_paise, 0)) over per_user as credits,
+             sum(greatest(-l.amount_paise, 0)) over per_user as debits,
+             coalesce(sum(greatest(l.amount_paise, 0)) over (partition by l.user_id order by l.id
+                      rows between unbounded preceding and 1 preceding), 0) as before
+        from ledger_entries l
+       where l.run_id = ${runId} and l.reversal_of is null
+         and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
+      window per_user as (partition by l.user_id)
+    ),
+    comp as materialized (
+      select o.id, o.user_id, o.kind, o.batch_id, o.credits::int8 as credits,
+             least(o.credits, u.balance_paise + o.debits)::int8 as takeable,
+             (case when o.amount < 0 then -o.amount
+                   else -least(o.amount, greatest(least(o.credits, u.balance_paise + o.debits) - o.before, 0)) end)::int8 as back
+        from orig o join users u on u.user_id = o.user_id
+    ),
+    lines as (
+      insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id, run_id, reversal_of)
+      select user_id, kind, back, batch_id, ${description}, ${actorId}::int8, ${runId}::int8, id from comp where back <> 0
+      returning id
+    ),
+    moved as (
+      update users u set balance_paise = u.balance_paise + s.total
+        from (select user_id, sum(back)::int8 as total from comp group by user_id) s
+       where u.user_id = s.user_id and s.total <> 0
+      returning u.user_id
+    ),
+    short as (
+      insert into run_shortfalls (run_id, user_id, shortfall_paise)
+      select distinct on (user_id) ${runId}::int8, user_id, credits - takeable from comp where credits > takeable
+      returning shortfall_paise
+    )
+    select (select count(*) from lines)::int8 as lines, (select count(*) from moved)::int8 as members,
+           (select coalesce(sum(shortfall_paise), 0) from short)::int8 as "shortfallPaise",
+           (select count(*) from short)::int8 as "shortfallMembers"`));
+  return {
+    lines: Number(row.lines), members: Number(row.members),
+    shortfallPaise: Number(row.shortfallPaise), shortfallMembers: Number(row.shortfallMembers),
+  };
+}
+
+export async function markReversed(db: Db, runId: number, actorId: number, reversal: Record<string, unknown>) {
+  await db.execute(sql`
+    update income_runs
+       set status = 'reversed', reversed_by = ${actorId}, reversed_at = now(),
+           shortfall_paise = ${Number(reversal.shortfallPaise ?? 0)},
+           state = state || jsonb_build_object('reversal', ${JSON.stringify(reversal)}::jsonb)
+     where run_id = ${runId}`);
+}
