@@ -50,6 +50,26 @@ describe('the money invariants check', () => {
     expect(await moneyInvariantViolations(t.database)).toEqual([]);
   });
 
+  it('finds a ledger batch or a payout ledger entry that does not exist (links without a foreign key)', async () => {
+    const [credit] = await t.database.query<{ id: number; batch_id: number }>(
+      'select id::int8 as id, batch_id from ledger_entries where batch_id is not null order by id limit 1');
+    expect(credit).toBeDefined();
+    const [payout] = await t.database.query<{ id: number }>(
+      `insert into daily_payouts (user_id, payout_date, amount_paise, status, ledger_entry_id)
+       select user_id, date '1999-01-01', 100, 'Success', (select max(id) + 1000 from ledger_entries) from users order by user_id limit 1
+       returning id::int8 as id`);
+    await t.database.query('update income_batches set batch_id = -batch_id where batch_id = $1', [credit.batch_id]);
+    try {
+      const violations = await moneyInvariantViolations(t.database);
+      expect(violations).toContain(`ledger entry ${credit.id}: batch ${credit.batch_id} does not exist`);
+      expect(violations.some((v) => v.startsWith(`daily payout ${payout.id}: ledger entry `) && v.endsWith(' does not exist'))).toBe(true);
+    } finally {
+      await t.database.query('update income_batches set batch_id = -batch_id where batch_id = $1', [-credit.batch_id]);
+      await t.database.query('delete from daily_payouts where id = $1', [payout.id]);
+    }
+    expect(await moneyInvariantViolations(t.database)).toEqual([]);
+  });
+
   it('finds a day total that drifted from the ledger', async () => {
     const [day] = await t.database.query<{ day: string; kind: string; shard: number }>(
       'select day::text, kind, shard from ledger_daily order by day, kind, shard limit 1');

@@ -3,7 +3,8 @@ import type { Database } from '../db/client.ts';
 /**
  * The money invariants: each member's cached balance equals the sum of their ledger rows and is
  * never negative, and the per-day (ledger_daily) and all-time (ledger_totals) totals kept by
- * triggers match the ledger. The tests check them after every money test, the bench after its
+ * triggers match the ledger, and every ledger batch_id and daily payout ledger_entry_id resolves
+ * (those two links have no foreign key: drizzle/0017). The tests check them after every money test, the bench after its
  * run, and `npm run verify-ledger` on a live database.
  * Returns the violations, so a failure names the member or the ledger kind.
  */
@@ -24,7 +25,17 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
       from (select kind, sum(amount_paise) as total, count(*) as n from ledger_entries group by kind) l
       full join (select kind, sum(total_paise) as total, sum(entries) as n from ledger_totals group by kind) t on t.kind = l.kind
      where coalesce(l.total, 0) <> coalesce(t.total, 0) or coalesce(l.n, 0) <> coalesce(t.n, 0)`);
+  // Links without a foreign key (drizzle/0017): every batch_id and payout ledger_entry_id resolves.
+  const links = await database.query<{ what: string }>(`
+    select 'ledger entry ' || l.id || ': batch ' || l.batch_id || ' does not exist' as what
+      from ledger_entries l
+     where l.batch_id is not null and not exists (select 1 from income_batches b where b.batch_id = l.batch_id)
+    union all
+    select 'daily payout ' || p.id || ': ledger entry ' || p.ledger_entry_id || ' does not exist'
+      from daily_payouts p
+     where p.ledger_entry_id is not null and not exists (select 1 from ledger_entries l where l.id = p.ledger_entry_id)`);
   return [
+    ...links.map((r) => r.what),
     ...balances.map((r) => `member ${r.user_id}: balance ${r.balance} paise, ledger sum ${r.ledger} paise`),
     ...daily.map((r) => `kind ${r.kind}: ledger ${r.ledger} paise, ledger_daily ${r.daily} paise`),
     ...totals.map((r) => `kind ${r.kind}: ledger ${r.ledger}, ledger_totals ${r.kept}`),

@@ -52,8 +52,15 @@ async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, pais
     const gross = await postEntry(tx, { ...common, kind: 'daily_payout', amountPaise: payout.grossPaise });
     let last = gross;
     // The batch names the credit only (as the run writes it): Reward Income shows the gross.
-    if (payout.tdsPaise > 0) last = await postEntry(tx, { ...common, batchId: null, kind: 'tds', amountPaise: -payout.tdsPaise });
-    if (payout.adminChargePaise > 0) last = await postEntry(tx, { ...common, batchId: null, kind: 'admin_charge', amountPaise: -payout.adminChargePaise });
+    // Each deduction names itself, so the member's history reads one payout and what was taken from it.
+    if (payout.tdsPaise > 0) {
+      last = await postEntry(tx, { ...common, description: `TDS on daily payout for ${payout.date}`, batchId: null, kind: 'tds', amountPaise: -payout.tdsPaise });
+    }
+    if (payout.adminChargePaise > 0) {
+      last = await postEntry(tx, {
+        ...common, description: `Admin charge on daily payout for ${payout.date}`, batchId: null, kind: 'admin_charge', amountPaise: -payout.adminChargePaise,
+      });
+    }
     return { entryId: gross.entryId, balancePaise: last.balancePaise };
   }
   return postEntry(tx, {

@@ -40,7 +40,7 @@ const rates = (settings: IncomeSettings) => ({
 function computed(units: SQL, day: string, settings: IncomeSettings, withIds: boolean): SQL {
   const { tdsBp, adminBp, bank } = rates(settings);
   const entryId = withIds
-    ? sql`case when q.eligible and q.net > 0 and q.reason is null then nextval(pg_get_serial_sequence('ledger_entries', 'id')) end`
+    ? sql`case when q.eligible and q.net > 0 and q.reason is null then nextval((select pg_get_serial_sequence('ledger_entries', 'id')::regclass)) end`
     : sql`null::int8`;
   return sql`
     units as materialized (${units}),
@@ -55,7 +55,7 @@ function computed(units: SQL, day: string, settings: IncomeSettings, withIds: bo
                          greatest(least(c.daily_paise, c.cap_paise - c.earned_paise), 0)::int8 as gross,
                          (c.live_id is not null and c.starts_on <= ${day}::date and ${day}::date <= c.starts_on + (c.duration_days - 1)
                           and c.earned_paise < c.cap_paise
-                          and not exists (select 1 from daily_payouts x where x.user_id = c.user_id and x.payout_date = ${day}::date)) as eligible,
+                          and c.paid_id is null) as eligible,
                          case when not c.status then 'Member is inactive'
                               when ${bank}::boolean and not exists (
                                 select 1 from bank_accounts b where b.user_id = c.user_id and b.is_primary) then 'No primary bank account'
@@ -85,17 +85,24 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number) {
   // The member is read here, by its key for each of the chunk's memberships (a LIMIT query is
   // planned as an index nested loop; joined later, the planner hashed all of users per chunk).
   const units = sql`
-    select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status
-      from memberships m left join users u on u.user_id = m.user_id and u.deleted_at is null
+    select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status,
+           x.id as paid_id
+      from memberships m
+      left join users u on u.user_id = m.user_id and u.deleted_at is null
+      left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${day}::date
      where m.status = 'active' and m.id > ${cursor} order by m.id limit ${limit}`;
+  // Each deduction names itself (as Pay Now's lines do), so a member's history reads one payout and what was taken from it.
   const description = `Daily payout for ${day}`;
+  const tdsDescription = `TDS on daily payout for ${day}`;
+  const adminDescription = `Admin charge on daily payout for ${day}`;
   const [row] = rowsOf<TallyRow & { cursor: number | null }>(await tx.execute(sql`
     with ${computed(units, day, scope.settings, true)},
     lines as (
       insert into ledger_entries (id, user_id, kind, amount_paise, batch_id, description, run_id)
-      select coalesce(case when v.kind = 'daily_payout' then c.entry_id end, nextval(pg_get_serial_sequence('ledger_entries', 'id'))),
-             c.user_id, v.kind, v.amount, case when v.kind = 'daily_payout' then ${scope.batchId}::int end, ${description}, ${scope.runId}::int8
-        from calc c cross join lateral (values ('daily_payout', c.gross), ('tds', -c.tds), ('admin_charge', -c.admin)) v(kind, amount)
+      select coalesce(case when v.kind = 'daily_payout' then c.entry_id end, nextval((select pg_get_serial_sequence('ledger_entries', 'id')::regclass))),
+             c.user_id, v.kind, v.amount, case when v.kind = 'daily_payout' then ${scope.batchId}::int end, v.description, ${scope.runId}::int8
+        from calc c cross join lateral (values ('daily_payout', c.gross, ${description}::text), ('tds', -c.tds, ${tdsDescription}::text),
+                                               ('admin_charge', -c.admin, ${adminDescription}::text)) v(kind, amount, description)
        where c.pays and c.reason is null and v.amount <> 0
       returning id
     ),
@@ -120,6 +127,7 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number) {
                              or ${day}::date >= c.last_day then 'completed' else 'active' end
         from calc c
        where m.id = c.id and (c.pays or ${day}::date >= c.last_day)
+         and m.id > ${cursor} and m.id <= (select max(id) from units)
       returning m.id
     )
     select (select count(*) from units)::int8 as units, (select max(id) from units)::int8 as cursor,
@@ -146,8 +154,11 @@ export const dailyPayout: RunKindHandler = {
   step,
   async preview(db, scope) {
     const units = sql`
-      select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status
-        from memberships m left join users u on u.user_id = m.user_id and u.deleted_at is null
+      select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status,
+             x.id as paid_id
+        from memberships m
+        left join users u on u.user_id = m.user_id and u.deleted_at is null
+        left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${scope.period.start}::date
        where m.status = 'active'`;
     const [row] = rowsOf<TallyRow>(await db.execute(sql`
       with ${computed(units, scope.period.start, scope.settings, false)}
