@@ -41,6 +41,19 @@ async function creditAboveThreshold(baseUrl: string, token: string) {
   if (credit.status !== 202) throw new Error(`expected a credit awaiting approval, got ${credit.status}`);
 }
 
+/** A member of the demo network holding an engine membership that is still earning (its card has numbers to show). */
+async function memberWithMembership(baseUrl: string, token: string): Promise<number> {
+  const headers = { authorization: `Bearer ${token}` };
+  const res = await fetch(`${baseUrl}/api/users/getAllusers?level=2&limit=50`, { headers });
+  const { users } = (await res.json()) as { users: { userId: number }[] };
+  for (const { userId } of users) {
+    const got = await fetch(`${baseUrl}/api/income/memberships/${userId}`, { headers });
+    const { data } = (await got.json()) as { data: { status: string; earned: number } | null };
+    if (data?.status === 'active' && data.earned > 0) return userId;
+  }
+  throw new Error('no demo member holds an earning membership');
+}
+
 async function main() {
   if (!chromiumPath) throw new Error('No Chromium found: install Debian\'s "chromium" package or set CHROMIUM_PATH');
   fs.mkdirSync(OUT, { recursive: true });
@@ -106,6 +119,37 @@ async function main() {
     await page.getByRole('listbox', { name: 'Members found' }).getByRole('option').first().waitFor();
     await page.keyboard.press('ArrowDown');
     await shoot(page, 'search');
+
+    // The income engine (issue 16): plans, settings, the runs with one run's details open, a
+    // member's page with their membership card, and the activation form. The demo data made its
+    // payouts, royalty and rewards by running the engine, so the runs list is full.
+    await openScreen(page, server.url, { path: '/income/plans', heading: 'Membership Plans' });
+    await shoot(page, 'income-plans');
+    await openScreen(page, server.url, { path: '/income/settings', heading: 'Income Settings' });
+    await shoot(page, 'income-settings');
+    await openScreen(page, server.url, { path: '/income/runs?kind=daily_payout', heading: 'Income Runs' });
+    await shoot(page, 'income-runs');
+    const details = page.getByRole('button', { name: /^Details of run \d+$/ }).first();
+    const runName = `Run #${(await details.getAttribute('aria-label'))!.replace(/\D+/g, '')}`;
+    await details.click();
+    await page.getByRole('dialog', { name: runName }).getByRole('region', { name: 'Totals' }).waitFor();
+    await settled(page);
+    await shoot(page, 'income-run-details', runName);
+    const holder = await memberWithMembership(server.url, token);
+    await openScreen(page, server.url, { path: `/users/${holder}`, heading: /./ });
+    const card = page.getByRole('region', { name: 'Membership', exact: true });
+    await card.getByText('Days earned').waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await settled(page);
+    await shoot(page, 'member-membership');
+    await openScreen(page, server.url, { path: '/membership', heading: 'Membership' });
+    await page.getByRole('button', { name: 'Activate Membership' }).click();
+    const activation = page.getByRole('dialog', { name: 'Activate Membership' });
+    await activation.getByText('Paid outside (cash, bank transfer, UPI)').click();
+    await activation.getByLabel('Method').waitFor();
+    await settled(page);
+    await shoot(page, 'membership-activate', 'Activate Membership');
+    await page.keyboard.press('Escape');
 
     await page.emulateMedia({ colorScheme: 'dark' });
     await openScreen(page, server.url, MAIN_SCREENS[0]);

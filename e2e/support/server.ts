@@ -52,7 +52,7 @@ async function waitHealthy(url: string, child: ChildProcess, output: () => strin
     await until(async () => {
       if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
       return answersOk(`${url}/api/health`);
-    }, () => `server did not become healthy:\n${output()}`, 60_000, 200);
+    }, () => `server did not become healthy:\n${output()}`, 150_000, 200);
   } catch (err) {
     child.kill('SIGKILL');
     throw err;
