@@ -37,6 +37,14 @@ const warmup = smoke ? 1 : 3;
 const connections = 16;
 const log = (m: string) => console.log(`[bench] ${m}`);
 
+// The income engine's part (issue 16: daily payout, royalty month, activations per second) seeds a
+// database of its own: `--only income` runs just it; a full run ends with it.
+const incomeBench = () => execFileSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'income.ts'), ...argv], { stdio: 'inherit' });
+if (only === 'income') {
+  incomeBench();
+  process.exit(0);
+}
+
 function previousMonth(): { fromDate: string; toDate: string } {
   const now = new Date();
   const first = new Date(now.getFullYear(), now.getMonth() - 1, 1);
@@ -309,3 +317,4 @@ if (invariants?.length) {
   console.error('[bench] the money invariants do not hold after the run');
   process.exit(1);
 }
+if (!only && !smoke) incomeBench();

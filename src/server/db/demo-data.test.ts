@@ -71,3 +71,80 @@ describe('issue 15 item 10: demo data is dated in the past', () => {
     expect(Number(spread.days)).toBeGreaterThanOrEqual(8);
   });
 });
+
+describe('issue 16: the demo\u2019s income comes from the engine', () => {
+  let a: TestContext;
+  let b: TestContext;
+  beforeAll(async () => {
+    a = await createTestApp();
+    b = await createTestApp();
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  /** What a size's demo data adds up to: the ledger by kind, payouts by status and reason, runs by kind. */
+  const totals = async (t: TestContext) => ({
+    ledger: await t.database.query(`
+      select kind, count(*)::int8::text as n, sum(amount_paise)::int8::text as paise from ledger_entries group by kind order by kind`),
+    payouts: await t.database.query(`
+      select status, coalesce(reason, '') as reason, count(*)::int8::text as n, sum(amount_paise)::int8::text as paise
+        from daily_payouts group by 1, 2 order by 1, 2`),
+    runs: await t.database.query(`
+      select kind, status, count(*)::int8::text as n, sum(gross_paise)::int8::text as gross from income_runs group by 1, 2 order by 1, 2`),
+    memberships: await t.database.query(`
+      select status, count(*)::int8::text as n, sum(earned_paise)::int8::text as earned from memberships group by 1 order by 1`),
+  });
+
+  it('payouts, royalty and rewards belong to completed runs, every screen has data, and a size gives the same data twice', { timeout: 240_000 }, async () => {
+    await seedDemoData(a.database, { members: 300 });
+    const q = <T,>(text: string) => a.database.query<T>(text);
+
+    // Nothing the engine pays is inserted around it: every payout row, batch and income credit has its run.
+    expect(await q(`select count(*)::int as n from daily_payouts where run_id is null`)).toEqual([{ n: 0 }]);
+    expect(await q(`select count(*)::int as n from income_batches where run_id is null`)).toEqual([{ n: 0 }]);
+    expect(await q(`
+      select count(*)::int as n from ledger_entries
+       where kind in ('daily_payout', 'tds', 'admin_charge', 'royalty', 'reward') and run_id is null`)).toEqual([{ n: 0 }]);
+    expect(await q(`select status, count(*)::int as n from income_runs where status <> 'completed' group by 1`)).toEqual([]);
+
+    // Each kind ran; the screens' sources are not empty.
+    const kinds = (await q<{ kind: string }>(`select distinct kind from income_runs order by kind`)).map((r) => r.kind);
+    expect(kinds).toEqual(['daily_payout', 'monthly_reward', 'rank_promotion', 'referral_bonus', 'royalty']);
+    const batches = (await q<{ key: string }>(`
+      select distinct b.kind || ':' || coalesce(b.reward_type, '') as key
+        from income_batches b where exists (select 1 from ledger_entries l where l.batch_id = b.batch_id) order by 1`)).map((r) => r.key);
+    expect(batches).toEqual(['reward:dailyPayout', 'reward:monthlyReward', 'reward:referral_bonus_10_users', 'royalty:']);
+    const reasons = (await q<{ reason: string }>(`
+      select distinct coalesce(reason, status) as reason from daily_payouts order by 1`)).map((r) => r.reason);
+    expect(reasons).toEqual(['Member is inactive', 'Success']);
+    const ledgerKinds = (await q<{ kind: string }>(`select distinct kind from ledger_entries order by 1`)).map((r) => r.kind);
+    expect(ledgerKinds).toEqual(expect.arrayContaining(['membership_fee', 'external_payment', 'level_income', 'tds', 'admin_charge']));
+    expect(await q(`select count(*)::int as n from rank_promotions`)).not.toEqual([{ n: 0 }]);
+
+    // Memberships carry the terms they were sold with, started before today, and stay within their cap.
+    expect(await q(`
+      select count(*)::int as n from memberships
+       where plan_version_id is null or daily_paise <= 0 or cap_paise <= 0 or earned_paise > cap_paise
+          or starts_on > (now() at time zone 'Asia/Kolkata')::date`)).toEqual([{ n: 0 }]);
+    // The level income of every activation is what the settings give (no compression): a
+    // credit per active upline and level, floor(price × bp / 10,000).
+    const [level] = await q<{ lines: number; matched: number; wrong: number }>(`
+      with lines as (
+        select l.amount_paise, substring(l.description from 'Level (\\d+) ')::int as level,
+               substring(l.description from 'of member (\\d+)$')::int8 as member
+          from ledger_entries l where l.kind = 'level_income'
+      )
+      select count(*)::int as lines, count(m.user_id)::int as matched,
+             count(*) filter (where l.amount_paise <> m.amount_paise * (array[1000,500,300,200,100,100,50,50,50,50])[l.level] / 10000)::int as wrong
+        from lines l left join memberships m on m.user_id = l.member`);
+    expect(level.lines).toBeGreaterThan(20);
+    expect(level).toEqual({ lines: level.lines, matched: level.lines, wrong: 0 });
+    expect(await moneyInvariantViolations(a.database)).toEqual([]);
+
+    // The same size twice: the same money, the same runs.
+    await seedDemoData(b.database, { members: 300 });
+    expect(await totals(b)).toEqual(await totals(a));
+  });
+});

@@ -1,10 +1,14 @@
 import { sql } from 'drizzle-orm';
+import { istToday } from '../modules/income/settings.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
+import { activationStart, runEngineOverPastDays, seedMemberships } from './demo-income.ts';
 
 /**
  * The deterministic demo-data generator: members in a referral tree up to 10 levels, bank
- * accounts, memberships and a wallet ledger over the last `days` days (recharges, withdrawals,
- * membership fees, royalty and reward batches, daily payouts with Success and Failure).
+ * accounts and wallet traffic over the last `days` days (recharges, withdrawals), then memberships
+ * with their fees and level income (demo-income.ts), and then the income engine itself runs over
+ * the past days (issue 16): daily payouts with Success and Failure, royalty, rewards and rank
+ * promotions all come from its runs, never inserted here.
  * Everything is set-based SQL, so a million members is a matter of minutes, not hours.
  * "Random" choices come from hashes of the row number, so the same size gives the same data.
  */
@@ -33,7 +37,6 @@ const arr = (items: string[]) => `array[${items.map((s) => `'${s.replace(/'/g, "
 const rnd = (expr: string, salt: number) => `((abs(hashint8extended((${expr})::int8, ${salt})) % 1000003)::float8 / 1000003)`;
 const pick = (items: string[], expr: string, salt: number) =>
   `(${arr(items)})[1 + (abs(hashint8extended((${expr})::int8, ${salt})) % ${items.length})]`;
-const IST = `'Asia/Kolkata'`;
 /**
  * `base` plus `interval`, but never after the moment of seeding: a member who joined an hour ago
  * gets the row within that hour (at `fraction` of the time since `base`), not in the future
@@ -49,7 +52,7 @@ const after = (base: string, interval: string, fraction: number) =>
  * for the duration, which only matters when seeding a database that is in use.
  */
 const BULK_MEMBERS = 50_000;
-const BULK_TABLES = ['users', 'bank_accounts', 'memberships', 'ledger_entries', 'daily_payouts'];
+const BULK_TABLES = ['users', 'bank_accounts', 'memberships', 'ledger_entries'];
 
 /**
  * How many members sit on each of the 10 levels: a few roots (one per 100,000 members, at least 3,
@@ -99,6 +102,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     );
     const b = Number(base);
     const bulk = n >= BULK_MEMBERS;
+    const activationFrom = activationStart(await istToday(tx), days, bulk);
     // A million members take minutes: the requests' statement timeout (STATEMENT_TIMEOUT_MS) is not for this.
     await run(tx, `set local statement_timeout = 0`);
     // Kept search counts would be followed row by row through the load: recounted when next asked instead.
@@ -131,7 +135,13 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       const end = start + sizes[k - 1] - 1;
       const prevSize = sizes[k - 2] ?? 0;
       const prevStart = start - prevSize;
-      const referrer = k === 1 ? 'null' : `${b} + ${prevStart} + (abs(hashint8extended(i, 7)) % ${prevSize})`;
+      // Half the deepest level (leaves: no branch thins) joins under one of the first 1 % of the
+      // level above (the network's leaders), the rest under anyone of it: leaders with 10 and more
+      // active direct referrals exist at any size of a few hundred and up (the one-time referral
+      // bonus, the higher ranks).
+      const leaders = k === sizes.length && k >= 3 ? Math.ceil(prevSize / 100) : prevSize;
+      const referrer = k === 1 ? 'null'
+        : `${b} + ${prevStart} + (abs(hashint8extended(i, 7)) % (case when ${rnd('i', 15)} < 0.5 then ${leaders} else ${prevSize} end))`;
       // Each level joins in its own tenth of the period, the deepest up to today.
       const created = `now() - make_interval(secs => 86400 * ${days} * (1 - ${0.1 * (k - 1)} - 0.1 * ${rnd('i', 8)}))`;
       await run(tx, `
@@ -196,59 +206,9 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
              u.created_at + make_interval(days => 3 * m)
         ${members.replace('from users u', `from users u cross join lateral generate_series(1, floor(extract(epoch from now() - u.created_at) / ${3 * 86400})::int) as m`)}
          and ${rnd('u.user_id * 1000 + m', 27)} < 0.45`);
-    await run(tx, `
-      create temp table seed_memberships on commit drop as
-      select u.user_id, (case when ${rnd('u.user_id', 30)} < 0.5 then 499 else 999 end)::int8 * 100 as amount_paise,
-             ${after('u.created_at', '2 hours', 0.6)} as created_at
-        ${members} and ${rnd('u.user_id', 31)} < 0.4;
-      insert into memberships (user_id, amount_paise, created_at) select user_id, amount_paise, created_at from seed_memberships;
-      insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
-      select user_id, 'membership_fee', -amount_paise, 'Membership fee', created_at from seed_memberships;`);
-    step('wallet recharges, withdrawals and membership fees');
-
-    // Daily payouts for members with a membership, over the last 30 days.
-    await run(tx, `
-      create temp table seed_payouts on commit drop as
-      select p.*, case when status = 'Success' then nextval(pg_get_serial_sequence('ledger_entries', 'id')) end as ledger_id
-        from (
-          select m.user_id, d::date as payout_date, (50 + floor(${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 41)} * 450))::int8 * 100 as amount_paise,
-                 case when ${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 42)} < 0.85 then 'Success' else 'Failure' end as status,
-                 (d::date + time '18:00') at time zone ${IST} as at
-            from seed_memberships m
-            cross join generate_series((now() at time zone ${IST})::date - ${Math.min(30, days)}, (now() at time zone ${IST})::date - 1, interval '1 day') as d
-           where ${rnd(`m.user_id * 1000 + (d::date - date '2000-01-01')`, 40)} < 0.3 and (d::date + time '18:00') at time zone ${IST} > m.created_at
-        ) p;
-      insert into ledger_entries (id, user_id, kind, amount_paise, description, created_at)
-      select ledger_id, user_id, 'daily_payout', amount_paise, 'Daily payout', at from seed_payouts where ledger_id is not null;
-      insert into daily_payouts (user_id, payout_date, amount_paise, status, ledger_entry_id, paid_at, created_at)
-      select user_id, payout_date, amount_paise, status, ledger_id, case when ledger_id is not null then at end, at from seed_payouts;`);
-    step('daily payouts');
-
-    // Royalty (weekly, ranked members) and reward batches (spec §9 reward types).
-    const schedule: [string, string | null, number, number][] = [
-      ['royalty', null, 7, 0.1], ['reward', 'dailyPayout', 3, 0.05], ['reward', 'monthlyReward', 30, 0.05],
-      ['reward', 'royaltyIncome', 7, 0.05], ['reward', 'referral_bonus_10_users', 7, 0.05],
-    ];
-    for (const [kind, rewardType, every, share] of schedule) {
-      await run(tx, `
-        create temp table seed_batches on commit drop as
-        select nextval(pg_get_serial_sequence('income_batches', 'batch_id')) as batch_id, d::date as run_date
-          from generate_series((now() at time zone ${IST})::date - ${days - 1}, (now() at time zone ${IST})::date - 1, interval '${every} days') as d;
-        insert into income_batches (batch_id, kind, reward_type, run_date)
-        select batch_id, '${kind}', ${rewardType ? `'${rewardType}'` : 'null'}, run_date from seed_batches;
-        insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, created_at)
-        select u.user_id, '${kind}', (100 + floor(${rnd('u.user_id * 100000 + s.batch_id', 50)} * 700))::int8 * 100, s.batch_id,
-               '${kind === 'royalty' ? 'Royalty income' : `Reward: ${rewardType}`}', (s.run_date + time '20:00') at time zone ${IST}
-          from seed_batches s
-         cross join generate_series(0, ${Math.ceil(n * share) - 1}) as k
-          -- k -> (k * prime + offset) mod n visits distinct members: a share of them per batch,
-          -- generated directly instead of filtering every member of every batch.
-          join users u on u.user_id = ${b} + 1 + ((k::int8 * 2147483647 + s.batch_id * 7919) % ${n})
-         where u.created_at < (s.run_date + time '20:00') at time zone ${IST}
-           ${kind === 'royalty' ? 'and u.rank_id is not null' : ''};
-        drop table seed_batches;`);
-      step(`${kind === 'royalty' ? 'royalty' : `reward (${rewardType})`} batches`);
-    }
+    step('wallet recharges and withdrawals');
+    await seedMemberships(tx, { b, n, from: activationFrom, run });
+    step('plans, settings and memberships with their fees and level income');
 
     await run(tx, `
       update users u set balance_paise = s.total
@@ -264,5 +224,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     }
   });
   await database.exec('begin; set local statement_timeout = 0; analyze; commit');
+  // The engine then pays what the memberships earned, day by day, and runs the month's kinds.
+  await runEngineOverPastDays(database, step);
   step(`done: ${n.toLocaleString('en-IN')} members`);
 }
