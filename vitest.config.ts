@@ -22,6 +22,14 @@ const onPostgres = process.env.TEST_DATABASE_URL
 // off their time; the browser journeys and load tests then run alone, one file at a time.
 const workers = Math.max(2, os.availableParallelism() - 1);
 
+const journeys = {
+  environment: 'node' as const,
+  include: ['e2e/**/*.test.ts'],
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
+};
+const ALONE = ['e2e/soak.test.ts', 'e2e/crash-safety.test.ts', 'e2e/scale-out.test.ts'];
+
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -43,17 +51,17 @@ export default defineConfig({
           setupFiles: ['src/web/test-setup.ts'],
         },
       },
+      // Browser journeys, two files at a time: each starts its own server (own port, own database)
+      // and its own Chromium, and waits on conditions with generous timeouts, so a journey passes
+      // with a core to itself or less (the busy-machine check runs them so).
       {
         extends: true,
-        test: {
-          name: 'e2e',
-          environment: 'node',
-          include: ['e2e/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 180_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
-        },
+        test: { ...journeys, name: 'e2e', exclude: ALONE, sequence: { groupOrder: 1 } },
+      },
+      // The load, crash and scale-out journeys measure the machine itself: they run last, one at a time.
+      {
+        extends: true,
+        test: { ...journeys, name: 'e2e-alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -114,7 +114,9 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
 
     // Upline: root → child 01 → the member.
     const upline = page.getByRole('navigation', { name: 'Upline chain' });
-    expect(await upline.getByRole('link').allInnerTexts()).toEqual([`${root.fullName} (L1)`, `${children[0].fullName} (L2)`]);
+    // The chain loads after the heading: wait for it rather than read an empty one (two journeys share the machine).
+    await expect.poll(() => upline.getByRole('link').allInnerTexts(), { timeout: 30_000 })
+      .toEqual([`${root.fullName} (L1)`, `${children[0].fullName} (L2)`]);
     await upline.getByRole('link', { name: new RegExp(root.fullName) }).click();
     await page.waitForURL(`${journey.server.url}/users/${root.userId}`);
     await page.getByRole('heading', { level: 1, name: root.fullName }).waitFor();
@@ -167,6 +169,8 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
 
     // A user id, and Enter with nothing highlighted opens the first result.
     await search.fill(String(first.userId));
+    // The 'quorra' answer also held this member: wait for the user id's own answer (without the other Quorra) before Enter.
+    await expect.poll(() => listbox.getByRole('option', { name: new RegExp(second.fullName) }).count(), { timeout: 30_000 }).toBe(0);
     await listbox.getByRole('option', { name: new RegExp(first.fullName) }).waitFor();
     await search.press('Enter');
     await page.waitForURL(`${journey.server.url}/users/${first.userId}`);
