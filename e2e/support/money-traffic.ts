@@ -70,8 +70,14 @@ export async function ledgerProblems(database: Database, requests: MoneyRequest[
   for (const r of requests) {
     const kind = r.path === '/api/transferAdmin' ? 'daily_payout' : 'wallet_recharge';
     const rows = await database.query<{ id: string }>(
-      `select id::text from ledger_entries where user_id = $1 and kind = $2 and amount_paise = $3 and created_at >= $4
-        ${kind === 'daily_payout' ? 'and id = (select ledger_entry_id from daily_payouts where id = $5)' : 'and $5::bigint is null'}`,
+      // A payout the engine wrote is paid as +gross then −TDS −admin charge (issue 16): the payout row
+      // links the gross credit and its amount is the net the request names.
+      kind === 'daily_payout'
+        ? `select l.id::text from ledger_entries l join daily_payouts p on p.ledger_entry_id = l.id
+            where p.id = $5 and l.user_id = $1 and l.kind = $2 and p.amount_paise = $3 and l.created_at >= $4
+              and l.amount_paise = coalesce(p.gross_paise, p.amount_paise)`
+        : `select id::text from ledger_entries where user_id = $1 and kind = $2 and amount_paise = $3 and created_at >= $4
+            and $5::bigint is null`,
       [r.body.userId, kind, toPaise(r.body.amount), recordedSince, r.body.payoutId ?? null],
     );
     if (rows.length !== 1) problems.push(`${r.key} (${r.path} ${JSON.stringify(r.body)}): ${rows.length} ledger rows`);
@@ -86,7 +92,13 @@ export async function ledgerProblems(database: Database, requests: MoneyRequest[
   if (Number(n) !== recharges) problems.push(`${n} recharge rows for ${recharges} recharge requests`);
   const halfPaid = await database.query<{ id: string; status: string }>(`
     select p.id::text, p.status from daily_payouts p left join ledger_entries l on l.id = p.ledger_entry_id
-     where (p.status = 'Success' and p.paid_at >= $1 and (l.id is null or l.amount_paise <> p.amount_paise or l.user_id <> p.user_id))
+     where (p.status = 'Success' and p.paid_at >= $1 and (l.id is null or l.amount_paise <> coalesce(p.gross_paise, p.amount_paise)
+            or l.user_id <> p.user_id
+            -- its deductions, each exactly once: the lines net to the payout's amount
+            or (select coalesce(sum(d.amount_paise), 0) from ledger_entries d
+                 where d.user_id = p.user_id and d.kind in ('tds', 'admin_charge') and d.created_at >= $1
+                   and d.description in ('TDS on daily payout for ' || p.payout_date::text, 'Admin charge on daily payout for ' || p.payout_date::text))
+               <> -(p.tds_paise + p.admin_charge_paise)))
         or (p.status = 'Failure' and p.ledger_entry_id is not null)`, [recordedSince]);
   for (const p of halfPaid) problems.push(`payout ${p.id} is half-written (${p.status})`);
   const orphans = await database.query<{ id: string }>(`
