@@ -74,8 +74,9 @@ export const incomeSettingsVersions = pgTable(
 /**
  * One run of the engine: a kind and a period, exactly once (the unique index; a reversed run
  * frees its period for a corrected run). Work is done in chunks, each its own transaction that
- * also moves `cursor` and the totals, so a crash leaves whole chunks and the run resumes after the
- * last one. `state` holds what the run fixed at its start (the royalty pool, the weights' sum),
+ * also moves its slice's cursor and the totals, so a crash leaves whole chunks and the run resumes
+ * after the last one. A run is one slice of units, or (a kind that can split, on PostgreSQL) two
+ * slices by id worked side by side. `state` holds what the run fixed at its start (the royalty pool, the weights' sum),
  * `settings` the settings version and plan terms it used.
  */
 export const incomeRuns = pgTable(
@@ -90,8 +91,10 @@ export const incomeRuns = pgTable(
     /** Units (memberships, members) done and in all, for the progress bar. */
     done: bigint('done', { mode: 'number' }).notNull().default(0),
     total: bigint('total', { mode: 'number' }).notNull().default(0),
-    /** The last unit done (its id): the next chunk starts after it. */
-    cursor: bigint('cursor', { mode: 'number' }).notNull().default(0),
+    /** Per slice, the last unit done (its id; the next chunk starts after it), -1 once the slice is done. */
+    cursors: bigint('cursors', { mode: 'number' }).array().notNull().default(sql`'{0}'::int8[]`),
+    /** Per slice but the last, its last unit id: slice i covers ids in (slice_ends[i-1], slice_ends[i]]. */
+    sliceEnds: bigint('slice_ends', { mode: 'number' }).array().notNull().default(sql`'{}'::int8[]`),
     /** Members credited, Failure rows written. */
     paid: bigint('paid', { mode: 'number' }).notNull().default(0),
     failed: bigint('failed', { mode: 'number' }).notNull().default(0),

@@ -80,7 +80,7 @@ const tallyOf = (r: Record<string, unknown>): Tally => ({
   deductionsPaise: Number(r.deductionsPaise), failedPaise: Number(r.failedPaise),
 });
 
-async function step(tx: Db, scope: RunScope, cursor: number, limit: number) {
+async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo?: number) {
   const day = scope.period.start;
   // The member is read here, by its key for each of the chunk's memberships (a LIMIT query is
   // planned as an index nested loop; joined later, the planner hashed all of users per chunk).
@@ -90,7 +90,7 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number) {
       from memberships m
       left join users u on u.user_id = m.user_id and u.deleted_at is null
       left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${day}::date
-     where m.status = 'active' and m.id > ${cursor} order by m.id limit ${limit}`;
+     where m.status = 'active' and m.id > ${cursor} ${upTo === undefined ? sql`` : sql`and m.id <= ${upTo}`} order by m.id limit ${limit}`;
   // Each deduction names itself (as Pay Now's lines do), so a member's history reads one payout and what was taken from it.
   const description = `Daily payout for ${day}`;
   const tdsDescription = `TDS on daily payout for ${day}`;
@@ -152,6 +152,18 @@ export const dailyPayout: RunKindHandler = {
     };
   },
   step,
+  async split(tx, _scope, total, parts) {
+    // The ids at each part's end, read off memberships_active_idx (an index-only walk).
+    const ends: number[] = [];
+    for (let k = 1; k < parts; k++) {
+      const offset = Math.floor((total * k) / parts) - 1;
+      if (offset < 0) continue;
+      const [row] = rowsOf<{ id: number }>(await tx.execute(sql`
+        select id::int8 as id from memberships where status = 'active' order by id offset ${offset} limit 1`));
+      if (row && (ends.length === 0 || Number(row.id) > ends[ends.length - 1])) ends.push(Number(row.id));
+    }
+    return ends;
+  },
   async preview(db, scope) {
     const units = sql`
       select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status,

@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 afterEach(async () => {
-  configureRuns(t.database, { chunkSize: 20_000, beforeChunk: null });
+  configureRuns(t.database, { chunkSize: 20_000, slices: 2, beforeChunk: null });
   expect(await moneyInvariantViolations(t.database)).toEqual([]);
 });
 
@@ -88,7 +88,7 @@ describe('runs: a crash and a failure leave whole chunks', () => {
   it('a run whose process stopped between chunks goes on from its cursor at the next start, paying nobody twice', async () => {
     const day = addDays(now, -60);
     const users = await earners(5, day);
-    configureRuns(t.database, { chunkSize: 2, beforeChunk: (_run, n) => (n === 2 ? 'halt' : undefined) });
+    configureRuns(t.database, { chunkSize: 2, slices: 1, beforeChunk: (_run, n) => (n === 2 ? 'halt' : undefined) });
     const res = await start(day);
     await runsSettled(t.database);
     const runId = res.json().data.runId;
@@ -108,6 +108,7 @@ describe('runs: a crash and a failure leave whole chunks', () => {
     let thrown = false;
     configureRuns(t.database, {
       chunkSize: 2,
+      slices: 1,
       beforeChunk: (_run, n) => {
         if (n === 2 && !thrown) {
           thrown = true;
@@ -121,6 +122,61 @@ describe('runs: a crash and a failure leave whole chunks', () => {
     expect(again.statusCode).toBe(200);
     expect(again.json().message).toContain('had failed: it goes on from where it stopped');
     expect(run).toMatchObject({ runId: failed.runId, status: 'completed', error: null, totals: { done: 5, paid: 5, gross: 50 } });
+    await paidOnce(users, run.runId);
+  });
+});
+
+describe('runs: two slices side by side (PostgreSQL; PGlite works one)', () => {
+  const slicesOf = async (runId: number) => {
+    const [row] = await t.database.query<{ ends: number; cursors: string }>(
+      'select cardinality(slice_ends)::int as ends, cursors::text as cursors from income_runs where run_id = $1', [runId]);
+    return { ends: Number(row.ends), cursors: row.cursors };
+  };
+
+  it('splits the memberships in two by id, each slice its own cursor; every member is paid once and the totals add up', async () => {
+    const day = addDays(now, -80);
+    const users = await earners(7, day);
+    configureRuns(t.database, { chunkSize: 2 });
+    const { run } = await runDay(t, token, day);
+    expect(run).toMatchObject({ status: 'completed', totals: { done: 7, paid: 7, gross: 70, net: 70 } });
+    expect(await slicesOf(run.runId)).toEqual(t.database.kind === 'postgres' ? { ends: 1, cursors: '{-1,-1}' } : { ends: 0, cursors: '{-1}' });
+    await paidOnce(users, run.runId);
+  });
+
+  it('a crash in one slice: the other finishes, and the run completes from both cursors at the next start', async () => {
+    const day = addDays(now, -81);
+    const users = await earners(8, day);
+    configureRuns(t.database, { chunkSize: 2, beforeChunk: (_run, n, slice) => (slice === 0 && n === 2 ? 'halt' : undefined) });
+    const res = await start(day);
+    await runsSettled(t.database);
+    const runId = res.json().data.runId;
+    const [half] = await t.database.query<{ status: string; done: string }>('select status, done::text from income_runs where run_id = $1', [runId]);
+    // Slice 0 did one chunk of 2; on PostgreSQL slice 1 did its 4 members (and its last, empty chunk).
+    expect(half).toEqual({ status: 'running', done: t.database.kind === 'postgres' ? '6' : '2' });
+    configureRuns(t.database, { beforeChunk: null });
+    expect(await resumeRuns(t.database)).toEqual([runId]);
+    await runsSettled(t.database);
+    const { run } = await runDay(t, token, day);
+    expect(run).toMatchObject({ runId, status: 'completed', totals: { done: 8, paid: 8, gross: 80 } });
+    await paidOnce(users, runId);
+  });
+
+  it('a chunk that loses a deadlock is tried again, not failed', async () => {
+    const day = addDays(now, -82);
+    const users = await earners(4, day);
+    let lost = 0;
+    configureRuns(t.database, {
+      chunkSize: 2,
+      beforeChunk: (_run, n) => {
+        if (n >= 2 && lost < 2) {
+          lost += 1;
+          throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+        }
+      },
+    });
+    const { run } = await runDay(t, token, day);
+    expect(lost).toBe(2);
+    expect(run).toMatchObject({ status: 'completed', error: null, totals: { done: 4, paid: 4, gross: 40 } });
     await paidOnce(users, run.runId);
   });
 });

@@ -16,30 +16,40 @@ import * as repo from './runs.repository.ts';
  *   income_runs_once_uq, so of two starts (two requests, two server copies) one inserts and the
  *   other answers the first run;
  * - the run's first transaction inserts it and `begin`s it (settings in force on the period's start,
- *   what the kind fixes for the run, its income batch); then its chunks are worked in the
- *   background, each chunk one transaction: a transaction-level advisory lock on the run (a second
- *   copy that can't take it leaves the run to the first), the run row re-read `for update`, the
- *   kind's `step`, and the cursor and totals moved, guarded by the cursor read. A crash leaves whole
- *   chunks; the run goes on from its cursor at the next start-up (`resumeRuns`) or schedule tick;
+ *   what the kind fixes for the run, its income batch, its slices); then its chunks are worked in
+ *   the background, each chunk one transaction: a transaction-level advisory lock on the run's
+ *   slice (a second copy that can't take it leaves the slice to the first), the run row re-read,
+ *   the kind's `step`, and the slice's cursor and the run's totals moved, guarded by the cursor
+ *   read. A crash leaves whole chunks; the run goes on from its cursors at the next start-up
+ *   (`resumeRuns`) or schedule tick;
+ * - slices: a kind that can split (its units write disjoint members: the daily payout) is worked
+ *   as two slices by id side by side on PostgreSQL (two connections, both cores); PGlite is one
+ *   connection, so one slice. A chunk that loses a deadlock to the other slice is retried;
  * - a chunk that throws marks the run 'failed' with the error; starting the period again (POST
- *   start, or the schedule) resumes it from its cursor;
+ *   start, or the schedule) resumes it from its cursors;
  * - a reversal is one transaction (reverseRun).
  */
 
 export const CHUNK_SIZE = 20_000;
-/** The advisory lock's first key (the second is the run id): "a copy is working this run". */
+/** The advisory lock's first key plus the slice (the second is the run id): "a copy is working this slice". */
 const RUN_LOCK = 800_916;
+/** Slices worked side by side on PostgreSQL (one per core of the 2-core machine the targets are set on). */
+const POSTGRES_SLICES = 2;
+/** A chunk that lost a deadlock or a serialization check to the other slice is tried again this often. */
+const RETRIES = 5;
 
 export const kindLabel = (kind: RunKind) => RUN_KINDS.find((k) => k.value === kind)?.label ?? kind;
 const wire = isoToWireDate;
 
-/** Test seam: what a worker does before each chunk ('halt': stop as a crashed process would). */
-type BeforeChunk = (runId: number, chunk: number) => void | 'halt';
+/** Test seam: what a slice's worker does before its n-th chunk ('halt': stop as a crashed process would). */
+type BeforeChunk = (runId: number, chunk: number, slice: number) => void | 'halt';
 
 interface Workers {
   running: Map<number, Promise<void>>;
   stopping: boolean;
   chunkSize: number;
+  /** Slices a new run of a kind that can split is cut into. */
+  slices: number;
   beforeChunk?: BeforeChunk;
   log: (message: string) => void;
 }
@@ -49,16 +59,20 @@ const registry = new WeakMap<Database, Workers>();
 function workersOf(database: Database): Workers {
   let w = registry.get(database);
   if (!w) {
-    w = { running: new Map(), stopping: false, chunkSize: CHUNK_SIZE, log: () => {} };
+    w = { running: new Map(), stopping: false, chunkSize: CHUNK_SIZE, slices: database.kind === 'postgres' ? POSTGRES_SLICES : 1, log: () => {} };
     registry.set(database, w);
   }
   return w;
 }
 
-/** Chunk size, a logger for failures, and (tests) a hook before each chunk. */
-export function configureRuns(database: Database, options: { chunkSize?: number; beforeChunk?: BeforeChunk | null; log?: (m: string) => void }) {
+/** Chunk size, slices (1 on PGlite, always), a logger for failures, and (tests) a hook before each chunk. */
+export function configureRuns(
+  database: Database,
+  options: { chunkSize?: number; slices?: number; beforeChunk?: BeforeChunk | null; log?: (m: string) => void },
+) {
   const w = workersOf(database);
   if (options.chunkSize !== undefined) w.chunkSize = options.chunkSize;
+  if (options.slices !== undefined && database.kind === 'postgres') w.slices = options.slices;
   if (options.beforeChunk !== undefined) w.beforeChunk = options.beforeChunk ?? undefined;
   if (options.log) w.log = options.log;
 }
@@ -80,33 +94,53 @@ function scopeOf(run: repo.RunRow): RunScope {
   };
 }
 
-async function chunk(tx: Db, runId: number, size: number): Promise<ChunkOutcome> {
-  const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RUN_LOCK}, ${runId}::int) as locked`));
+async function chunk(tx: Db, runId: number, slice: number, size: number): Promise<ChunkOutcome> {
+  const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RUN_LOCK + slice}, ${runId}::int) as locked`));
   if (!lock.locked) return 'stop';
-  const run = await repo.runById(tx, runId, true);
-  if (!run || run.status !== 'running') return 'stop';
-  const result = await RUN_HANDLERS[run.kind].step(tx, scopeOf(run), run.cursor, size);
-  if (!(await repo.advance(tx, runId, run.cursor, result))) throw new Conflict('the run moved on under this chunk');
+  const run = await repo.runById(tx, runId);
+  const from = run?.cursors[slice];
+  if (!run || run.status !== 'running' || from === undefined || from === -1) return 'stop';
+  const upTo = slice < run.sliceEnds.length ? run.sliceEnds[slice] : undefined;
+  const result = await RUN_HANDLERS[run.kind].step(tx, scopeOf(run), from, size, upTo);
+  if (!(await repo.advance(tx, runId, slice, from, result))) throw new Conflict('the run moved on under this chunk');
   return result.done ? 'stop' : 'more';
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-async function work(database: Database, runId: number): Promise<void> {
+/** A deadlock or serialization failure (PostgreSQL rolled the chunk back; trying again is safe). */
+function retryable(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (code === '40P01' || code === '40001') return true;
+  }
+  return false;
+}
+
+async function workSlice(database: Database, runId: number, slice: number): Promise<void> {
   const w = workersOf(database);
-  for (let n = 1; ; n++) {
+  for (let n = 1, tries = 0; ; n++) {
     if (w.stopping) return;
     try {
-      if (w.beforeChunk?.(runId, n) === 'halt') return;
-      const outcome = await database.db.transaction((tx) => chunk(tx, runId, w.chunkSize));
+      if (w.beforeChunk?.(runId, n, slice) === 'halt') return;
+      const outcome = await database.db.transaction((tx) => chunk(tx, runId, slice, w.chunkSize));
+      tries = 0;
       if (outcome === 'stop') return;
     } catch (error) {
       if (error instanceof Conflict) return; // another worker has it
+      if (retryable(error) && ++tries <= RETRIES) continue;
       w.log(`income run ${runId} failed: ${messageOf(error)}`);
       await repo.markFailed(database.db, runId, messageOf(error)).catch(() => {});
       return;
     }
   }
+}
+
+/** Every slice of the run that is not done, side by side. */
+async function work(database: Database, runId: number): Promise<void> {
+  const run = await repo.runById(database.db, runId);
+  if (!run) return;
+  await Promise.all(run.cursors.map((cursor, slice) => (cursor === -1 ? undefined : workSlice(database, runId, slice))));
 }
 
 /** Works the run's chunks in the background (once per process); resolves when this worker stops. */
@@ -174,9 +208,12 @@ export async function startRun(database: Database, input: { kind: RunKind; day: 
       settingsVersionId: inForce.versionId, startedBy: input.startedBy,
     });
     if (runId === null) return null;
-    const begun = await handler.begin(tx, { runId, kind: input.kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId });
+    const scope = { runId, kind: input.kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId };
+    const begun = await handler.begin(tx, scope);
     const batchId = begun.batch ? await repo.createBatch(tx, begun.batch, runId) : null;
-    await repo.setBegun(tx, runId, { total: begun.total, state: begun.state, batchId });
+    const parts = workersOf(database).slices;
+    const sliceEnds = handler.split && parts > 1 ? await handler.split(tx, scope, begun.total, parts) : [];
+    await repo.setBegun(tx, runId, { total: begun.total, state: begun.state, batchId, sliceEnds });
     return runId;
   });
   if (createdId !== null) {

@@ -66,11 +66,19 @@ export interface RunKindHandler {
   /** In the run's first transaction: what the whole run uses. Writes nothing but reads. */
   begin(tx: Db, scope: Omit<RunScope, 'state' | 'batchId'>): Promise<RunBegin>;
   /**
-   * One chunk, in the caller's transaction: the units with id > cursor, at most `limit` of them,
-   * in id order. Every ledger row carries run_id = scope.runId (and batch_id = scope.batchId when
-   * set). Returns the last unit's id as the new cursor; `done` when nothing is left.
+   * One chunk, in the caller's transaction: the units with id > cursor (and ≤ upTo, the end of
+   * the slice, when given), at most `limit` of them, in id order. Every ledger row carries
+   * run_id = scope.runId (and batch_id = scope.batchId when set). Returns the last unit's id as the
+   * new cursor; `done` when nothing is left (in the slice).
    */
-  step(tx: Db, scope: RunScope, cursor: number, limit: number): Promise<Tally & { cursor: number; done: boolean }>;
+  step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo?: number): Promise<Tally & { cursor: number; done: boolean }>;
+  /**
+   * A kind whose units are independent of each other (no two units write the same member) may be
+   * worked in slices side by side: the ids that end each slice but the last, splitting `total`
+   * units into `parts` about equal slices (fewer when there are few units). In the run's first
+   * transaction.
+   */
+  split?(tx: Db, scope: Omit<RunScope, 'state' | 'batchId'>, total: number, parts: number): Promise<number[]>;
   /** The run's counts and totals, computed without writing anything (same rules as step). */
   preview(db: Db, scope: Omit<RunScope, 'runId' | 'batchId'>): Promise<Tally>;
   /**

@@ -10,7 +10,7 @@ import type { Tally } from './kind.ts';
 /** An income_runs row as the engine reads it (raw SQL: days as text, timestamps as the driver gives them). */
 export type RunRow = Pick<
   typeof incomeRuns.$inferSelect,
-  | 'runId' | 'kind' | 'status' | 'done' | 'total' | 'cursor' | 'paid' | 'failed' | 'grossPaise' | 'deductionsPaise' | 'failedPaise'
+  | 'runId' | 'kind' | 'status' | 'done' | 'total' | 'cursors' | 'sliceEnds' | 'paid' | 'failed' | 'grossPaise' | 'deductionsPaise' | 'failedPaise'
   | 'settingsVersionId' | 'batchId' | 'error' | 'startedBy' | 'reversedBy' | 'shortfallPaise'
 > & {
   kind: RunKind;
@@ -27,7 +27,7 @@ export type RunRow = Pick<
 
 const RUN_COLUMNS = sql.raw(`
   r.run_id::int8 as "runId", r.kind, r.period_start::text as "periodStart", r.period_end::text as "periodEnd", r.status,
-  r.done::int8 as done, r.total::int8 as total, r.cursor::int8 as cursor, r.paid::int8 as paid, r.failed::int8 as failed,
+  r.done::int8 as done, r.total::int8 as total, to_jsonb(r.cursors) as cursors, to_jsonb(r.slice_ends) as "sliceEnds", r.paid::int8 as paid, r.failed::int8 as failed,
   r.gross_paise::int8 as "grossPaise", r.deductions_paise::int8 as "deductionsPaise", r.failed_paise::int8 as "failedPaise",
   r.state, r.settings, r.settings_version_id as "settingsVersionId", r.batch_id as "batchId", r.error,
   r.started_by::int8 as "startedBy", s.full_name as "startedByName", r.started_at as "startedAt", r.finished_at as "finishedAt",
@@ -35,12 +35,13 @@ const RUN_COLUMNS = sql.raw(`
 
 const num = (v: unknown) => Number(v);
 const json = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : (v ?? {})) as Record<string, unknown>;
+const numbers = (v: unknown): number[] => ((typeof v === 'string' ? JSON.parse(v) : v) as unknown[]).map(Number);
 
 /** Numbers arrive as strings from some drivers for int8: one normalisation for every read. */
 function normalise(r: RunRow): RunRow {
   return {
     ...r,
-    runId: num(r.runId), done: num(r.done), total: num(r.total), cursor: num(r.cursor), paid: num(r.paid), failed: num(r.failed),
+    runId: num(r.runId), done: num(r.done), total: num(r.total), cursors: numbers(r.cursors), sliceEnds: numbers(r.sliceEnds), paid: num(r.paid), failed: num(r.failed),
     grossPaise: num(r.grossPaise), deductionsPaise: num(r.deductionsPaise), failedPaise: num(r.failedPaise),
     shortfallPaise: num(r.shortfallPaise), startedBy: r.startedBy === null ? null : num(r.startedBy),
     reversedBy: r.reversedBy === null ? null : num(r.reversedBy),
@@ -125,25 +126,33 @@ export async function createBatch(db: Db, batch: { kind: string; rewardType: str
   return Number(row.batchId);
 }
 
-export async function setBegun(db: Db, runId: number, begun: { total: number; state: unknown; batchId: number | null }) {
+/** What `begin` fixed, and the run's slices: their cursors start where the slice before ends. */
+export async function setBegun(db: Db, runId: number, begun: { total: number; state: unknown; batchId: number | null; sliceEnds: number[] }) {
+  const cursors = [0, ...begun.sliceEnds];
   await db.execute(sql`
-    update income_runs set total = ${begun.total}, state = ${JSON.stringify(begun.state)}::jsonb, batch_id = ${begun.batchId}
+    update income_runs set total = ${begun.total}, state = ${JSON.stringify(begun.state)}::jsonb, batch_id = ${begun.batchId},
+           cursors = ${`{${cursors.join(',')}}`}::int8[], slice_ends = ${`{${begun.sliceEnds.join(',')}}`}::int8[]
      where run_id = ${runId}`);
 }
 
 /**
- * Adds a chunk's tally and moves the cursor, guarded by the cursor the chunk started from: a
- * second worker that read the same cursor updates nothing (and its transaction rolls back).
+ * Adds a chunk's tally and moves its slice's cursor (-1 when the slice is done), guarded by the
+ * cursor the chunk started from: a second worker that read the same cursor updates nothing (and
+ * its transaction rolls back). The run completes with its last slice: the condition reads the row
+ * as it is when this update takes it, so of two slices finishing at once the later one completes it.
  */
-export async function advance(db: Db, runId: number, from: number, chunk: Tally & { cursor: number; done: boolean }): Promise<boolean> {
+export async function advance(db: Db, runId: number, slice: number, from: number, chunk: Tally & { cursor: number; done: boolean }): Promise<boolean> {
+  const at = slice + 1; // SQL arrays count from 1
+  const last = sql`(${chunk.done} and not exists (
+    select 1 from unnest(income_runs.cursors) with ordinality c(v, n) where n <> ${at} and v <> -1))`;
   const rows = rowsOf(await db.execute(sql`
     update income_runs
-       set cursor = ${chunk.cursor}, done = done + ${chunk.units}, paid = paid + ${chunk.paid}, failed = failed + ${chunk.failed},
-           gross_paise = gross_paise + ${chunk.grossPaise}, deductions_paise = deductions_paise + ${chunk.deductionsPaise},
-           failed_paise = failed_paise + ${chunk.failedPaise},
-           status = case when ${chunk.done} then 'completed' else status end,
-           finished_at = case when ${chunk.done} then now() else finished_at end
-     where run_id = ${runId} and cursor = ${from} and status = 'running'
+       set cursors[${at}] = ${chunk.done ? -1 : chunk.cursor}::int8, done = done + ${chunk.units}, paid = paid + ${chunk.paid},
+           failed = failed + ${chunk.failed}, gross_paise = gross_paise + ${chunk.grossPaise},
+           deductions_paise = deductions_paise + ${chunk.deductionsPaise}, failed_paise = failed_paise + ${chunk.failedPaise},
+           status = case when ${last} then 'completed' else status end,
+           finished_at = case when ${last} then now() else finished_at end
+     where run_id = ${runId} and cursors[${at}] = ${from}::int8 and status = 'running'
      returning run_id`));
   return rows.length === 1;
 }
