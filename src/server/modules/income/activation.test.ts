@@ -1,112 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../contract/income.ts';
-import { AWAITS, fourEyesSuite, OWN_WALLET, type Operator } from '../approvals/four-eyes-test-kit.ts';
-import { insertUser } from '../users/users.repository.ts';
 import { balanceOf } from '../wallet/money-test-kit.ts';
+import { activationSuite, BP, share, type Upline } from './income-test-kit.ts';
 import { addDays } from './settings.ts';
 
 /**
  * Membership activation and level income (issue 16): the terms copied from the plan version in
- * force today, the fee from the wallet or paid outside (four eyes), level income to the uplines
- * with and without compression, exactly once. The suite checks the money invariants after each test.
+ * force today, the fee from the wallet, level income to the uplines with and without compression,
+ * the refusals, and reading a membership back. Paid outside (four eyes) and exactly once are in
+ * activation-four-eyes.test.ts. The suite checks the money invariants after each test.
  */
-const { ctx, operator, fund, post, get, approve, moneyRequest } = fourEyesSuite(5_000_000);
-const db = () => ctx.t.database;
-
-const TODAY = `(now() at time zone 'Asia/Kolkata')::date`;
-async function today(): Promise<string> {
-  const [row] = await db().query<{ d: string }>(`select ${TODAY}::text as d`);
-  return row.d;
-}
-const wire = (iso: string) => iso.split('-').reverse().join('-');
-
-let serial = 0;
-async function member(referredBy: number | null = null, fullName = 'Member'): Promise<number> {
-  serial += 1;
-  const stamp = `${Date.now()}${serial}`.slice(-9);
-  const user = await insertUser(db().db, { fullName: `${fullName} ${serial}`, email: `act${stamp}@test.local`, phone: `8${stamp}`, level: 1, referredBy });
-  return user.userId;
-}
-
-/** A plan whose first version is in force today; `later` schedules a second version from tomorrow. */
-async function plan(pricePaise: number, options: { active?: boolean; later?: number; daily?: ['percent' | 'fixed', number] } = {}) {
-  serial += 1;
-  const [p] = await db().query<{ plan_id: number }>('insert into membership_plans (name) values ($1) returning plan_id', [`Plan ${serial}`]);
-  const [mode, value] = options.daily ?? ['percent', 150];
-  const [v] = await db().query<{ version_id: number }>(
-    `insert into membership_plan_versions (plan_id, effective_from, price_paise, daily_mode, daily_value, duration_days, cap_paise, active)
-     values ($1, ${TODAY}, $2, $3, $4, 200, $5, $6) returning version_id`,
-    [p.plan_id, pricePaise, mode, value, pricePaise * 2, options.active ?? true]);
-  if (options.later) {
-    await db().query(
-      `insert into membership_plan_versions (plan_id, effective_from, price_paise, daily_mode, daily_value, duration_days, cap_paise)
-       values ($1, ${TODAY} + 1, $2, 'fixed', 100, 10, $2)`, [p.plan_id, options.later]);
-  }
-  return { planId: Number(p.plan_id), versionId: Number(v.version_id), name: `Plan ${serial}` };
-}
-
-/** The settings in force from today (replaced by the next call). */
-async function settings(change: Partial<IncomeSettings>) {
-  await db().query(
-    `insert into income_settings_versions (effective_from, settings) values (${TODAY}, $1::jsonb)
-     on conflict (effective_from) do update set settings = excluded.settings`,
-    [JSON.stringify({ ...DEFAULT_INCOME_SETTINGS, ...change })]);
-}
-
-/** An engine membership straight in the table: 'active' makes its holder an active upline. */
-async function holds(userId: number, status: 'active' | 'completed' | 'legacy' = 'active') {
-  await db().query(
-    `insert into memberships (user_id, amount_paise, status, cap_paise, daily_paise, duration_days, starts_on)
-     values ($1, 100000, $2, 200000, 1000, 100, ${TODAY})`, [userId, status]);
-}
-
-type Upline = 'active' | 'inactive' | 'no-membership' | 'completed' | 'deleted';
-/**
- * A chain of uplines, nearest first (index 0 = the direct referrer, level 1), and the member
- * at its bottom; each upline is made as `kinds` says.
- */
-async function chain(kinds: Upline[]) {
-  const ids: number[] = [];
-  let above: number | null = null;
-  for (const kind of [...kinds].reverse()) {
-    const id: number = await member(above, 'Upline');
-    if (kind === 'active' || kind === 'inactive' || kind === 'deleted') await holds(id);
-    if (kind === 'completed') await holds(id, 'completed');
-    if (kind === 'inactive') await db().query('update users set status = false where user_id = $1', [id]);
-    if (kind === 'deleted') await db().query('update users set deleted_at = now() where user_id = $1', [id]);
-    ids.unshift(id);
-    above = id;
-  }
-  const bottom = await member(above, 'Buyer');
-  return { uplines: ids, bottom };
-}
-
-async function levelIncomeOf(userIds: number[]) {
-  const rows = await db().query<{ user_id: number; amount_paise: number; n: number }>(
-    `select user_id, sum(amount_paise)::int8 as amount_paise, count(*)::int as n from ledger_entries
-      where kind = 'level_income' and user_id = any($1::int8[]) group by user_id`, [userIds]);
-  return userIds.map((id) => Number(rows.find((r) => Number(r.user_id) === id)?.amount_paise ?? 0));
-}
-
-async function ledgerOf(userId: number) {
-  return db().query<{ kind: string; amount_paise: string; actor_id: string | null; description: string }>(
-    'select kind, amount_paise::text, actor_id::text, description from ledger_entries where user_id = $1 order by id', [userId]);
-}
-
-async function membershipRow(userId: number) {
-  const [row] = await db().query<Record<string, unknown>>(
-    `select plan_id, plan_version_id, amount_paise::int8 as amount_paise, daily_paise::int8 as daily_paise, cap_paise::int8 as cap_paise,
-            duration_days, starts_on::text as starts_on, status, paid_via, payment_method, payment_reference,
-            activated_by::int8 as activated_by, approved_by::int8 as approved_by
-       from memberships where user_id = $1`, [userId]);
-  return row;
-}
-
-const activate = (who: Operator, body: Record<string, unknown>, key?: string) => post(who, '/income/memberships', body, key);
-
-// Default level income: 10, 5, 3, 2, 1, 1, 0.5, 0.5, 0.5, 0.5 % (bp 1000, 500, 300, 200, 100, 100, 50 ×4).
-const BP = [1000, 500, 300, 200, 100, 100, 50, 50, 50, 50];
-const share = (price: number, bp: number) => Math.floor((price * bp) / 10_000);
+const { operator, fund, get, db, today, wire, member, plan, futurePlan, settings, chain, levelIncomeOf, ledgerOf, membershipRow, activate } =
+  activationSuite();
 
 describe('POST /api/income/memberships: paid from the wallet', () => {
   it('copies today\u2019s plan version, debits the fee and credits 10 levels to the paisa (an 11th upline gets nothing)', async () => {
@@ -232,126 +136,6 @@ describe('POST /api/income/memberships: paid from the wallet', () => {
   });
 });
 
-describe('POST /api/income/memberships: paid outside, four eyes', () => {
-  it('up to the threshold runs directly: the payment comes in and goes out as the fee', async () => {
-    const op = await operator('membership_manage');
-    const p = await plan(1_000_000); // ₹10,000.00: the threshold itself
-    const { uplines, bottom } = await chain(['active']);
-    const res = await activate(op, { userId: bottom, planId: p.planId, paidVia: 'outside', method: 'UPI', reference: 'UTR 4471' });
-    expect(res.statusCode).toBe(201);
-    expect(res.json().data.membership).toMatchObject({ paidVia: 'outside', paymentMethod: 'UPI', paymentReference: 'UTR 4471' });
-    expect((await ledgerOf(bottom)).map((r) => [r.kind, r.amount_paise])).toEqual([['external_payment', '1000000'], ['membership_fee', '-1000000']]);
-    expect((await ledgerOf(bottom))[0].description).toBe(`Membership ${p.name} (version ${p.versionId}) paid outside the wallet: UPI, reference UTR 4471`);
-    expect(await balanceOf(db(), bottom)).toBe(0);
-    expect(await levelIncomeOf(uplines)).toEqual([100_000]);
-  });
-
-  it('above the threshold it waits for a second operator; the maker cannot approve; the checker\u2019s approval activates it once', async () => {
-    const maker = await operator('membership_manage', 'money_approve');
-    const checker = await operator('money_approve');
-    const p = await plan(2_500_000);
-    const { uplines, bottom } = await chain(['active', 'active']);
-    const body = { userId: bottom, planId: p.planId, paidVia: 'outside', method: 'Cash', reference: 'Receipt 12' };
-    const filed = await activate(maker, body);
-    expect(filed.statusCode).toBe(202);
-    expect(filed.json()).toMatchObject({ success: true, message: AWAITS, data: { status: 'pending' } });
-    const approvalId = filed.json().data.approvalId;
-    expect(await moneyRequest(approvalId)).toMatchObject({
-      kind: 'membership_activation', user_id: String(bottom), amount_paise: '2500000', status: 'pending', maker_id: String(maker.userId),
-    });
-    expect(await membershipRow(bottom)).toBeUndefined();
-    expect(await ledgerOf(bottom)).toEqual([]);
-
-    const second = await activate(maker, body);
-    expect(second.statusCode).toBe(409);
-    expect(second.json().message).toBe(`An activation of member ${bottom} already awaits approval (request ${approvalId})`);
-
-    const own = await approve(maker, approvalId);
-    expect(own.statusCode).toBe(403);
-    expect(await membershipRow(bottom)).toBeUndefined();
-
-    const approved = await approve(checker, approvalId);
-    expect(approved.statusCode).toBe(200);
-    expect(approved.json().data.result.membership).toMatchObject({ userId: bottom, status: 'active', paidVia: 'outside' });
-    expect(await membershipRow(bottom)).toMatchObject({ activated_by: maker.userId, approved_by: checker.userId, payment_reference: 'Receipt 12' });
-    expect((await ledgerOf(bottom)).map((r) => [r.kind, r.amount_paise, r.actor_id])).toEqual([
-      ['external_payment', '2500000', String(checker.userId)], ['membership_fee', '-2500000', String(checker.userId)],
-    ]);
-    expect(await levelIncomeOf(uplines)).toEqual([250_000, 125_000]);
-    const audits = await db().query<{ after: Record<string, unknown> }>(
-      `select after from audit_log where action = 'membership_activated' and after->>'userId' = $1`, [String(bottom)]);
-    expect(audits).toHaveLength(1);
-    expect(audits[0].after).toMatchObject({ makerId: maker.userId, approvedBy: checker.userId, levelIncomeTotalPaise: 375_000 });
-    expect((await approve(checker, approvalId)).statusCode).toBe(409);
-  });
-
-  it('nobody activates their own membership, nor approves their own', async () => {
-    const op = await operator('membership_manage');
-    const p = await plan(10_000);
-    await fund(op.userId, 1_000);
-    const own = await activate(op, { userId: op.userId, planId: p.planId, paidVia: 'wallet' });
-    expect(own.statusCode).toBe(403);
-    expect(own.json()).toEqual({ success: false, message: OWN_WALLET });
-    expect((await activate(op, { userId: op.userId, planId: p.planId, paidVia: 'outside', method: 'UPI', reference: 'x1' })).statusCode).toBe(403);
-
-    const maker = await operator('membership_manage');
-    const checker = await operator('money_approve');
-    const big = await plan(2_000_000);
-    const filed = await activate(maker, { userId: checker.userId, planId: big.planId, paidVia: 'outside', method: 'UPI', reference: 'x2' });
-    expect(filed.statusCode).toBe(202);
-    const self = await approve(checker, filed.json().data.approvalId);
-    expect(self.statusCode).toBe(403);
-    expect(await membershipRow(checker.userId)).toBeUndefined();
-  });
-});
-
-describe('POST /api/income/memberships: exactly once', () => {
-  it('a retry with the same Idempotency-Key activates once and replays the answer', async () => {
-    const op = await operator('membership_manage');
-    const p = await plan(20_000);
-    const { uplines, bottom } = await chain(['active']);
-    await fund(bottom, 500);
-    const body = { userId: bottom, planId: p.planId, paidVia: 'wallet' };
-    const first = await activate(op, body, 'activation-key-1');
-    const retry = await activate(op, body, 'activation-key-1');
-    expect(first.statusCode).toBe(201);
-    expect(retry.statusCode).toBe(201);
-    expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.json()).toEqual(first.json());
-    expect((await ledgerOf(bottom)).filter((r) => r.kind === 'membership_fee')).toHaveLength(1);
-    expect(await levelIncomeOf(uplines)).toEqual([2_000]);
-    expect(await balanceOf(db(), bottom)).toBe(30_000);
-  });
-
-  it('of two concurrent activations of one member one wins and the other gets 409', async () => {
-    const op = await operator('membership_manage');
-    const other = await operator('membership_manage');
-    const p = await plan(20_000);
-    const { uplines, bottom } = await chain(['active', 'active']);
-    await fund(bottom, 1_000);
-    const body = { userId: bottom, planId: p.planId, paidVia: 'wallet' };
-    const answers = await Promise.all([activate(op, body), activate(other, body)]);
-    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409]);
-    expect((await ledgerOf(bottom)).filter((r) => r.kind === 'membership_fee')).toHaveLength(1);
-    expect(await levelIncomeOf(uplines)).toEqual([2_000, 1_000]);
-    expect(await balanceOf(db(), bottom)).toBe(80_000);
-  });
-
-  it('activations under a shared upline at once all pay it', async () => {
-    await settings({ compression: false });
-    const op = await operator('membership_manage');
-    const p = await plan(10_000);
-    const { uplines, bottom } = await chain(['active', 'active']);
-    const between = await member(uplines[0]); // no membership: an inactive level 1
-    const buyers = [bottom, await member(uplines[0]), await member(uplines[0]), await member(between)];
-    for (const b of buyers) await fund(b, 100);
-    const answers = await Promise.all(buyers.map((b) => activate(op, { userId: b, planId: p.planId, paidVia: 'wallet' })));
-    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 201]);
-    // uplines[0]: level 1 of three buyers, level 2 of the fourth; uplines[1]: level 2 of three, level 3 of the fourth.
-    expect(await levelIncomeOf(uplines)).toEqual([3 * 1_000 + 500, 3 * 500 + 300]);
-  });
-});
-
 describe('POST /api/income/memberships: refusals', () => {
   it('checks the body, the member, the plan and the permission', async () => {
     const op = await operator('membership_manage');
@@ -363,10 +147,7 @@ describe('POST /api/income/memberships: refusals', () => {
     await db().query('update users set status = false where user_id = $1', [sleeping]);
     const gone = await member();
     await db().query('update users set deleted_at = now() where user_id = $1', [gone]);
-    const [{ plan_id: future }] = await db().query<{ plan_id: number }>(`insert into membership_plans (name) values ('Future plan') returning plan_id`);
-    await db().query(
-      `insert into membership_plan_versions (plan_id, effective_from, price_paise, daily_mode, daily_value, duration_days, cap_paise)
-       values ($1, ${TODAY} + 3, 100, 'fixed', 1, 1, 100)`, [future]);
+    const future = await futurePlan(3);
 
     const cases: [Record<string, unknown>, number, string][] = [
       [{ userId: target, planId: p.planId, paidVia: 'outside', method: 'UPI' }, 400, 'A payment made outside needs its method and reference'],

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isoToWireDate } from '../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../contract/income.ts';
-import { accountWithPermissions } from '../../test/accounts.ts';
-import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
+import { incomeSuite } from './income-test-kit.ts';
 import { addDays, settingsOn } from './settings.ts';
 
-let t: TestContext;
-let call: ReturnType<typeof caller>;
-let noPermission: Record<string, string>;
-let viewer: Record<string, string>;
-let today: string;
+const { ctx, call, db } = incomeSuite({ signIn: true });
 const wire = (day: string) => isoToWireDate(day);
 
 const mine: IncomeSettings = {
@@ -27,64 +22,55 @@ const mine: IncomeSettings = {
   monthlyRewardAmount: 2500,
 };
 
-beforeAll(async () => {
-  t = await createTestApp();
-  call = caller(t, bearer(await t.login()));
-  noPermission = await plainAccount(t);
-  viewer = bearer(await accountWithPermissions(t.database, ['membership_view']));
-  [{ today }] = await t.database.query<{ today: string }>(`select (now() at time zone 'Asia/Kolkata')::date::text as today`);
-});
-afterAll(() => t.close());
-
 // The tests of this file run in order on one database: a fresh install first.
 describe('income settings', () => {
   it('answers the defaults (versionId null) on a fresh install, with nothing scheduled and no history', async () => {
-    const res = await call('GET', '/api/income/settings', undefined, viewer);
+    const res = await call('GET', '/api/income/settings', undefined, ctx.viewer);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({
-      current: { versionId: null, effectiveFrom: wire(today), settings: DEFAULT_INCOME_SETTINGS, createdBy: null, createdByName: null, createdAt: null },
+      current: { versionId: null, effectiveFrom: wire(ctx.today), settings: DEFAULT_INCOME_SETTINGS, createdBy: null, createdByName: null, createdAt: null },
       scheduled: null,
       history: [],
     });
   });
 
   it('refuses a past day, and lets the first save on a fresh install take effect today (its default)', async () => {
-    const past = await call('PUT', '/api/income/settings', { settings: mine, effectiveFrom: wire(addDays(today, -1)) });
+    const past = await call('PUT', '/api/income/settings', { settings: mine, effectiveFrom: wire(addDays(ctx.today, -1)) });
     expect(past.statusCode).toBe(400);
-    expect(past.json().message).toBe(`Income settings cannot start in the past: effective from must be today (${wire(today)}) or later`);
+    expect(past.json().message).toBe(`Income settings cannot start in the past: effective from must be today (${wire(ctx.today)}) or later`);
     const first = await call('PUT', '/api/income/settings', { settings: mine });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
-      message: `Income settings saved: in force from ${wire(today)}`,
-      data: { versionId: expect.any(Number), effectiveFrom: wire(today), settings: mine, createdByName: expect.any(String) },
+      message: `Income settings saved: in force from ${wire(ctx.today)}`,
+      data: { versionId: expect.any(Number), effectiveFrom: wire(ctx.today), settings: mine, createdByName: expect.any(String) },
     });
     // What the engine reads on that day.
-    expect(await settingsOn(t.database.db, today)).toEqual({ versionId: first.json().data.versionId, effectiveFrom: today, settings: mine });
+    expect(await settingsOn(db().db, ctx.today)).toEqual({ versionId: first.json().data.versionId, effectiveFrom: ctx.today, settings: mine });
   });
 
   it('after the first save: today is refused, the default is tomorrow, the same day again replaces it', async () => {
-    const again = await call('PUT', '/api/income/settings', { settings: DEFAULT_INCOME_SETTINGS, effectiveFrom: wire(today) });
+    const again = await call('PUT', '/api/income/settings', { settings: DEFAULT_INCOME_SETTINGS, effectiveFrom: wire(ctx.today) });
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(
-      `A settings change takes effect from tomorrow (${wire(addDays(today, 1))}) at the earliest: the settings in force today are never edited`);
+      `A settings change takes effect from tomorrow (${wire(addDays(ctx.today, 1))}) at the earliest: the settings in force today are never edited`);
     expect(again.json().errors[0].field).toBe('effectiveFrom');
 
     const next = await call('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 10 } });
     expect(next.statusCode).toBe(200);
-    expect(next.json().data.effectiveFrom).toBe(wire(addDays(today, 1)));
-    const replaced = await call('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 7.25 }, effectiveFrom: wire(addDays(today, 1)) });
-    expect(replaced.json().message).toBe(`The settings scheduled for ${wire(addDays(today, 1))} were replaced`);
-    await call('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 9 }, effectiveFrom: wire(addDays(today, 30)) });
+    expect(next.json().data.effectiveFrom).toBe(wire(addDays(ctx.today, 1)));
+    const replaced = await call('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 7.25 }, effectiveFrom: wire(addDays(ctx.today, 1)) });
+    expect(replaced.json().message).toBe(`The settings scheduled for ${wire(addDays(ctx.today, 1))} were replaced`);
+    await call('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 9 }, effectiveFrom: wire(addDays(ctx.today, 30)) });
 
     const { data } = (await call('GET', '/api/income/settings')).json();
-    expect(data.current).toMatchObject({ effectiveFrom: wire(today), settings: mine });
+    expect(data.current).toMatchObject({ effectiveFrom: wire(ctx.today), settings: mine });
     // The next scheduled version, not the later one.
-    expect(data.scheduled).toMatchObject({ effectiveFrom: wire(addDays(today, 1)), settings: { tdsPercent: 7.25 } });
+    expect(data.scheduled).toMatchObject({ effectiveFrom: wire(addDays(ctx.today, 1)), settings: { tdsPercent: 7.25 } });
     expect(data.history.map((v: { effectiveFrom: string; settings: IncomeSettings }) => [v.effectiveFrom, v.settings.tdsPercent])).toEqual([
-      [wire(addDays(today, 30)), 9], [wire(addDays(today, 1)), 7.25], [wire(today), 2]]);
-    expect((await settingsOn(t.database.db, addDays(today, 29))).settings.tdsPercent).toBe(7.25);
+      [wire(addDays(ctx.today, 30)), 9], [wire(addDays(ctx.today, 1)), 7.25], [wire(ctx.today), 2]]);
+    expect((await settingsOn(db().db, addDays(ctx.today, 29))).settings.tdsPercent).toBe(7.25);
 
-    const log = await t.database.query<{ action: string; before: { settings: IncomeSettings }; after: { settings: IncomeSettings } }>(
+    const log = await db().query<{ action: string; before: { settings: IncomeSettings }; after: { settings: IncomeSettings } }>(
       `select action, before, after from audit_log where entity = 'income_settings' order by id`);
     expect(log.map((l) => l.action)).toEqual(['change', 'change', 'replace_version', 'change']);
     expect(log[0].before.settings).toEqual(DEFAULT_INCOME_SETTINGS);
@@ -103,7 +89,7 @@ describe('income settings', () => {
       [{ referralBonus: -1 }, 'Referral bonus must be between 0 and 100000000'],
     ];
     for (const [change, message] of cases) {
-      const res = await call('PUT', '/api/income/settings', { settings: { ...mine, ...change }, effectiveFrom: wire(addDays(today, 2)) });
+      const res = await call('PUT', '/api/income/settings', { settings: { ...mine, ...change }, effectiveFrom: wire(addDays(ctx.today, 2)) });
       expect(res.statusCode, message).toBe(400);
       expect(res.json().message).toBe(message);
     }
@@ -112,7 +98,7 @@ describe('income settings', () => {
   });
 
   it('needs membership_view to read and income_settings to save', async () => {
-    expect((await call('GET', '/api/income/settings', undefined, noPermission)).statusCode).toBe(403);
-    expect((await call('PUT', '/api/income/settings', { settings: mine }, viewer)).statusCode).toBe(403);
+    expect((await call('GET', '/api/income/settings', undefined, ctx.noPermission)).statusCode).toBe(403);
+    expect((await call('PUT', '/api/income/settings', { settings: mine }, ctx.viewer)).statusCode).toBe(403);
   });
 });

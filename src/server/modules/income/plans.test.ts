@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isoToWireDate } from '../../../contract/common.ts';
-import { accountWithPermissions } from '../../test/accounts.ts';
-import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
+import { incomeSuite } from './income-test-kit.ts';
 import { addDays, planTermsOn } from './settings.ts';
 
-let t: TestContext;
-let call: ReturnType<typeof caller>;
-let noPermission: Record<string, string>;
-let viewer: Record<string, string>;
-let today: string;
+const { ctx, call, db } = incomeSuite({ signIn: true });
 const wire = (day: string) => isoToWireDate(day);
 
 const gold = { name: 'Gold Plan', price: 1000, dailyMode: 'percent', dailyValue: 1.5, durationDays: 200, cap: 2000, active: true };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  call = caller(t, bearer(await t.login()));
-  noPermission = await plainAccount(t);
-  viewer = bearer(await accountWithPermissions(t.database, ['membership_view']));
-  [{ today }] = await t.database.query<{ today: string }>(`select (now() at time zone 'Asia/Kolkata')::date::text as today`);
-});
-afterAll(() => t.close());
 
 async function createPlan(body: object) {
   const res = await call('POST', '/api/income/plans', body);
@@ -33,18 +19,18 @@ describe('membership plans', () => {
     const res = await call('POST', '/api/income/plans', gold);
     expect(res.statusCode).toBe(201);
     const { data, message } = res.json();
-    expect(message).toBe(`Plan Gold Plan created: in force from ${wire(today)}`);
+    expect(message).toBe(`Plan Gold Plan created: in force from ${wire(ctx.today)}`);
     expect(data.scheduled).toBeNull();
     expect(data.current).toMatchObject({
-      planId: data.planId, effectiveFrom: wire(today), name: 'Gold Plan', price: 1000, dailyMode: 'percent', dailyValue: 1.5,
+      planId: data.planId, effectiveFrom: wire(ctx.today), name: 'Gold Plan', price: 1000, dailyMode: 'percent', dailyValue: 1.5,
       dailyAmount: 15, durationDays: 200, cap: 2000, active: true, createdByName: expect.any(String),
     });
-    const [stored] = await t.database.query<{ daily_value: string; price_paise: string; cap_paise: string }>(
+    const [stored] = await db().query<{ daily_value: string; price_paise: string; cap_paise: string }>(
       'select daily_value::text, price_paise::text, cap_paise::text from membership_plan_versions where plan_id = $1', [data.planId]);
     expect(stored).toEqual({ daily_value: '150', price_paise: '100000', cap_paise: '200000' });
     // What activation reads: the version in force today.
-    expect(await planTermsOn(t.database.db, data.planId, today)).toMatchObject({ dailyPaise: 1500, capPaise: 200000, durationDays: 200 });
-    const log = await t.database.query<{ action: string; after: { price: number } }>(
+    expect(await planTermsOn(db().db, data.planId, ctx.today)).toMatchObject({ dailyPaise: 1500, capPaise: 200000, durationDays: 200 });
+    const log = await db().query<{ action: string; after: { price: number } }>(
       `select action, after from audit_log where entity = 'membership_plan' and entity_id = $1`, [String(data.planId)]);
     expect(log).toEqual([expect.objectContaining({ action: 'create', after: expect.objectContaining({ price: 1000, dailyValue: 1.5 }) })]);
   });
@@ -61,12 +47,12 @@ describe('membership plans', () => {
   });
 
   it('starts a new plan on a future day (scheduled, nothing in force) and refuses a past day', async () => {
-    const later = await createPlan({ ...gold, name: 'Later Plan', effectiveFrom: wire(addDays(today, 5)) });
+    const later = await createPlan({ ...gold, name: 'Later Plan', effectiveFrom: wire(addDays(ctx.today, 5)) });
     expect(later.current).toBeNull();
-    expect(later.scheduled).toMatchObject({ effectiveFrom: wire(addDays(today, 5)) });
-    const past = await call('POST', '/api/income/plans', { ...gold, name: 'Past Plan', effectiveFrom: wire(addDays(today, -1)) });
+    expect(later.scheduled).toMatchObject({ effectiveFrom: wire(addDays(ctx.today, 5)) });
+    const past = await call('POST', '/api/income/plans', { ...gold, name: 'Past Plan', effectiveFrom: wire(addDays(ctx.today, -1)) });
     expect(past.statusCode).toBe(400);
-    expect(past.json().message).toBe(`A new plan cannot start in the past: effective from must be today (${wire(today)}) or later`);
+    expect(past.json().message).toBe(`A new plan cannot start in the past: effective from must be today (${wire(ctx.today)}) or later`);
     expect(past.json().errors[0].field).toBe('effectiveFrom');
   });
 
@@ -83,36 +69,36 @@ describe('membership plans', () => {
   it('changes a plan from tomorrow by default, refuses today, and a second save for the same day replaces it', async () => {
     const plan = await createPlan({ ...gold, name: 'Change Me' });
     // Make the first version history: in force since ten days ago.
-    await t.database.query(`update membership_plan_versions set effective_from = effective_from - 10 where plan_id = $1`, [plan.planId]);
-    const todayRefused = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', effectiveFrom: wire(today) });
+    await db().query(`update membership_plan_versions set effective_from = effective_from - 10 where plan_id = $1`, [plan.planId]);
+    const todayRefused = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', effectiveFrom: wire(ctx.today) });
     expect(todayRefused.statusCode).toBe(400);
     expect(todayRefused.json().message).toBe(
-      `A plan change takes effect from tomorrow (${wire(addDays(today, 1))}) at the earliest: the terms in force today are never edited`);
+      `A plan change takes effect from tomorrow (${wire(addDays(ctx.today, 1))}) at the earliest: the terms in force today are never edited`);
 
     const changed = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', price: 2000, cap: 4000 });
     expect(changed.statusCode).toBe(200);
-    expect(changed.json().message).toBe(`Plan change saved: in force from ${wire(addDays(today, 1))}`);
-    expect(changed.json().data.current).toMatchObject({ price: 1000, effectiveFrom: wire(addDays(today, -10)) });
-    expect(changed.json().data.scheduled).toMatchObject({ price: 2000, dailyAmount: 30, cap: 4000, effectiveFrom: wire(addDays(today, 1)) });
+    expect(changed.json().message).toBe(`Plan change saved: in force from ${wire(addDays(ctx.today, 1))}`);
+    expect(changed.json().data.current).toMatchObject({ price: 1000, effectiveFrom: wire(addDays(ctx.today, -10)) });
+    expect(changed.json().data.scheduled).toMatchObject({ price: 2000, dailyAmount: 30, cap: 4000, effectiveFrom: wire(addDays(ctx.today, 1)) });
 
-    const again = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', price: 3000, cap: 6000, effectiveFrom: wire(addDays(today, 1)) });
-    expect(again.json().message).toBe(`The change scheduled for ${wire(addDays(today, 1))} was replaced`);
+    const again = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', price: 3000, cap: 6000, effectiveFrom: wire(addDays(ctx.today, 1)) });
+    expect(again.json().message).toBe(`The change scheduled for ${wire(addDays(ctx.today, 1))} was replaced`);
     expect(again.json().data.scheduled).toMatchObject({ price: 3000 });
 
     const versions = (await call('GET', `/api/income/plans/${plan.planId}/versions`)).json().data;
     expect(versions.map((v: { effectiveFrom: string; price: number }) => [v.effectiveFrom, v.price])).toEqual([
-      [wire(addDays(today, 1)), 3000], [wire(addDays(today, -10)), 1000]]);
+      [wire(addDays(ctx.today, 1)), 3000], [wire(addDays(ctx.today, -10)), 1000]]);
     // The version in force today is untouched; tomorrow's is the replaced one.
-    expect(await planTermsOn(t.database.db, plan.planId, today)).toMatchObject({ pricePaise: 100000 });
-    expect(await planTermsOn(t.database.db, plan.planId, addDays(today, 1))).toMatchObject({ pricePaise: 300000 });
-    const log = await t.database.query<{ action: string }>(
+    expect(await planTermsOn(db().db, plan.planId, ctx.today)).toMatchObject({ pricePaise: 100000 });
+    expect(await planTermsOn(db().db, plan.planId, addDays(ctx.today, 1))).toMatchObject({ pricePaise: 300000 });
+    const log = await db().query<{ action: string }>(
       `select action from audit_log where entity = 'membership_plan' and entity_id = $1 order by id`, [String(plan.planId)]);
     expect(log.map((l) => l.action)).toEqual(['create', 'change', 'replace_version']);
   });
 
   it('renames a plan at once: names are not versioned, every version shows the new one', async () => {
     const plan = await createPlan({ ...gold, name: 'Old Name' });
-    const res = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'New Name', effectiveFrom: wire(addDays(today, 3)) });
+    const res = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'New Name', effectiveFrom: wire(addDays(ctx.today, 3)) });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.current.name).toBe('New Name');
     const versions = (await call('GET', `/api/income/plans/${plan.planId}/versions`)).json().data;
@@ -120,7 +106,7 @@ describe('membership plans', () => {
   });
 
   it('lists every plan with its current and scheduled version, by name', async () => {
-    const res = await call('GET', '/api/income/plans', undefined, viewer);
+    const res = await call('GET', '/api/income/plans', undefined, ctx.viewer);
     expect(res.statusCode).toBe(200);
     const names = res.json().data.map((p: { current: { name: string } | null; scheduled: { name: string } }) => (p.current ?? p.scheduled).name);
     expect(names).toEqual(['Change Me', 'Fixed Twenty', 'Gold Plan', 'Later Plan', 'New Name', 'Odd Price', 'Silver Plan']);
@@ -151,9 +137,9 @@ describe('membership plans', () => {
   });
 
   it('needs membership_view to read and income_settings to change', async () => {
-    expect((await call('GET', '/api/income/plans', undefined, noPermission)).statusCode).toBe(403);
-    expect((await call('GET', '/api/income/plans/1/versions', undefined, noPermission)).statusCode).toBe(403);
-    expect((await call('POST', '/api/income/plans', { ...gold, name: 'Nope' }, viewer)).statusCode).toBe(403);
-    expect((await call('PUT', '/api/income/plans/1', { ...gold, name: 'Nope' }, viewer)).statusCode).toBe(403);
+    expect((await call('GET', '/api/income/plans', undefined, ctx.noPermission)).statusCode).toBe(403);
+    expect((await call('GET', '/api/income/plans/1/versions', undefined, ctx.noPermission)).statusCode).toBe(403);
+    expect((await call('POST', '/api/income/plans', { ...gold, name: 'Nope' }, ctx.viewer)).statusCode).toBe(403);
+    expect((await call('PUT', '/api/income/plans/1', { ...gold, name: 'Nope' }, ctx.viewer)).statusCode).toBe(403);
   });
 });

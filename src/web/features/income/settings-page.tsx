@@ -1,4 +1,5 @@
-import { Button, Fieldset, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Fieldset, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title, type TextInputProps } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { isoToWireDate, wireDate } from '../../../contract/common';
@@ -31,6 +32,21 @@ const REWARD_MODE_LABELS: Record<(typeof MONTHLY_REWARD_MODES)[number], string> 
 
 /** yyyy-mm-dd from the wire's dd-mm-yyyy. */
 const isoOf = (wire: string) => wire.split('-').reverse().join('-');
+
+/** A number as typed (numberOf reads it on submit): the decimal keypad on a phone, no autofill. */
+function DecimalInput(props: TextInputProps) {
+  return <TextInput inputMode="decimal" autoComplete="off" {...props} />;
+}
+
+/** One group of the form in two columns (one on a phone), read-only for a viewer; `footer` spans the group. */
+function FieldGroup({ legend, disabled, footer, children }: { legend: string; disabled: boolean; footer?: ReactNode; children: ReactNode }) {
+  return (
+    <Fieldset legend={legend} disabled={disabled}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>{children}</SimpleGrid>
+      {footer}
+    </Fieldset>
+  );
+}
 
 function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: SettingsVersion; firstSave: boolean; readOnly: boolean; onSaved: (m: string) => void }) {
   const save = useSaveIncomeSettings();
@@ -71,7 +87,6 @@ function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: Settings
       effectiveFrom: v.effectiveFrom ? isoToWireDate(v.effectiveFrom) : undefined,
     }),
   });
-  const decimal = { inputMode: 'decimal' as const, autoComplete: 'off' };
   const levelsError = typeof form.errors.levelIncome === 'string' ? form.errors.levelIncome : null;
   const target = form.values.monthlyRewardMode === 'target';
 
@@ -90,10 +105,9 @@ function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: Settings
           </Text>
           <SimpleGrid cols={{ base: 2, sm: 5 }}>
             {Array.from({ length: LEVELS }, (_, i) => (
-              <TextInput
+              <DecimalInput
                 key={i}
                 label={`Level ${i + 1} (%)`}
-                {...decimal}
                 {...form.getInputProps(`levelIncome.${i}`)}
                 // The message shows once, at the top; the field is marked.
                 error={Boolean(form.errors[`levelIncome.${i}`])}
@@ -113,71 +127,57 @@ function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: Settings
           />
         </Fieldset>
 
-        <Fieldset legend="Daily payout" disabled={readOnly}>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label="TDS (%)" description="Deducted from each day's payout, its own ledger line" {...decimal} {...form.getInputProps('tdsPercent')} />
-            <TextInput label="Admin charge (%)" description="Deducted from each day's payout, its own ledger line" {...decimal} {...form.getInputProps('adminChargePercent')} />
-            <Select
-              label="Pay to"
-              description="Bank: a member without a primary bank account gets a Failure row (Pay Now later)"
-              data={[{ value: 'wallet', label: 'Wallet' }, { value: 'bank', label: 'Bank account' }]}
-              allowDeselect={false}
-              {...form.getInputProps('payTo')}
-            />
-            <TextInput type="time" label="Payout time" description="Each business day, India time (Asia/Kolkata)" {...form.getInputProps('payoutTime')} />
-          </SimpleGrid>
-          <Switch mt="md" label="Pay on weekends" description="Off: business days are Monday to Friday." {...form.getInputProps('payOnWeekends', { type: 'checkbox' })} />
-        </Fieldset>
+        <FieldGroup
+          legend="Daily payout"
+          disabled={readOnly}
+          footer={<Switch mt="md" label="Pay on weekends" description="Off: business days are Monday to Friday." {...form.getInputProps('payOnWeekends', { type: 'checkbox' })} />}
+        >
+          <DecimalInput label="TDS (%)" description="Deducted from each day's payout, its own ledger line" {...form.getInputProps('tdsPercent')} />
+          <DecimalInput label="Admin charge (%)" description="Deducted from each day's payout, its own ledger line" {...form.getInputProps('adminChargePercent')} />
+          <Select
+            label="Pay to"
+            description="Bank: a member without a primary bank account gets a Failure row (Pay Now later)"
+            data={[{ value: 'wallet', label: 'Wallet' }, { value: 'bank', label: 'Bank account' }]}
+            allowDeselect={false}
+            {...form.getInputProps('payTo')}
+          />
+          <TextInput type="time" label="Payout time" description="Each business day, India time (Asia/Kolkata)" {...form.getInputProps('payoutTime')} />
+        </FieldGroup>
 
-        <Fieldset legend="Royalty" disabled={readOnly}>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Royalty pool (%)"
-              description="Of the period's revenue (membership fees), shared by the rank weights"
-              {...decimal}
-              {...form.getInputProps('royaltyPoolPercent')}
+        <FieldGroup legend="Royalty" disabled={readOnly}>
+          <DecimalInput label="Royalty pool (%)" description="Of the period's revenue (membership fees), shared by the rank weights" {...form.getInputProps('royaltyPoolPercent')} />
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="royalty-period-label">
+              Royalty period
+            </Text>
+            <SegmentedControl
+              aria-labelledby="royalty-period-label"
+              data={[{ value: 'monthly', label: 'Monthly' }, { value: 'weekly', label: 'Weekly' }]}
+              value={form.values.royaltyPeriod}
+              onChange={(v) => form.setFieldValue('royaltyPeriod', v as IncomeSettings['royaltyPeriod'])}
             />
-            <Stack gap={4}>
-              <Text size="sm" fw={500} id="royalty-period-label">
-                Royalty period
-              </Text>
-              <SegmentedControl
-                aria-labelledby="royalty-period-label"
-                data={[{ value: 'monthly', label: 'Monthly' }, { value: 'weekly', label: 'Weekly' }]}
-                value={form.values.royaltyPeriod}
-                onChange={(v) => form.setFieldValue('royaltyPeriod', v as IncomeSettings['royaltyPeriod'])}
-              />
-            </Stack>
-          </SimpleGrid>
-        </Fieldset>
+          </Stack>
+        </FieldGroup>
 
-        <Fieldset legend="Rewards" disabled={readOnly}>
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput
-              label="Referral bonus (₹)"
-              description="Paid once when a member reaches 10 active direct referrals; 0 turns it off"
-              {...decimal}
-              {...form.getInputProps('referralBonus')}
-            />
-            <Select
-              label="Monthly reward"
-              data={MONTHLY_REWARD_MODES.map((m) => ({ value: m, label: REWARD_MODE_LABELS[m] }))}
-              allowDeselect={false}
-              {...form.getInputProps('monthlyRewardMode')}
-            />
-            {target && (
-              <>
-                <TextInput
-                  label="Monthly reward target (₹)"
-                  description="Team business in the month: membership fees of every member below"
-                  {...decimal}
-                  {...form.getInputProps('monthlyRewardTarget')}
-                />
-                <TextInput label="Monthly reward amount (₹)" description="Paid to each member who reaches the target" {...decimal} {...form.getInputProps('monthlyRewardAmount')} />
-              </>
-            )}
-          </SimpleGrid>
-        </Fieldset>
+        <FieldGroup legend="Rewards" disabled={readOnly}>
+          <DecimalInput
+            label="Referral bonus (₹)"
+            description="Paid once when a member reaches 10 active direct referrals; 0 turns it off"
+            {...form.getInputProps('referralBonus')}
+          />
+          <Select
+            label="Monthly reward"
+            data={MONTHLY_REWARD_MODES.map((m) => ({ value: m, label: REWARD_MODE_LABELS[m] }))}
+            allowDeselect={false}
+            {...form.getInputProps('monthlyRewardMode')}
+          />
+          {target && (
+            <>
+              <DecimalInput label="Monthly reward target (₹)" description="Team business in the month: membership fees of every member below" {...form.getInputProps('monthlyRewardTarget')} />
+              <DecimalInput label="Monthly reward amount (₹)" description="Paid to each member who reaches the target" {...form.getInputProps('monthlyRewardAmount')} />
+            </>
+          )}
+        </FieldGroup>
 
         {!readOnly && (
           <Group align="flex-end">

@@ -1,28 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_INCOME_SETTINGS } from '../../../../contract/income.ts';
-import { createTestApp, type TestContext } from '../../../test/harness.ts';
-import { moneyInvariantViolations } from '../../../lib/money-invariants.ts';
+import { incomeSuite } from '../income-test-kit.ts';
 import { addDays } from '../settings.ts';
 import { rankPromotion } from './rank-promotion.ts';
-import { addMember, addMembership, driveRun, previewRun, replaceRanks, todayIst } from './run-test-kit.ts';
+import { addDirects, addMember, addMembership, driveRun, previewRun, replaceRanks } from './run-test-kit.ts';
 
-let t: TestContext;
-let today: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  today = await todayIst(t.database);
-});
-afterAll(() => t.close());
-afterEach(async () => {
-  expect(await moneyInvariantViolations(t.database)).toEqual([]);
-});
+const { ctx, db } = incomeSuite({ moneyInvariants: true });
 
 const rankOf = async (userId: number) =>
-  (await t.database.query<{ rank_id: number | null }>('select rank_id from users where user_id = $1', [userId]))[0].rank_id;
+  (await db().query<{ rank_id: number | null }>('select rank_id from users where user_id = $1', [userId]))[0].rank_id;
 
 describe('rank promotion', () => {
   it('promotes to the highest qualifying rank above the current one, never down, with a record and an audit row each', async () => {
-    const [bronze, silver, gold, closed, byHand] = await replaceRanks(t.database, [
+    const [bronze, silver, gold, closed, byHand] = await replaceRanks(db(), [
       { position: 1, minDirect: 2 },
       { position: 2, minDirect: 3, minTeam: 6 },
       { position: 3, minDirect: 1, minBusinessPaise: 1_000_000 },
@@ -30,86 +20,74 @@ describe('rank promotion', () => {
       { position: 9 }, // no criterion above 0: given by hand only
     ]);
     // top has 3 active directs, each with one member below: team 6 → silver (bronze qualifies too).
-    const top = await addMember(t.database);
-    const kids: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      const kid = await addMember(t.database, { referredBy: top });
-      await addMembership(t.database, kid, 1_000);
-      kids.push(kid);
-      await addMember(t.database, { referredBy: kid });
-    }
+    const top = await addMember(db());
+    const kids = await addDirects(db(), top, 3, { pricePaise: 1_000, below: 1 });
     // kids[0] gets 2 active directs: bronze (no rank before); kids[1] holds gold already: stays.
-    for (let i = 0; i < 2; i += 1) await addMembership(t.database, await addMember(t.database, { referredBy: kids[0] }), 500);
-    await t.database.query('update users set rank_id = $1 where user_id = $2', [gold, kids[1]]);
-    for (let i = 0; i < 2; i += 1) await addMembership(t.database, await addMember(t.database, { referredBy: kids[1] }), 500);
+    await addDirects(db(), kids[0], 2, { pricePaise: 500 });
+    await db().query('update users set rank_id = $1 where user_id = $2', [gold, kids[1]]);
+    await addDirects(db(), kids[1], 2, { pricePaise: 500 });
     // A member by hand at the top rank qualifies for silver: never demoted.
-    const held = await addMember(t.database, { rankId: byHand });
-    for (let i = 0; i < 3; i += 1) {
-      const k = await addMember(t.database, { referredBy: held });
-      await addMembership(t.database, k, 100);
-      await addMember(t.database, { referredBy: k });
-    }
+    const held = await addMember(db(), { rankId: byHand });
+    await addDirects(db(), held, 3, { below: 1 });
     // Team business 10,000 rupees four levels down with one active direct: gold, skipping bronze and silver.
-    const rich = await addMember(t.database);
-    let below = await addMember(t.database, { referredBy: rich });
-    await addMembership(t.database, below, 100);
-    for (let i = 0; i < 3; i += 1) below = await addMember(t.database, { referredBy: below });
-    await addMembership(t.database, below, 999_900);
+    const rich = await addMember(db());
+    let below = await addMember(db(), { referredBy: rich });
+    await addMembership(db(), below, 100);
+    for (let i = 0; i < 3; i += 1) below = await addMember(db(), { referredBy: below });
+    await addMembership(db(), below, 999_900);
     // Inactive members are not promoted, whatever they qualify for.
-    const blocked = await addMember(t.database, { status: false });
-    for (let i = 0; i < 2; i += 1) await addMembership(t.database, await addMember(t.database, { referredBy: blocked }), 100);
+    const blocked = await addMember(db(), { status: false });
+    await addDirects(db(), blocked, 2);
 
-    const day = { start: today, end: today };
-    const preview = await previewRun(t.database, rankPromotion, day);
-    const run = await driveRun(t.database, rankPromotion, day, { limit: 5 });
+    const day = { start: ctx.today, end: ctx.today };
+    const preview = await previewRun(db(), rankPromotion, day);
+    const run = await driveRun(db(), rankPromotion, day, { limit: 5 });
     expect(await rankOf(top)).toBe(silver);
     expect(await rankOf(kids[0])).toBe(bronze);
     expect(await rankOf(kids[1])).toBe(gold);
     expect(await rankOf(held)).toBe(byHand);
     expect(await rankOf(rich)).toBe(gold);
     expect(await rankOf(blocked)).toBeNull();
-    const promotions = await t.database.query<{ user_id: number; from_rank_id: number | null; to_rank_id: number }>(
+    const promotions = await db().query<{ user_id: number; from_rank_id: number | null; to_rank_id: number }>(
       'select user_id, from_rank_id, to_rank_id from rank_promotions where run_id = $1 order by user_id', [run.runId]);
     expect(promotions.map((p) => [Number(p.user_id), p.from_rank_id, p.to_rank_id])).toEqual([
       [top, null, silver], [kids[0], null, bronze], [rich, null, gold],
     ]);
     expect(run.tally.paid).toBe(3);
     expect(preview).toMatchObject({ paid: 3, units: run.tally.units, grossPaise: 0 });
-    const audits = await t.database.query<{ entity_id: string; after: { rankId: number; runId: number } }>(
+    const audits = await db().query<{ entity_id: string; after: { rankId: number; runId: number } }>(
       `select entity_id, after from audit_log where action = 'rank_promoted' order by entity_id::int8`);
     expect(audits.map((a) => [Number(a.entity_id), a.after.rankId])).toEqual([[top, silver], [kids[0], bronze], [rich, gold]]);
     expect(closed).toBeGreaterThan(0);
 
     // The next day nothing changes; when kids[0] gets a third direct with one below each, silver (up, never down).
-    const next = addDays(today, 1);
-    expect((await driveRun(t.database, rankPromotion, { start: next, end: next })).tally.paid).toBe(0);
-    for (const k of await t.database.query<{ user_id: number }>('select user_id from users where referred_by = $1', [kids[0]])) {
-      await addMember(t.database, { referredBy: Number(k.user_id) });
+    const next = addDays(ctx.today, 1);
+    expect((await driveRun(db(), rankPromotion, { start: next, end: next })).tally.paid).toBe(0);
+    for (const k of await db().query<{ user_id: number }>('select user_id from users where referred_by = $1', [kids[0]])) {
+      await addMember(db(), { referredBy: Number(k.user_id) });
     }
-    const third = await addMember(t.database, { referredBy: kids[0] });
-    await addMembership(t.database, third, 100);
-    await addMember(t.database, { referredBy: third });
-    const later = addDays(today, 2);
-    const again = await driveRun(t.database, rankPromotion, { start: later, end: later });
+    await addDirects(db(), kids[0], 1, { below: 1 });
+    const later = addDays(ctx.today, 2);
+    const again = await driveRun(db(), rankPromotion, { start: later, end: later });
     expect(await rankOf(kids[0])).toBe(silver);
     expect(again.tally.paid).toBe(1);
 
     // Undo puts back what the run gave, where the member still holds it (a change by hand stands).
-    await t.database.query('update users set rank_id = $1 where user_id = $2', [byHand, rich]);
-    await t.database.db.transaction((tx) => rankPromotion.undo(tx, {
+    await db().query('update users set rank_id = $1 where user_id = $2', [byHand, rich]);
+    await db().db.transaction((tx) => rankPromotion.undo(tx, {
       runId: run.runId, kind: 'rank_promotion', period: day, settings: DEFAULT_INCOME_SETTINGS, settingsVersionId: null, state: run.state, batchId: null,
     }));
     expect(await rankOf(top)).toBeNull();
     expect(await rankOf(kids[0])).toBe(silver); // the later run's rank stands
     expect(await rankOf(rich)).toBe(byHand);
-    const reverted = await t.database.query<{ entity_id: string }>(`select entity_id from audit_log where action = 'rank_promotion_reversed'`);
+    const reverted = await db().query<{ entity_id: string }>(`select entity_id from audit_log where action = 'rank_promotion_reversed'`);
     expect(reverted.map((r) => Number(r.entity_id))).toEqual([top]);
   });
 
   it('does nothing when no rank has a criterion', async () => {
-    await replaceRanks(t.database, [{ position: 1 }]);
-    const day = addDays(today, 3);
-    const run = await driveRun(t.database, rankPromotion, { start: day, end: day });
+    await replaceRanks(db(), [{ position: 1 }]);
+    const day = addDays(ctx.today, 3);
+    const run = await driveRun(db(), rankPromotion, { start: day, end: day });
     expect(run.total).toBe(0);
     expect(run.tally.paid).toBe(0);
   });

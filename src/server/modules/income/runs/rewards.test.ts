@@ -1,34 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_INCOME_SETTINGS } from '../../../../contract/income.ts';
-import { createTestApp, type TestContext } from '../../../test/harness.ts';
-import { moneyInvariantViolations } from '../../../lib/money-invariants.ts';
+import { incomeSuite } from '../income-test-kit.ts';
 import { addDays } from '../settings.ts';
 import { monthlyReward, referralBonus } from './rewards.ts';
-import { addMember, addMembership, creditsOf, driveRun, previewRun, replaceRanks, todayIst } from './run-test-kit.ts';
+import { addDirects, addMember, addMembership, creditsOf, driveRun, previewRun, replaceRanks } from './run-test-kit.ts';
 import { monthOf } from './team.ts';
 
-let t: TestContext;
-let today: string;
-beforeAll(async () => {
-  t = await createTestApp();
-  today = await todayIst(t.database);
-});
-afterAll(() => t.close());
-afterEach(async () => {
-  expect(await moneyInvariantViolations(t.database)).toEqual([]);
-});
-
-/** `n` direct referrals of `upline`, each with a 1-rupee membership of the given status. */
-async function directs(upline: number, n: number, o: { status?: boolean; deleted?: boolean; membership?: 'active' | 'completed' | null } = {}) {
-  const ids: number[] = [];
-  for (let i = 0; i < n; i += 1) {
-    const id = await addMember(t.database, { referredBy: upline, status: o.status });
-    if (o.membership !== null) await addMembership(t.database, id, 100, o.membership ?? 'active');
-    if (o.deleted) await t.database.query('update users set deleted_at = now() where user_id = $1', [id]);
-    ids.push(id);
-  }
-  return ids;
-}
+const { ctx, db } = incomeSuite({ moneyInvariants: true });
 
 describe('referral bonus (referral_bonus_10_users)', () => {
   it('is daily and due on a past day, or today once the payout time has passed', () => {
@@ -41,51 +19,51 @@ describe('referral bonus (referral_bonus_10_users)', () => {
   });
 
   it('pays a member with 10 active direct referrals once, ever; 9 active ones are not enough', async () => {
-    const ten = await addMember(t.database);
-    await directs(ten, 10);
-    const nineAndCompleted = await addMember(t.database);
-    await directs(nineAndCompleted, 9);
-    await directs(nineAndCompleted, 1, { membership: 'completed' });
-    const nineAndInactive = await addMember(t.database);
-    await directs(nineAndInactive, 9);
-    await directs(nineAndInactive, 1, { status: false });
-    await directs(nineAndInactive, 1, { deleted: true });
-    await directs(nineAndInactive, 2, { membership: null });
-    const blocked = await addMember(t.database, { status: false });
-    await directs(blocked, 10);
+    const ten = await addMember(db());
+    await addDirects(db(), ten, 10);
+    const nineAndCompleted = await addMember(db());
+    await addDirects(db(), nineAndCompleted, 9);
+    await addDirects(db(), nineAndCompleted, 1, { membership: 'completed' });
+    const nineAndInactive = await addMember(db());
+    await addDirects(db(), nineAndInactive, 9);
+    await addDirects(db(), nineAndInactive, 1, { status: false });
+    await addDirects(db(), nineAndInactive, 1, { deleted: true });
+    await addDirects(db(), nineAndInactive, 2, { membership: null });
+    const blocked = await addMember(db(), { status: false });
+    await addDirects(db(), blocked, 10);
 
     const settings = { referralBonus: 500 };
-    const preview = await previewRun(t.database, referralBonus, { start: today, end: today }, settings);
-    const first = await driveRun(t.database, referralBonus, { start: today, end: today }, { settings, limit: 7 });
-    expect(Object.fromEntries(await creditsOf(t.database, first.runId))).toEqual({ [ten]: 50_000 });
+    const preview = await previewRun(db(), referralBonus, { start: ctx.today, end: ctx.today }, settings);
+    const first = await driveRun(db(), referralBonus, { start: ctx.today, end: ctx.today }, { settings, limit: 7 });
+    expect(Object.fromEntries(await creditsOf(db(), first.runId))).toEqual({ [ten]: 50_000 });
     expect(first.tally).toMatchObject({ paid: 1, grossPaise: 50_000 });
     expect(preview).toMatchObject({ paid: 1, grossPaise: 50_000, units: first.tally.units });
     expect(first.chunks).toBeGreaterThan(2);
-    const [row] = await t.database.query<{ kind: string; reward_type: string; run_date: string }>(`
+    const [row] = await db().query<{ kind: string; reward_type: string; run_date: string }>(`
       select l.kind, b.reward_type, b.run_date::text as run_date from ledger_entries l join income_batches b using (batch_id)
        where l.run_id = $1`, [first.runId]);
-    expect(row).toEqual({ kind: 'reward', reward_type: 'referral_bonus_10_users', run_date: today });
-    const grants = await t.database.query<{ user_id: number; run_id: number }>('select user_id, run_id from reward_grants');
+    expect(row).toEqual({ kind: 'reward', reward_type: 'referral_bonus_10_users', run_date: ctx.today });
+    const grants = await db().query<{ user_id: number; run_id: number }>('select user_id, run_id from reward_grants');
     expect(grants.map((g) => [Number(g.user_id), Number(g.run_id)])).toEqual([[ten, first.runId]]);
 
     // The next day: the one who had it gets nothing again; one more active referral makes the second qualify.
-    await directs(nineAndCompleted, 1);
-    const next = addDays(today, 1);
-    expect(await previewRun(t.database, referralBonus, { start: next, end: next }, settings)).toMatchObject({ paid: 1, grossPaise: 50_000 });
-    const second = await driveRun(t.database, referralBonus, { start: next, end: next }, { settings, limit: 50 });
-    expect(Object.fromEntries(await creditsOf(t.database, second.runId))).toEqual({ [nineAndCompleted]: 50_000 });
-    const third = await driveRun(t.database, referralBonus, { start: addDays(today, 2), end: addDays(today, 2) }, { settings });
+    await addDirects(db(), nineAndCompleted, 1);
+    const next = addDays(ctx.today, 1);
+    expect(await previewRun(db(), referralBonus, { start: next, end: next }, settings)).toMatchObject({ paid: 1, grossPaise: 50_000 });
+    const second = await driveRun(db(), referralBonus, { start: next, end: next }, { settings, limit: 50 });
+    expect(Object.fromEntries(await creditsOf(db(), second.runId))).toEqual({ [nineAndCompleted]: 50_000 });
+    const third = await driveRun(db(), referralBonus, { start: addDays(ctx.today, 2), end: addDays(ctx.today, 2) }, { settings });
     expect(third.tally.paid).toBe(0);
 
     // Undo forgets the run's grants (the engine takes the money back): a corrected run may grant again.
-    await t.database.db.transaction((tx) => referralBonus.undo(tx, { ...second, kind: 'referral_bonus', period: { start: next, end: next }, settings: { ...DEFAULT_INCOME_SETTINGS, ...settings }, settingsVersionId: null }));
-    expect((await t.database.query('select 1 from reward_grants where user_id = $1', [nineAndCompleted]))).toHaveLength(0);
-    expect((await t.database.query('select 1 from reward_grants where user_id = $1', [ten]))).toHaveLength(1);
+    await db().db.transaction((tx) => referralBonus.undo(tx, { ...second, kind: 'referral_bonus', period: { start: next, end: next }, settings: { ...DEFAULT_INCOME_SETTINGS, ...settings }, settingsVersionId: null }));
+    expect((await db().query('select 1 from reward_grants where user_id = $1', [nineAndCompleted]))).toHaveLength(0);
+    expect((await db().query('select 1 from reward_grants where user_id = $1', [ten]))).toHaveLength(1);
   });
 
   it('pays nothing and opens no batch when the bonus is 0', async () => {
-    const day = addDays(today, 5);
-    const run = await driveRun(t.database, referralBonus, { start: day, end: day }, { settings: { referralBonus: 0 } });
+    const day = addDays(ctx.today, 5);
+    const run = await driveRun(db(), referralBonus, { start: day, end: day }, { settings: { referralBonus: 0 } });
     expect(run.batchId).toBeNull();
     expect(run.tally.paid).toBe(0);
   });
@@ -93,59 +71,59 @@ describe('referral bonus (referral_bonus_10_users)', () => {
 
 describe('monthly reward (monthlyReward)', () => {
   it('by rank: every live active member holding a rank gets its monthly reward', async () => {
-    const [small, big, none, closed] = await replaceRanks(t.database, [
+    const [small, big, none, closed] = await replaceRanks(db(), [
       { position: 1, monthlyRewardPaise: 100_50 }, { position: 2, monthlyRewardPaise: 1_000_00 }, { position: 3 },
       { position: 4, monthlyRewardPaise: 5_000_00, status: false },
     ]);
-    const a = await addMember(t.database, { rankId: small });
-    const b = await addMember(t.database, { rankId: big });
-    const c = await addMember(t.database, { rankId: big });
+    const a = await addMember(db(), { rankId: small });
+    const b = await addMember(db(), { rankId: big });
+    const c = await addMember(db(), { rankId: big });
     const out = [
-      await addMember(t.database, { rankId: none }), await addMember(t.database, { rankId: closed }),
-      await addMember(t.database, { rankId: big, status: false }), await addMember(t.database, { rankId: big, deleted: true }),
+      await addMember(db(), { rankId: none }), await addMember(db(), { rankId: closed }),
+      await addMember(db(), { rankId: big, status: false }), await addMember(db(), { rankId: big, deleted: true }),
     ];
-    const period = monthOf(today);
+    const period = monthOf(ctx.today);
     const settings = { monthlyRewardMode: 'rank' as const };
-    expect(monthlyReward.periodOf(today, DEFAULT_INCOME_SETTINGS)).toEqual(period);
-    const preview = await previewRun(t.database, monthlyReward, period, settings);
-    const run = await driveRun(t.database, monthlyReward, period, { settings, limit: 4 });
-    const credits = await creditsOf(t.database, run.runId);
+    expect(monthlyReward.periodOf(ctx.today, DEFAULT_INCOME_SETTINGS)).toEqual(period);
+    const preview = await previewRun(db(), monthlyReward, period, settings);
+    const run = await driveRun(db(), monthlyReward, period, { settings, limit: 4 });
+    const credits = await creditsOf(db(), run.runId);
     expect(Object.fromEntries(credits)).toEqual({ [a]: 10_050, [b]: 100_000, [c]: 100_000 });
     for (const o of out) expect(credits.has(o)).toBe(false);
     expect(run.tally).toMatchObject({ paid: 3, grossPaise: 210_050 });
     expect(preview).toMatchObject({ paid: 3, grossPaise: 210_050, units: run.tally.units });
-    const [batch] = await t.database.query<{ kind: string; reward_type: string; run_date: string }>(
+    const [batch] = await db().query<{ kind: string; reward_type: string; run_date: string }>(
       'select kind, reward_type, run_date::text as run_date from income_batches where batch_id = $1', [run.batchId]);
     expect(batch).toEqual({ kind: 'reward', reward_type: 'monthlyReward', run_date: period.end });
   });
 
   it('by target: team business of the month (fees of every member below) at or above the target', async () => {
-    await replaceRanks(t.database, []);
+    await replaceRanks(db(), []);
     // top → mid → low → deep; fees this month: mid 3,000, low 1,500, deep 500.50 (all below top: 5,000.50).
-    const top = await addMember(t.database);
-    const mid = await addMember(t.database, { referredBy: top });
-    const low = await addMember(t.database, { referredBy: mid });
-    const deep = await addMember(t.database, { referredBy: low });
-    const old = await addMember(t.database, { referredBy: mid });
-    await addMembership(t.database, mid, 300_000);
-    await addMembership(t.database, low, 150_000);
-    await addMembership(t.database, deep, 50_050);
+    const top = await addMember(db());
+    const mid = await addMember(db(), { referredBy: top });
+    const low = await addMember(db(), { referredBy: mid });
+    const deep = await addMember(db(), { referredBy: low });
+    const old = await addMember(db(), { referredBy: mid });
+    await addMembership(db(), mid, 300_000);
+    await addMembership(db(), low, 150_000);
+    await addMembership(db(), deep, 50_050);
     // A fee sold last month does not count for this month.
-    await addMembership(t.database, old, 900_000);
-    await t.database.query(`update memberships set created_at = created_at - interval '40 days' where user_id = $1`, [old]);
+    await addMembership(db(), old, 900_000);
+    await db().query(`update memberships set created_at = created_at - interval '40 days' where user_id = $1`, [old]);
 
     const settings = { monthlyRewardMode: 'target' as const, monthlyRewardTarget: 5000.5, monthlyRewardAmount: 750.25 };
-    const period = monthOf(today);
-    const preview = await previewRun(t.database, monthlyReward, period, settings);
-    const run = await driveRun(t.database, monthlyReward, period, { settings, limit: 2 });
+    const period = monthOf(ctx.today);
+    const preview = await previewRun(db(), monthlyReward, period, settings);
+    const run = await driveRun(db(), monthlyReward, period, { settings, limit: 2 });
     // top: 3,000 + 1,500 + 500.50 = 5,000.50 ≥ target; mid: 2,000.50 < target.
-    expect(Object.fromEntries(await creditsOf(t.database, run.runId))).toEqual({ [top]: 75_025 });
+    expect(Object.fromEntries(await creditsOf(db(), run.runId))).toEqual({ [top]: 75_025 });
     expect(preview).toMatchObject({ paid: 1, grossPaise: 75_025 });
 
-    const lower = await driveRun(t.database, monthlyReward, period, { settings: { ...settings, monthlyRewardTarget: 2000.5 } });
-    expect(Object.fromEntries(await creditsOf(t.database, lower.runId))).toEqual({ [top]: 75_025, [mid]: 75_025 });
+    const lower = await driveRun(db(), monthlyReward, period, { settings: { ...settings, monthlyRewardTarget: 2000.5 } });
+    expect(Object.fromEntries(await creditsOf(db(), lower.runId))).toEqual({ [top]: 75_025, [mid]: 75_025 });
 
-    const off = await driveRun(t.database, monthlyReward, period, { settings: { monthlyRewardMode: 'off' } });
+    const off = await driveRun(db(), monthlyReward, period, { settings: { monthlyRewardMode: 'off' } });
     expect(off.batchId).toBeNull();
     expect(off.tally.paid).toBe(0);
   });

@@ -8,7 +8,8 @@ import { NO_TALLY, type RunKindHandler, type RunPeriod, type RunScope, type Tall
  * A tiny driver for the royalty, reward and rank-promotion kinds' tests, standing in for the
  * engine: an income_runs row, `begin`, the income batch it asks for, then `step` until done, each
  * chunk its own transaction that also moves the run row's cursor and totals. Plus a few builders
- * of members, ranks and memberships written straight into the database.
+ * of members, trees of direct referrals, ranks and memberships written straight into the database.
+ * The file's server comes from incomeSuite (../income-test-kit.ts).
  */
 
 export interface DrivenRun {
@@ -55,7 +56,7 @@ export async function driveRun(
   for (;;) {
     const result = await database.db.transaction(async (tx) => {
       const r = await handler.step(tx, scope, cursor, limit);
-      await tx.execute(sql`update income_runs set cursor = ${r.cursor}::int8, done = done + ${r.units}::int8,
+      await tx.execute(sql`update income_runs set cursors = array[${r.cursor}::int8], done = done + ${r.units}::int8,
         paid = paid + ${r.paid}::int8, gross_paise = gross_paise + ${r.grossPaise}::int8 where run_id = ${scope.runId}::int8`);
       return r;
     });
@@ -111,6 +112,25 @@ export async function addMembership(
     [userId, pricePaise, pricePaise * 2, status]);
 }
 
+/**
+ * `n` direct referrals of `upline`, each with a membership of `pricePaise` (1 rupee unless told;
+ * `membership: null` for none) and `below` members under each; the directs' ids in order.
+ */
+export async function addDirects(
+  database: Database, upline: number, n: number,
+  o: { status?: boolean; deleted?: boolean; membership?: 'active' | 'completed' | null; pricePaise?: number; below?: number } = {},
+): Promise<number[]> {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const id = await addMember(database, { referredBy: upline, status: o.status });
+    if (o.membership !== null) await addMembership(database, id, o.pricePaise ?? 100, o.membership ?? 'active');
+    if (o.deleted) await database.query('update users set deleted_at = now() where user_id = $1', [id]);
+    for (let j = 0; j < (o.below ?? 0); j += 1) await addMember(database, { referredBy: id });
+    ids.push(id);
+  }
+  return ids;
+}
+
 /** Turns every shipped rank off, then adds the test's ranks; returns their ids in order. */
 export async function replaceRanks(
   database: Database,
@@ -128,12 +148,6 @@ export async function replaceRanks(
     ids.push(Number(row.rank_id));
   }
   return ids;
-}
-
-/** The India-time business day today, yyyy-mm-dd. */
-export async function todayIst(database: Database): Promise<string> {
-  const [row] = await database.query<{ day: string }>(`select (now() at time zone 'Asia/Kolkata')::date::text as day`);
-  return row.day;
 }
 
 /** Each member's credits of a run's ledger rows, by kind. */
