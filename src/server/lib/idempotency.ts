@@ -16,6 +16,8 @@ export interface MoneyResult {
   status: number;
   body: unknown;
   audit: AuditEntry;
+  /** Work the movement leaves to the background once it has committed (a long reversal's next ranges). */
+  afterCommit?: () => void;
 }
 
 type StoredKey = Pick<typeof idempotencyKeys.$inferSelect, 'requestHash' | 'statusCode' | 'response'>;
@@ -60,6 +62,7 @@ export async function idempotent(
       await audit(tx, ctx, done.audit);
       return done;
     });
+    result.afterCommit?.();
     return reply.code(result.status).send(result.body);
   }
   const key = Array.isArray(header) ? header[0] : header;
@@ -106,7 +109,10 @@ export async function idempotent(
     throw err;
   }
 
-  if ('result' in outcome) return reply.code(outcome.result.status).send(outcome.result.body);
+  if ('result' in outcome) {
+    outcome.result.afterCommit?.();
+    return reply.code(outcome.result.status).send(outcome.result.body);
+  }
   const prior = outcome.replay;
   if (prior.requestHash !== hash) {
     throw new AppError(422, 'This Idempotency-Key was already used for a different request; send a new key for a new request');

@@ -63,7 +63,8 @@ export const ledgerEntries = pgTable(
   },
   (t) => [
     uniqueIndex('ledger_reversal_of_uq').on(t.reversalOf).where(sql`${t.reversalOf} is not null`),
-    index('ledger_run_idx').on(t.runId, t.id).where(sql`${t.runId} is not null`),
+    // A run's rows by member (a reversal works the run member range by member range), then in order.
+    index('ledger_run_idx').on(t.runId, t.userId, t.id).where(sql`${t.runId} is not null`),
     check('ledger_amount_not_zero', sql`${t.amountPaise} <> 0`),
     index('ledger_user_created_idx').on(t.userId, t.createdAt),
     index('ledger_kind_created_idx').on(t.kind, t.createdAt),
@@ -141,7 +142,7 @@ export const dailyPayouts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('daily_payouts_run_idx').on(t.runId, t.id).where(sql`${t.runId} is not null`),
+    index('daily_payouts_run_idx').on(t.runId, t.userId).where(sql`${t.runId} is not null`),
     check('daily_payouts_amount_positive', sql`${t.amountPaise} > 0`),
     check('daily_payouts_status', sql`${t.status} in ('Success', 'Failure')`),
     uniqueIndex('daily_payouts_user_day_uq').on(t.userId, t.payoutDate),

@@ -8,7 +8,8 @@ import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import { activationBody } from '../../../contract/income.ts';
 import { activateMembership } from '../income/activation.service.ts';
-import { reverseRun } from '../income/runs/engine.ts';
+import { afterReversal, runChunkSize } from '../income/runs/engine.ts';
+import { reverseRun } from '../income/runs/reversal.ts';
 import { transferAdmin } from '../payouts/payouts.service.ts';
 import { decideWithdrawal, rechargeOrWithdraw } from '../wallet/wallet.service.ts';
 import * as repo from './approvals.repository.ts';
@@ -29,7 +30,7 @@ export async function getApproval(ctx: Ctx, id: number): Promise<Approval> {
  * parsed with the endpoint's own schema again, so a request can only replay what that endpoint
  * accepts.
  */
-function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown): Promise<MoneyResult> {
+async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown, database: Ctx['database']): Promise<MoneyResult> {
   switch (kind) {
     case 'wallet_recharge':
     case 'wallet_withdrawal':
@@ -45,7 +46,7 @@ function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown)
       return activateMembership(tx, ctx, activationBody.parse(payload));
     case 'run_reversal': {
       const { runId, remarks } = payload as { runId: number; remarks: string };
-      return reverseRun(tx, ctx, { runId: Number(runId), remarks: String(remarks) });
+      return afterReversal(database, Number(runId), await reverseRun(tx, ctx, { runId: Number(runId), remarks: String(remarks) }, runChunkSize(database)));
     }
   }
 }
@@ -79,13 +80,14 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
     throw new AppError(403, 'You cannot approve a movement of your own wallet: another operator must do it');
   }
   const money: MoneyContext = { ...moneyContext(ctx), makerId, approved: true };
-  const moved = await replay(tx, money, claimed.kind, claimed.payload);
+  const moved = await replay(tx, money, claimed.kind, claimed.payload, ctx.database);
   await audit(tx, ctx, moved.audit);
   const result = (moved.body as { data: Record<string, unknown>; message: string });
   await repo.recordResult(tx, id, result.data);
   const data = (await repo.approvalById(tx, id))!;
   return {
     status: 200,
+    afterCommit: moved.afterCommit,
     body: { success: true, message: `Request approved: ${result.message}`, data: { ...data, result: result.data } },
     audit: {
       action: 'money_request_approved',

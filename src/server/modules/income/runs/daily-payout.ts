@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { percentToBp, type IncomeSettings } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
-import type { RunKindHandler, RunPeriod, RunScope, Tally } from './kind.ts';
+import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
 
 /**
  * Daily payout (issue 16): on day D every membership with status 'active', starts_on ≤ D ≤
@@ -177,12 +177,12 @@ export const dailyPayout: RunKindHandler = {
       select (select count(*) from units)::int8 as units, t.* from (select ${TALLY} from calc where pays) t`));
     return tallyOf(row);
   },
-  async undo(tx, scope) {
+  async undo(tx, scope, members) {
     // The run's payout rows go (their payouts_daily rollup follows by trigger); each membership gets
     // back the day it earned and is active again (a later run closes it again if its time is up).
     await tx.execute(sql`
       with gone as (
-        delete from daily_payouts where run_id = ${scope.runId} returning user_id, gross_paise
+        delete from daily_payouts where run_id = ${scope.runId} and ${inRange(sql`user_id`, members)} returning user_id, gross_paise
       )
       update memberships m
          set earned_paise = m.earned_paise - g.gross_paise, days_earned = m.days_earned - 1, status = 'active'

@@ -4,10 +4,10 @@ import { RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
 import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
-import { holdForApproval, needsApproval, type MoneyContext } from '../../approvals/four-eyes.ts';
 import { istToday, settingsOn, type SettingsInForce } from '../settings.ts';
 import type { RunPeriod, RunScope, Tally } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
+import { reversalChunk } from './reversal.ts';
 import * as repo from './runs.repository.ts';
 
 /**
@@ -27,7 +27,8 @@ import * as repo from './runs.repository.ts';
  *   connection, so one slice. A chunk that loses a deadlock to the other slice is retried;
  * - a chunk that throws marks the run 'failed' with the error; starting the period again (POST
  *   start, or the schedule) resumes it from its cursors;
- * - a reversal is one transaction (reverseRun).
+ * - a reversal (reversal.ts) is worked range of members by range the same way: the request does
+ *   the first range, the workers the rest (status 'reversing' until its last range).
  */
 
 export const CHUNK_SIZE = 20_000;
@@ -136,10 +137,31 @@ async function workSlice(database: Database, runId: number, slice: number): Prom
   }
 }
 
-/** Every slice of the run that is not done, side by side. */
+/** A reversal's ranges after the request's first, one transaction each, to its end. */
+async function workReversal(database: Database, runId: number): Promise<void> {
+  const w = workersOf(database);
+  for (let n = 1, tries = 0; !w.stopping; n++) {
+    try {
+      if (w.beforeChunk?.(runId, n, 0) === 'halt') return;
+      const chunked = await database.db.transaction((tx) => reversalChunk(tx, runId, w.chunkSize));
+      tries = 0;
+      if (!chunked || chunked.next === 'reversed') return;
+    } catch (error) {
+      if (retryable(error) && ++tries <= RETRIES) continue;
+      if (error instanceof AppError && error.statusCode === 409) return; // another worker has it
+      // The run stays 'reversing' with the error shown; the next schedule tick (or start-up) tries again.
+      w.log(`reversal of income run ${runId} stopped: ${messageOf(error)}`);
+      await repo.noteError(database.db, runId, messageOf(error)).catch(() => {});
+      return;
+    }
+  }
+}
+
+/** A reversing run's ranges, or every slice of a running run that is not done, side by side. */
 async function work(database: Database, runId: number): Promise<void> {
   const run = await repo.runById(database.db, runId);
   if (!run) return;
+  if (run.status === 'reversing') return workReversal(database, runId);
   await Promise.all(run.cursors.map((cursor, slice) => (cursor === -1 ? undefined : workSlice(database, runId, slice))));
 }
 
@@ -165,13 +187,21 @@ export async function stopRuns(database: Database): Promise<void> {
   await runsSettled(database);
 }
 
-/** Start-up (and each schedule tick): every run left 'running' goes on from its cursor. */
+/** Start-up (and each schedule tick): every run left 'running' or 'reversing' goes on from its cursors. */
 export async function resumeRuns(database: Database): Promise<number[]> {
-  const w = workersOf(database);
-  w.stopping = false;
-  const ids = await repo.runsWithStatus(database.db, 'running');
+  workersOf(database).stopping = false;
+  const ids = [...(await repo.runsWithStatus(database.db, 'running')), ...(await repo.runsWithStatus(database.db, 'reversing'))];
   for (const id of ids) void kick(database, id);
   return ids;
+}
+
+/** The chunk size a reversal request works its first range with (the workers' own). */
+export const runChunkSize = (database: Database) => workersOf(database).chunkSize;
+
+/** A reversal that left ranges for the background sets a worker going on it once it has committed. */
+export function afterReversal(database: Database, runId: number, result: MoneyResult & { background: boolean }): MoneyResult {
+  const { background, ...money } = result;
+  return background ? { ...money, afterCommit: () => void kick(database, runId) } : money;
 }
 
 /** The period of `kind` holding `day`, and the settings in force on its first day. */
@@ -245,55 +275,4 @@ export async function previewRun(database: Database, kind: RunKind, day: string)
     const existing = await repo.runOfPeriod(tx, kind, period.start);
     return { period, tally, total: begun.total, existingRunId: existing?.runId ?? null };
   });
-}
-
-/** What a reversal request carries (and the approval replays). */
-export interface ReversalPayload {
-  runId: number;
-  remarks: string;
-}
-
-/**
- * Reverses a completed run by compensating ledger entries (never by deleting), in one transaction:
- * one row per ledger row of the run (reversal_of = the original, same kind and batch, opposite
- * sign, run_id = the run; Pay Now lines written later on the run's Failure rows carry the run too
- * and are compensated with it). Per member the debits are given back in full and the credits taken
- * back as far as the balance then covers; what it can't cover is a shortfall (run_shortfalls and
- * the run's total), never a negative balance. Then the kind's `undo`, status 'reversed'. Above the
- * approval threshold (the run's net credit) it is only filed for a second operator (202).
- */
-export async function reverseRun(tx: Db, money: MoneyContext, payload: ReversalPayload): Promise<MoneyResult> {
-  const { runId, remarks } = payload;
-  const run = await repo.runById(tx, runId, true);
-  if (!run) throw new AppError(404, `Run ${runId} not found`);
-  if (run.status !== 'completed') {
-    throw new AppError(409, `Run ${runId} is ${run.status}: only a completed run can be reversed`);
-  }
-  if (await repo.paidInRun(tx, runId, money.actorId)) {
-    throw new AppError(403, 'This run paid your own wallet: another operator must reverse it');
-  }
-  const netPaise = await repo.runNetPaise(tx, runId);
-  if (needsApproval(money, Math.abs(netPaise))) {
-    const pending = await repo.pendingReversal(tx, runId);
-    if (pending !== null) throw new AppError(409, `The reversal of run ${runId} already awaits approval (request ${pending})`);
-    return holdForApproval(tx, money, { kind: 'run_reversal', userId: money.makerId, amountPaise: Math.abs(netPaise), payload: { runId, remarks } });
-  }
-  const compensated = await repo.compensate(tx, runId, money.actorId);
-  await RUN_HANDLERS[run.kind].undo(tx, scopeOf(run));
-  await repo.markReversed(tx, runId, money.actorId, { remarks, ...compensated, approved: money.approved, makerId: money.makerId });
-  const after = (await repo.runById(tx, runId))!;
-  const message = compensated.shortfallPaise > 0
-    ? `Run ${runId} reversed; ${compensated.shortfallMembers} member(s) no longer had the money: a shortfall of ${(compensated.shortfallPaise / 100).toFixed(2)} is recorded`
-    : `Run ${runId} reversed`;
-  return {
-    status: 200,
-    body: { success: true, message, data: repo.toRun(after) },
-    audit: {
-      action: 'income_run_reversed',
-      entity: 'income_run',
-      entityId: runId,
-      before: { status: 'completed', kind: run.kind, periodStart: run.periodStart, netPaise },
-      after: { status: 'reversed', remarks, ...compensated, makerId: money.makerId, approved: money.approved },
-    },
-  };
 }

@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { IncomeSettings, RunKind } from '../../../../contract/income.ts';
 import type { Db } from '../../../db/client.ts';
 
@@ -83,8 +84,18 @@ export interface RunKindHandler {
   preview(db: Db, scope: Omit<RunScope, 'runId' | 'batchId'>): Promise<Tally>;
   /**
    * A reversal's part that is not ledger (the engine has already posted the compensating ledger
-   * rows): payout rows, memberships' earned totals, reward grants, rank changes. In the
-   * reversal's transaction.
+   * rows of these members): payout rows, memberships' earned totals, reward grants, rank changes,
+   * of the members in `members` only. In the reversal chunk's transaction.
    */
-  undo(tx: Db, scope: RunScope): Promise<void>;
+  undo(tx: Db, scope: RunScope, members: MemberRange): Promise<void>;
 }
+
+/** A reversal chunk's members: user ids after `after`, up to `upTo` inclusive (null: no end). */
+export interface MemberRange {
+  after: number;
+  upTo: number | null;
+}
+
+/** `column` (a user id) within the range, as SQL. */
+export const inRange = (column: SQL, members: MemberRange): SQL =>
+  members.upTo === null ? sql`${column} > ${members.after}::int8` : sql`${column} > ${members.after}::int8 and ${column} <= ${members.upTo}::int8`;

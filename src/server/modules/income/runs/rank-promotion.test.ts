@@ -76,7 +76,7 @@ describe('rank promotion', () => {
     await db().query('update users set rank_id = $1 where user_id = $2', [byHand, rich]);
     await db().db.transaction((tx) => rankPromotion.undo(tx, {
       runId: run.runId, kind: 'rank_promotion', period: day, settings: DEFAULT_INCOME_SETTINGS, settingsVersionId: null, state: run.state, batchId: null,
-    }));
+    }, { after: 0, upTo: null }));
     expect(await rankOf(top)).toBeNull();
     expect(await rankOf(kids[0])).toBe(silver); // the later run's rank stands
     expect(await rankOf(rich)).toBe(byHand);

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client.ts';
-import type { RunKindHandler } from './kind.ts';
+import { inRange, type RunKindHandler } from './kind.ts';
 import { chunkCte, dailyDue, directsCte, memberCount, teamCtes } from './team.ts';
 
 /**
@@ -131,11 +131,11 @@ export const rankPromotion: RunKindHandler = {
    * Puts back the run's promotions where the member still holds the rank the run gave them (a
    * later change by hand or by another run stands), each with an audit row.
    */
-  async undo(tx, scope) {
+  async undo(tx, scope, members) {
     await tx.execute(sql`
       with back as (
         update users u set rank_id = p.from_rank_id, updated_at = now() from rank_promotions p
-         where p.run_id = ${scope.runId}::int8 and u.user_id = p.user_id and u.rank_id = p.to_rank_id
+         where p.run_id = ${scope.runId}::int8 and ${inRange(sql`p.user_id`, members)} and u.user_id = p.user_id and u.rank_id = p.to_rank_id
         returning u.user_id, p.from_rank_id, p.to_rank_id
       ), starter as (
         select r.reversed_by as actor_id, s.full_name as actor_name

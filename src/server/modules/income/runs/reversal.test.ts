@@ -4,6 +4,7 @@ import { moneyInvariantViolations } from '../../../lib/money-invariants.ts';
 import { accountWithPermissions } from '../../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../../test/harness.ts';
 import { balanceOf, moneyHeaders } from '../../wallet/money-test-kit.ts';
+import { configureRuns, resumeRuns, runsSettled } from './engine.ts';
 import { addDays, ledgerOf, member, membership, membershipOf, payoutsOf, runDay, settingsFrom, today } from './payout-test-kit.ts';
 
 let t: TestContext;
@@ -18,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 afterEach(async () => {
+  configureRuns(t.database, { chunkSize: 20_000, beforeChunk: null });
   expect(await moneyInvariantViolations(t.database)).toEqual([]);
 });
 
@@ -118,6 +120,58 @@ describe('reversing a run', () => {
     expect(await balanceOf(t.database, big.userId)).toBe(0);
     const [row] = await t.database.query<{ status: string }>('select status from income_runs where run_id = $1', [run.runId]);
     expect(row.status).toBe('reversed');
+  });
+
+  it('a run larger than a range is reversed range by range: the request does the first, the rest follows in the background', async () => {
+    const day = addDays(now, -50);
+    const paid = [];
+    for (let i = 0; i < 5; i++) paid.push(await earner(day, 1000));
+    const failure = await earner(day, 1000, { active: false });
+    const { run } = await runDay(t, token, day);
+    expect(run.totals).toMatchObject({ paid: 5, failed: 1 });
+    configureRuns(t.database, { chunkSize: 2 });
+    const res = await reverse(run.runId);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      message: `Run ${run.runId} is being reversed: its first 2 member(s) are done and the rest follow in the background`,
+      data: { runId: run.runId, status: 'reversing' },
+    });
+    await runsSettled(t.database);
+    const detail = await t.app.inject({ method: 'GET', url: `/api/income/runs/${run.runId}`, headers: bearer(token) });
+    expect(detail.json().data).toMatchObject({ status: 'reversed', shortfall: 0, reversedBy: expect.any(Number), reversedAt: expect.any(String), error: null });
+    expect(detail.json().data.state.reversal).toMatchObject({ lines: 15, members: 5, shortfallPaise: 0, shortfallMembers: 0 });
+    for (const { userId, id } of paid) {
+      expect(await balanceOf(t.database, userId)).toBe(0);
+      expect((await ledgerOf(t.database, userId)).map((l) => l.amount)).toEqual([1000, -50, -50, -1000, 50, 50]);
+      expect(await payoutsOf(t.database, userId)).toEqual([]);
+      expect(await membershipOf(t.database, id)).toEqual({ earned: 0, days: 0, status: 'active' });
+    }
+    // The member with only a Failure row (no ledger row) is in the last range, which has no end.
+    expect(await payoutsOf(t.database, failure.userId)).toEqual([]);
+    expect(await membershipOf(t.database, failure.id)).toEqual({ earned: 0, days: 0, status: 'active' });
+  });
+
+  it('a reversal stopped by a crash between ranges goes on from its cursor at the next start, compensating each line once', async () => {
+    const day = addDays(now, -60);
+    const paid = [];
+    for (let i = 0; i < 5; i++) paid.push(await earner(day, 1000));
+    const { run } = await runDay(t, token, day);
+    configureRuns(t.database, { chunkSize: 2, beforeChunk: (_run, n) => (n === 2 ? 'halt' : undefined) });
+    expect((await reverse(run.runId)).json().data.status).toBe('reversing');
+    await runsSettled(t.database);
+    const [half] = await t.database.query<{ status: string; n: string }>(
+      `select status, (select count(*) from ledger_entries where run_id = $1 and reversal_of is not null)::text as n from income_runs where run_id = $1`, [run.runId]);
+    // The request's range and one background range: 4 members, 12 lines.
+    expect(half).toEqual({ status: 'reversing', n: '12' });
+    configureRuns(t.database, { beforeChunk: null });
+    expect(await resumeRuns(t.database)).toEqual([run.runId]);
+    await runsSettled(t.database);
+    const [row] = await t.database.query<{ status: string }>('select status from income_runs where run_id = $1', [run.runId]);
+    expect(row.status).toBe('reversed');
+    for (const { userId } of paid) {
+      expect((await ledgerOf(t.database, userId)).map((l) => l.amount)).toEqual([1000, -50, -50, -1000, 50, 50]);
+      expect(await balanceOf(t.database, userId)).toBe(0);
+    }
   });
 
   it('refuses an unknown run, a run not completed, and a reversal without a reason', async () => {

@@ -56,7 +56,7 @@ describe('referral bonus (referral_bonus_10_users)', () => {
     expect(third.tally.paid).toBe(0);
 
     // Undo forgets the run's grants (the engine takes the money back): a corrected run may grant again.
-    await db().db.transaction((tx) => referralBonus.undo(tx, { ...second, kind: 'referral_bonus', period: { start: next, end: next }, settings: { ...DEFAULT_INCOME_SETTINGS, ...settings }, settingsVersionId: null }));
+    await db().db.transaction((tx) => referralBonus.undo(tx, { ...second, kind: 'referral_bonus', period: { start: next, end: next }, settings: { ...DEFAULT_INCOME_SETTINGS, ...settings }, settingsVersionId: null }, { after: 0, upTo: null }));
     expect((await db().query('select 1 from reward_grants where user_id = $1', [nineAndCompleted]))).toHaveLength(0);
     expect((await db().query('select 1 from reward_grants where user_id = $1', [ten]))).toHaveLength(1);
   });

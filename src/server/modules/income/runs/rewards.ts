@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type IncomeSettings } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
-import type { RunKindHandler, RunPeriod, RunScope, Tally } from './kind.ts';
+import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
 import { chunkCte, chunkResult, dailyDue, directsCte, memberCount, monthOf, periodOver, teamCtes } from './team.ts';
 
 /**
@@ -99,8 +99,9 @@ export const referralBonus: RunKindHandler = {
   },
 
   /** The run's grants go, so a corrected run may grant them again (the engine took the money back). */
-  async undo(tx, scope) {
-    await tx.execute(sql`delete from reward_grants where run_id = ${scope.runId}::int8 and reward_type = ${REFERRAL_BONUS_TYPE}`);
+  async undo(tx, scope, members) {
+    await tx.execute(sql`
+      delete from reward_grants where run_id = ${scope.runId}::int8 and reward_type = ${REFERRAL_BONUS_TYPE} and ${inRange(sql`user_id`, members)}`);
   },
 };
 

@@ -161,6 +161,11 @@ export async function markFailed(db: Db, runId: number, error: string) {
   await db.execute(sql`update income_runs set status = 'failed', error = ${error.slice(0, 2000)} where run_id = ${runId} and status = 'running'`);
 }
 
+/** A reversal that stopped on an error keeps its status ('reversing') and shows the error until it goes on. */
+export async function noteError(db: Db, runId: number, error: string) {
+  await db.execute(sql`update income_runs set error = ${error.slice(0, 2000)} where run_id = ${runId} and status = 'reversing'`);
+}
+
 /** A failed run goes on from its cursor (POST start again, or the schedule). */
 export async function markResumed(db: Db, runId: number): Promise<boolean> {
   const rows = rowsOf(await db.execute(sql`
@@ -206,13 +211,6 @@ export async function shortfallsOf(db: Db, runId: number): Promise<RunDetail['sh
   return rows.map((r) => ({ userId: Number(r.userId), userName: r.userName, amount: paiseToRupees(r.paise) }));
 }
 
-/** What the run credited in all, net of its debits (and of any Pay Now lines written on its Failure rows). */
-export async function runNetPaise(db: Db, runId: number): Promise<number> {
-  const [row] = rowsOf<{ net: string | number | null }>(await db.execute(sql`
-    select coalesce(sum(amount_paise), 0)::int8 as net from ledger_entries where run_id = ${runId} and reversal_of is null`));
-  return Number(row.net);
-}
-
 /**
  * The first day an active membership could earn (the schedule's catch-up starts there): the
  * oldest active membership's first day, one row of memberships_active_idx (ids follow activation).
@@ -223,89 +221,3 @@ export async function firstEarningDay(db: Db): Promise<string | null> {
   return row?.day ? isoDate(row.day) : null;
 }
 
-/** True when the run wrote a ledger row of this member (an operator never reverses their own money). */
-export async function paidInRun(db: Db, runId: number, userId: number): Promise<boolean> {
-  const [row] = rowsOf<{ yes: boolean }>(await db.execute(sql`
-    select exists (select 1 from ledger_entries where user_id = ${userId} and run_id = ${runId}) as yes`));
-  return Boolean(row.yes);
-}
-
-/** The pending approval request reversing this run, if there is one. */
-export async function pendingReversal(db: Db, runId: number): Promise<number | null> {
-  const [row] = rowsOf<{ id: number }>(await db.execute(sql`
-    select id::int8 as id from money_requests
-     where status = 'pending' and kind = 'run_reversal' and payload->>'runId' = ${String(runId)} limit 1`));
-  return row ? Number(row.id) : null;
-}
-
-export interface Compensated {
-  lines: number;
-  members: number;
-  shortfallPaise: number;
-  shortfallMembers: number;
-}
-
-/**
- * The reversal's ledger part, set-based: the members' rows are locked first (in user order, so
- * two reversals never deadlock), then one statement writes a compensating row per ledger row of
- * the run, moves every balance in one UPDATE and records the shortfalls. Per member: debits are
- * given back in full; credits are taken back in id order as far as balance + debits covers.
- */
-export async function compensate(db: Db, runId: number, actorId: number): Promise<Compensated> {
-  await db.execute(sql`
-    select u.user_id from users u
-     where u.user_id in (select l.user_id from ledger_entries l where l.run_id = ${runId} and l.reversal_of is null)
-     order by u.user_id for update of u`);
-  const description = `Reversal of run ${runId}`;
-  const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`
-    with orig as materialized (
-      select l.id, l.user_id, l.kind, l.amount_paise as amount, l.batch_id,
-             sum(greatest(l.amount_paise, 0)) over per_user as credits,
-             sum(greatest(-l.amount_paise, 0)) over per_user as debits,
-             coalesce(sum(greatest(l.amount_paise, 0)) over (partition by l.user_id order by l.id
-                      rows between unbounded preceding and 1 preceding), 0) as before
-        from ledger_entries l
-       where l.run_id = ${runId} and l.reversal_of is null
-         and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
-      window per_user as (partition by l.user_id)
-    ),
-    comp as materialized (
-      select o.id, o.user_id, o.kind, o.batch_id, o.credits::int8 as credits,
-             least(o.credits, u.balance_paise + o.debits)::int8 as takeable,
-             (case when o.amount < 0 then -o.amount
-                   else -least(o.amount, greatest(least(o.credits, u.balance_paise + o.debits) - o.before, 0)) end)::int8 as back
-        from orig o join users u on u.user_id = o.user_id
-    ),
-    lines as (
-      insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id, run_id, reversal_of)
-      select user_id, kind, back, batch_id, ${description}, ${actorId}::int8, ${runId}::int8, id from comp where back <> 0
-      returning id
-    ),
-    moved as (
-      update users u set balance_paise = u.balance_paise + s.total
-        from (select user_id, sum(back)::int8 as total from comp group by user_id) s
-       where u.user_id = s.user_id and s.total <> 0
-      returning u.user_id
-    ),
-    short as (
-      insert into run_shortfalls (run_id, user_id, shortfall_paise)
-      select distinct on (user_id) ${runId}::int8, user_id, credits - takeable from comp where credits > takeable
-      returning shortfall_paise
-    )
-    select (select count(*) from lines)::int8 as lines, (select count(*) from moved)::int8 as members,
-           (select coalesce(sum(shortfall_paise), 0) from short)::int8 as "shortfallPaise",
-           (select count(*) from short)::int8 as "shortfallMembers"`));
-  return {
-    lines: Number(row.lines), members: Number(row.members),
-    shortfallPaise: Number(row.shortfallPaise), shortfallMembers: Number(row.shortfallMembers),
-  };
-}
-
-export async function markReversed(db: Db, runId: number, actorId: number, reversal: Record<string, unknown>) {
-  await db.execute(sql`
-    update income_runs
-       set status = 'reversed', reversed_by = ${actorId}, reversed_at = now(),
-           shortfall_paise = ${Number(reversal.shortfallPaise ?? 0)},
-           state = state || jsonb_build_object('reversal', ${JSON.stringify(reversal)}::jsonb)
-     where run_id = ${runId}`);
-}

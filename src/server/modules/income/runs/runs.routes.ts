@@ -4,12 +4,13 @@ import { contextOf } from '../../../lib/context.ts';
 import { idempotent } from '../../../lib/idempotency.ts';
 import { registerEndpoints } from '../../../lib/routes.ts';
 import { moneyContext } from '../../approvals/four-eyes.ts';
-import { reverseRun, stopRuns } from './engine.ts';
+import { afterReversal, runChunkSize, stopRuns } from './engine.ts';
+import { reverseRun } from './reversal.ts';
 import * as service from './runs.service.ts';
 
 export async function runsRoutes(app: FastifyInstance) {
-  // Runs started by requests are worked in the background: closing the server lets the chunk under
-  // way finish (the run resumes from its cursor at the next start).
+  // Runs started by requests (and long reversals) are worked in the background: closing the server
+  // lets the chunk under way finish (the run resumes from its cursors at the next start).
   app.addHook('onClose', async (instance) => stopRuns(instance.database));
 
   registerEndpoints(app, runsApi, {
@@ -25,7 +26,9 @@ export async function runsRoutes(app: FastifyInstance) {
     },
     reverse: async (request, reply) => {
       const ctx = contextOf(request);
-      return idempotent(ctx, request, reply, (tx) => reverseRun(tx, moneyContext(ctx), { runId: request.params.id, remarks: request.body.remarks }));
+      const payload = { runId: request.params.id, remarks: request.body.remarks };
+      return idempotent(ctx, request, reply, async (tx) =>
+        afterReversal(ctx.database, payload.runId, await reverseRun(tx, moneyContext(ctx), payload, runChunkSize(ctx.database))));
     },
   });
 }

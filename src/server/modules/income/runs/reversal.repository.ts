@@ -1,0 +1,139 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../../db/client.ts';
+import { inRange, type MemberRange } from './kind.ts';
+
+/** A reversal's reads and writes (reversal.ts): the run's money, its approval, and its ranges of members. */
+
+/** What the run credited in all, net of its debits (and of any Pay Now lines written on its Failure rows). */
+export async function runNetPaise(db: Db, runId: number): Promise<number> {
+  const [row] = rowsOf<{ net: string | number | null }>(await db.execute(sql`
+    select coalesce(sum(amount_paise), 0)::int8 as net from ledger_entries where run_id = ${runId} and reversal_of is null`));
+  return Number(row.net);
+}
+
+/** True when the run wrote a ledger row of this member (an operator never reverses their own money). */
+export async function paidInRun(db: Db, runId: number, userId: number): Promise<boolean> {
+  const [row] = rowsOf<{ yes: boolean }>(await db.execute(sql`
+    select exists (select 1 from ledger_entries where user_id = ${userId} and run_id = ${runId}) as yes`));
+  return Boolean(row.yes);
+}
+
+/** The pending approval request reversing this run, if there is one. */
+export async function pendingReversal(db: Db, runId: number): Promise<number | null> {
+  const [row] = rowsOf<{ id: number }>(await db.execute(sql`
+    select id::int8 as id from money_requests
+     where status = 'pending' and kind = 'run_reversal' and payload->>'runId' = ${String(runId)} limit 1`));
+  return row ? Number(row.id) : null;
+}
+
+export interface Compensated {
+  lines: number;
+  members: number;
+  shortfallPaise: number;
+  shortfallMembers: number;
+}
+
+/**
+ * The reversal's ledger part for one range of members, set-based: their rows are locked first (in
+ * user order, so two reversals never deadlock), then one statement writes a compensating row per
+ * ledger row of the run, moves every balance in one UPDATE and records the shortfalls. Per member:
+ * debits are given back in full; credits are taken back in id order as far as balance + debits
+ * covers. A member's rows are all in one range, so the rule sees all of them at once.
+ */
+export async function compensate(db: Db, runId: number, actorId: number, members: MemberRange): Promise<Compensated> {
+  const ofRun = sql`l.run_id = ${runId}::int8 and ${inRange(sql`l.user_id`, members)} and l.reversal_of is null`;
+  await db.execute(sql`
+    select u.user_id from users u
+     where u.user_id in (select l.user_id from ledger_entries l where ${ofRun})
+     order by u.user_id for update of u`);
+  const description = `Reversal of run ${runId}`;
+  const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`
+    with orig as materialized (
+      select l.id, l.user_id, l.kind, l.amount_paise as amount, l.batch_id,
+             sum(greatest(l.amount_paise, 0)) over per_user as credits,
+             sum(greatest(-l.amount_paise, 0)) over per_user as debits,
+             coalesce(sum(greatest(l.amount_paise, 0)) over (partition by l.user_id order by l.id
+                      rows between unbounded preceding and 1 preceding), 0) as before
+        from ledger_entries l
+       where ${ofRun}
+         and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
+      window per_user as (partition by l.user_id)
+    ),
+    comp as materialized (
+      select o.id, o.user_id, o.kind, o.batch_id, o.credits::int8 as credits,
+             least(o.credits, u.balance_paise + o.debits)::int8 as takeable,
+             (case when o.amount < 0 then -o.amount
+                   else -least(o.amount, greatest(least(o.credits, u.balance_paise + o.debits) - o.before, 0)) end)::int8 as back
+        from orig o join users u on u.user_id = o.user_id
+    ),
+    lines as (
+      insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id, run_id, reversal_of)
+      select user_id, kind, back, batch_id, ${description}, ${actorId}::int8, ${runId}::int8, id from comp where back <> 0
+      returning id
+    ),
+    moved as (
+      update users u set balance_paise = u.balance_paise + s.total
+        from (select user_id, sum(back)::int8 as total from comp group by user_id) s
+       where u.user_id = s.user_id and s.total <> 0
+      returning u.user_id
+    ),
+    short as (
+      insert into run_shortfalls (run_id, user_id, shortfall_paise)
+      select distinct on (user_id) ${runId}::int8, user_id, credits - takeable from comp where credits > takeable
+      returning shortfall_paise
+    )
+    select (select count(*) from lines)::int8 as lines, (select count(*) from moved)::int8 as members,
+           (select coalesce(sum(shortfall_paise), 0) from short)::int8 as "shortfallPaise",
+           (select count(*) from short)::int8 as "shortfallMembers"`));
+  return {
+    lines: Number(row.lines), members: Number(row.members),
+    shortfallPaise: Number(row.shortfallPaise), shortfallMembers: Number(row.shortfallMembers),
+  };
+}
+
+/**
+ * Starts a reversal: the run turns 'reversing' (its period stays taken until it is 'reversed'),
+ * with who reverses it and why; its first slice's cursor starts again from the first member.
+ */
+export async function beginReversal(db: Db, runId: number, actorId: number, reversal: Record<string, unknown>) {
+  await db.execute(sql`
+    update income_runs
+       set status = 'reversing', reversed_by = ${actorId}, cursors = '{0}'::int8[], slice_ends = '{}'::int8[],
+           state = state || jsonb_build_object('reversal', ${JSON.stringify(reversal)}::jsonb)
+     where run_id = ${runId}`);
+}
+
+/**
+ * The last member of the next range of at most `size` members with ledger rows in the run after
+ * `after` (read off ledger_run_idx), or null when fewer are left: the range then has no end, so
+ * it also holds every member of the run without a ledger row (Failure rows, promotions).
+ */
+export async function reversalRangeEnd(db: Db, runId: number, after: number, size: number): Promise<number | null> {
+  const [row] = rowsOf<{ n: number; last: number | null }>(await db.execute(sql`
+    select count(*)::int8 as n, max(user_id)::int8 as last from (
+      select distinct l.user_id from ledger_entries l
+       where l.run_id = ${runId}::int8 and l.user_id > ${after}::int8 order by l.user_id limit ${size}) m`));
+  return Number(row.n) < size ? null : Number(row.last);
+}
+
+/**
+ * A reversal chunk's bookkeeping, guarded by the cursor it started from: the cursor moves to the
+ * range's end, the shortfall and the reversal's counts add up in the run, and the last range
+ * turns the run 'reversed'.
+ */
+export async function advanceReversal(db: Db, runId: number, members: MemberRange, done: Compensated): Promise<boolean> {
+  const last = members.upTo === null;
+  const rows = rowsOf(await db.execute(sql`
+    update income_runs
+       set cursors[1] = ${last ? -1 : members.upTo}::int8, error = null, shortfall_paise = shortfall_paise + ${done.shortfallPaise}::int8,
+           state = jsonb_set(state, '{reversal}', state->'reversal' || jsonb_build_object(
+             'lines', coalesce((state->'reversal'->>'lines')::int8, 0) + ${done.lines}::int8,
+             'members', coalesce((state->'reversal'->>'members')::int8, 0) + ${done.members}::int8,
+             'shortfallPaise', coalesce((state->'reversal'->>'shortfallPaise')::int8, 0) + ${done.shortfallPaise}::int8,
+             'shortfallMembers', coalesce((state->'reversal'->>'shortfallMembers')::int8, 0) + ${done.shortfallMembers}::int8)),
+           status = case when ${last} then 'reversed' else status end,
+           reversed_at = case when ${last} then now() else reversed_at end
+     where run_id = ${runId} and status = 'reversing' and cursors[1] = ${members.after}::int8
+     returning run_id`));
+  return rows.length === 1;
+}
