@@ -1,14 +1,13 @@
 import { isoToWireDate, paiseToRupees } from '../../../contract/common.ts';
 import { LEVELS, percentToBp, type ActivationBody, type MembershipDetail } from '../../../contract/income.ts';
 import type { Db } from '../../db/client.ts';
-import { postEntry } from '../../db/ledger.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import { formatRupees, holdForApproval, needsApproval, refuseOwnWallet, type MoneyContext } from '../approvals/four-eyes.ts';
 import * as repo from './activation.repository.ts';
-import { creditLevelIncome, levelShares, lockUplines, MAX_WALK } from './level-income.ts';
-import { addDays, planTermsOn, settingsOn } from './settings.ts';
+import { MAX_WALK } from './level-income.ts';
+import { addDays } from './settings.ts';
 
 /**
  * Membership activation (issue 16, decisions.md "The income engine"). In one transaction: the
@@ -21,22 +20,21 @@ import { addDays, planTermsOn, settingsOn } from './settings.ts';
  */
 export async function activateMembership(tx: Db, money: MoneyContext, body: ActivationBody): Promise<MoneyResult> {
   refuseOwnWallet(money, body.userId);
-  const { day, member } = await repo.todayAndMember(tx, body.userId);
+  const outside = body.paidVia === 'outside';
+  const { day, member, terms, planExists, settings, settingsVersionId, pendingRequestId } =
+    await repo.activationInputs(tx, body.userId, body.planId, outside);
   if (!member) throw new AppError(404, `Member ${body.userId} not found`);
   if (!member.status) throw new AppError(400, `Member ${body.userId} is inactive: only an active member can take a membership`);
-  const terms = await planTermsOn(tx, body.planId, day);
   if (!terms) {
-    if (await repo.planExists(tx, body.planId)) throw new AppError(400, `Plan ${body.planId} is not on sale yet: its first version starts later`);
+    if (planExists) throw new AppError(400, `Plan ${body.planId} is not on sale yet: its first version starts later`);
     throw new AppError(404, `Plan ${body.planId} not found`);
   }
   if (!terms.active) throw new AppError(400, `Plan ${terms.name} is inactive and cannot be sold`);
-  const outside = body.paidVia === 'outside';
   const method = outside ? (body.method ?? null) : null;
   const reference = outside ? (body.reference ?? null) : null;
 
-  if (outside) {
-    const pending = await repo.pendingActivation(tx, body.userId);
-    if (pending !== null) throw new AppError(409, `An activation of member ${body.userId} already awaits approval (request ${pending})`);
+  if (pendingRequestId !== null) {
+    throw new AppError(409, `An activation of member ${body.userId} already awaits approval (request ${pendingRequestId})`);
   }
   if (outside && needsApproval(money, terms.pricePaise)) {
     if (await repo.hasMembership(tx, body.userId)) throw alreadyMember(body.userId);
@@ -45,8 +43,11 @@ export async function activateMembership(tx: Db, money: MoneyContext, body: Acti
     });
   }
 
+  // Everything that writes is one statement (repo.postActivation): the membership, the fee and
+  // the uplines' level income, with the uplines locked in id order.
   const startsOn = addDays(day, 1);
-  const inserted = await repo.insertMembership(tx, {
+  const planLabel = `${terms.name} (version ${terms.versionId})`;
+  const posted = await repo.postActivation(tx, {
     userId: body.userId,
     planId: terms.planId,
     planVersionId: terms.versionId,
@@ -60,32 +61,27 @@ export async function activateMembership(tx: Db, money: MoneyContext, body: Acti
     paymentReference: reference,
     activatedBy: money.makerId,
     approvedBy: money.approved ? money.actorId : null,
+  }, {
+    externalDescription: outside ? `Membership ${planLabel} paid outside the wallet: ${method}, reference ${reference}` : null,
+    feeDescription: outside ? `Membership ${planLabel}, paid by ${method} (reference ${reference})` : `Membership ${planLabel}, paid from the wallet`,
+    actorId: money.actorId,
+    levelBp: settings.levelIncome.map(percentToBp),
+    compression: settings.compression,
+    maxDepth: settings.compression ? MAX_WALK : LEVELS,
   });
-  if (inserted === null) throw alreadyMember(body.userId);
-  const membershipId = inserted.id;
-
-  const { settings, versionId: settingsVersionId } = await settingsOn(tx, day);
-  const uplines = await lockUplines(tx, body.userId, settings.compression ? MAX_WALK : LEVELS);
-  const shares = levelShares(uplines, settings.levelIncome.map(percentToBp), terms.pricePaise, settings.compression);
-
-  const planLabel = `${terms.name} (version ${terms.versionId})`;
-  if (outside) {
-    await postEntry(tx, {
-      userId: body.userId, kind: 'external_payment', amountPaise: terms.pricePaise, actorId: money.actorId,
-      description: `Membership ${planLabel} paid outside the wallet: ${method}, reference ${reference}`,
-    });
+  if (posted.outcome === 'gone') throw new AppError(404, `Member ${body.userId} not found`);
+  if (posted.outcome === 'member') throw alreadyMember(body.userId);
+  if (posted.outcome === 'short') {
+    throw new AppError(400, `Insufficient wallet balance: the member has ${rupees(posted.balancePaise)} and ${rupees(terms.pricePaise)} was requested`);
   }
-  const fee = await postEntry(tx, {
-    userId: body.userId, kind: 'membership_fee', amountPaise: -terms.pricePaise, actorId: money.actorId,
-    description: outside ? `Membership ${planLabel}, paid by ${method} (reference ${reference})` : `Membership ${planLabel}, paid from the wallet`,
-  });
-  await creditLevelIncome(tx, shares, body.userId, money.actorId);
+  const { membershipId, shares } = posted;
+  const fee = { entryId: posted.feeEntryId, balancePaise: posted.balancePaise };
 
   const membership: MembershipDetail = {
     membershipId, userId: body.userId, planId: terms.planId, planName: terms.name, planVersionId: terms.versionId,
     price: paiseToRupees(terms.pricePaise), dailyAmount: paiseToRupees(terms.dailyPaise), durationDays: terms.durationDays,
     cap: paiseToRupees(terms.capPaise), earned: 0, daysEarned: 0, status: 'active', startsOn: isoToWireDate(startsOn),
-    paidVia: body.paidVia, paymentMethod: method, paymentReference: reference, activatedAt: inserted.createdAt,
+    paidVia: body.paidVia, paymentMethod: method, paymentReference: reference, activatedAt: posted.createdAt,
   };
   const levelTotal = shares.reduce((sum, s) => sum + s.amountPaise, 0);
   const levelIncome = shares.map((s) => ({ level: s.level, userId: s.userId, amount: paiseToRupees(s.amountPaise) }));
@@ -125,6 +121,9 @@ export async function activateMembership(tx: Db, money: MoneyContext, body: Acti
     },
   };
 }
+
+/** As postEntry words a refused debit. */
+const rupees = (paise: number) => paiseToRupees(paise).toFixed(2);
 
 const alreadyMember = (userId: number) =>
   new AppError(409, `Member ${userId} already has a membership: a member holds one membership`);
