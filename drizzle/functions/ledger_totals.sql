@@ -1,7 +1,9 @@
--- Maintains ledger_daily (per business day in Asia/Kolkata, kind and shard = user_id % 8) and
--- ledger_totals (all time, per kind and shard), in the same transaction as each ledger row. Each
--- is written in a fixed order (kind, then shard) so that concurrent writers always take the rows'
--- locks in the same order.
+-- Maintains ledger_daily (per business day in Asia/Kolkata, kind and shard) and ledger_totals
+-- (all time, per kind and shard), in the same transaction as each ledger row. The shard is the
+-- writing transaction's id mod 8 (it was the member's id mod 8 until issue 16: an activation
+-- credits 10 uplines, which took every shard of level_income, so concurrent activations queued);
+-- readers add the shards up. Each is written in a fixed order (kind, then day) so that concurrent
+-- writers always take the rows' locks in the same order.
 -- Reads: ledger_entries.created_at, ledger_entries.kind, ledger_entries.user_id,
 -- ledger_entries.amount_paise.
 -- History: drizzle/0001, replaced in place by drizzle/0010.
@@ -12,12 +14,12 @@ CREATE OR REPLACE FUNCTION public.ledger_daily_insert()
 AS $function$
 BEGIN
   INSERT INTO ledger_daily AS d (day, kind, shard, total_paise, entries)
-  SELECT (created_at AT TIME ZONE 'Asia/Kolkata')::date, kind, (user_id % 8)::smallint, sum(amount_paise), count(*)
+  SELECT (created_at AT TIME ZONE 'Asia/Kolkata')::date, kind, (txid_current() % 8)::smallint, sum(amount_paise), count(*)
   FROM new_rows GROUP BY 1, 2, 3 ORDER BY 2, 1, 3
   ON CONFLICT (kind, day, shard) DO UPDATE
     SET total_paise = d.total_paise + EXCLUDED.total_paise, entries = d.entries + EXCLUDED.entries;
   INSERT INTO ledger_totals AS t (kind, shard, total_paise, entries)
-  SELECT kind, (user_id % 8)::smallint, sum(amount_paise), count(*)
+  SELECT kind, (txid_current() % 8)::smallint, sum(amount_paise), count(*)
   FROM new_rows GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT (kind, shard) DO UPDATE
     SET total_paise = t.total_paise + EXCLUDED.total_paise, entries = t.entries + EXCLUDED.entries;

@@ -5,16 +5,21 @@
 -- Reads: users.status, users.deleted_at, users.user_id; memberships.user_id.
 -- Insert and delete triggers are per statement with transition tables, so bulk loads (seeding)
 -- stay set-based; the update trigger fires only when status or deleted_at changes.
--- History: drizzle/0001.
+-- A counter is the sum of its shards: a writer adds to the shard of its transaction id mod 8
+-- (created on first use), in name order, so concurrent writers rarely share a row (drizzle/0020).
+-- History: drizzle/0001, sharded by drizzle/0020.
 
 CREATE OR REPLACE FUNCTION public.stat_counters_add(d_total bigint, d_active bigint, d_inactive bigint, d_members bigint)
  RETURNS void
  LANGUAGE sql
 AS $function$
-  UPDATE stat_counters c SET value = c.value + d.delta
+  INSERT INTO stat_counters AS c (name, shard, value)
+  SELECT d.name, (txid_current() % 8)::smallint, d.delta
   FROM (VALUES ('users_total', d_total), ('users_active', d_active),
                ('users_inactive', d_inactive), ('membership_users', d_members)) AS d(name, delta)
-  WHERE c.name = d.name AND d.delta <> 0;
+  WHERE d.delta <> 0
+  ORDER BY d.name
+  ON CONFLICT (name, shard) DO UPDATE SET value = c.value + EXCLUDED.value;
 $function$;
 
 CREATE OR REPLACE FUNCTION public.users_counters_insert()

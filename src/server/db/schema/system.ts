@@ -137,12 +137,19 @@ export const downlineCounts = pgTable(
 
 /**
  * Counters kept by triggers on users and memberships (drizzle/functions/stat_counters.sql) so the
- * dashboard never counts a million rows per request.
+ * dashboard never counts a million rows per request. A counter is the sum of its 8 shards: each
+ * writing transaction adds to one (its transaction id mod 8), so concurrent writers (activations)
+ * rarely wait on the same row.
  */
-export const statCounters = pgTable('stat_counters', {
-  name: text('name').primaryKey(),
-  value: bigint('value', { mode: 'number' }).notNull().default(0),
-});
+export const statCounters = pgTable(
+  'stat_counters',
+  {
+    name: text('name').notNull(),
+    shard: smallint('shard').notNull().default(0),
+    value: bigint('value', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.shard] })],
+);
 
 /**
  * The count of live members matching a frequent search (a term of 1,000 matches or more, with its

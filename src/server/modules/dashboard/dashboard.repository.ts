@@ -12,7 +12,7 @@ const COUNTERS = {
  */
 export async function stats(database: Database): Promise<DashboardStats> {
   const rows = await database.query<Pick<typeof statCounters.$inferSelect, 'name' | 'value'>>(
-    `select name, value from stat_counters where name = any($1::text[])`,
+    `select name, sum(value)::int8 as value from stat_counters where name = any($1::text[]) group by name`,
     [Object.keys(COUNTERS)],
   );
   const out: DashboardStats = { totalUsers: 0, activeUsers: 0, inactiveUsers: 0, membershipUsers: 0 };

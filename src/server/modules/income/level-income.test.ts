@@ -12,7 +12,7 @@ import { activationSuite, BP, share } from './income-test-kit.ts';
 const { operator, fund, db, member, plan, settings, chain, levelIncomeOf, activate } = activationSuite();
 
 const membershipCount = async () => {
-  const [row] = await db().query<{ value: number }>(`select value::int8 as value from stat_counters where name = 'membership_users'`);
+  const [row] = await db().query<{ value: number }>(`select coalesce(sum(value), 0)::int8 as value from stat_counters where name = 'membership_users'`);
   return Number(row.value);
 };
 

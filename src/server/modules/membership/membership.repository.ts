@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { membershipPlans } from '../../db/schema/income.ts';
 import { memberships, users } from '../../db/schema/members.ts';
-import { statCounters } from '../../db/schema/system.ts';
+import { counterTotal } from '../../db/counters.ts';
 import { orderBy } from '../../lib/order.ts';
 
 const memberFields = {
@@ -75,7 +75,7 @@ export async function listMembers(db: Db, f: MembershipFilter): Promise<{ data: 
       .orderBy(...orderBy(f.sort, SORT_COLUMNS, memberships.id)).limit(f.limit).offset((f.page - 1) * f.limit),
     f.fromDate || f.toDate
       ? db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.userId, memberships.userId)).where(where)
-      : db.select({ n: statCounters.value }).from(statCounters).where(eq(statCounters.name, 'membership_users')),
+      : counterTotal(db, 'membership_users'),
   ]);
   return { data: rows.map(toMember), total: counted?.n ?? 0 };
 }

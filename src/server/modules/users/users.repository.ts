@@ -104,7 +104,7 @@ export interface UserFilter {
  */
 function countBySegment(database: Database, f: UserFilter) {
   if (f.level === undefined && f.rankId === undefined) {
-    return database.query<{ n: number }>(`select value as n from stat_counters where name = 'users_total'`);
+    return database.query<{ n: number }>(`select coalesce(sum(value), 0)::int8 as n from stat_counters where name = 'users_total'`);
   }
   return database.query<{ n: number }>(
     `select coalesce(sum(live), 0)::int8 as n from user_segments

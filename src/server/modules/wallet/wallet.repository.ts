@@ -5,7 +5,7 @@ import type { Database, Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
 import { ledgerEntries, ledgerTotals } from '../../db/schema/money.ts';
-import { statCounters } from '../../db/schema/system.ts';
+import { counterTotal } from '../../db/counters.ts';
 
 type Ledger = typeof ledgerEntries.$inferSelect;
 type User = typeof users.$inferSelect;
@@ -225,7 +225,7 @@ export async function listBalances(db: Db, name: string | undefined, page: numbe
     // Without a filter the live-member count is the trigger-kept counter, not a count(*).
     name
       ? db.select({ n: count() }).from(users).where(matches)
-      : db.select({ n: statCounters.value }).from(statCounters).where(eq(statCounters.name, 'users_total')),
+      : counterTotal(db, 'users_total'),
   ]);
   const data: MemberBalance[] = rows.map((r) => ({
     userId: r.userId, userName: r.userName, fullName: r.fullName, balance: paiseToRupees(r.balancePaise),
