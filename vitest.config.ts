@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
@@ -13,8 +14,10 @@ const serverTests = {
 
 // The API suite runs on the embedded PGlite, and again on a PostgreSQL server when
 // TEST_DATABASE_URL names one (CI does; each test file gets its own throw-away database).
+// Either way global-setup.ts builds the migrated template each file's database is copied from.
+const templates = ['src/server/test/global-setup.ts'];
 const onPostgres = process.env.TEST_DATABASE_URL
-  ? [{ extends: true as const, test: { ...serverTests, name: 'server-postgres', env: { TEST_DB: 'postgres' } } }]
+  ? [{ extends: true as const, test: { ...serverTests, name: 'server-postgres', env: { TEST_DB: 'postgres' }, globalSetup: templates } }]
   : [];
 
 // Vitest's default (cores - 1) is a single worker on the 2-core CI machine. The API and panel
@@ -29,6 +32,11 @@ const journeys = {
   hookTimeout: 180_000,
 };
 const ALONE = ['e2e/soak.test.ts', 'e2e/crash-safety.test.ts', 'e2e/scale-out.test.ts'];
+// A journey's server starts on a copy of the run's first-start database (e2e/support/templates.ts).
+const journeyTemplates = {
+  env: { E2E_TEMPLATE_RUN: randomBytes(4).toString('hex') },
+  globalSetup: ['e2e/support/global-setup.ts'],
+};
 
 export default defineConfig({
   plugins: [react()],
@@ -36,8 +44,7 @@ export default defineConfig({
     maxWorkers: workers,
     sequence: { groupOrder: 0 },
     projects: [
-      // The PGlite template every server test file's database is loaded from, built once per run.
-      { extends: true, test: { ...serverTests, name: 'server', globalSetup: ['src/server/test/global-setup.ts'] } },
+      { extends: true, test: { ...serverTests, name: 'server', globalSetup: templates } },
       ...onPostgres,
       {
         extends: true,
@@ -56,12 +63,12 @@ export default defineConfig({
       // with a core to itself or less (the busy-machine check runs them so).
       {
         extends: true,
-        test: { ...journeys, name: 'e2e', exclude: ALONE, sequence: { groupOrder: 1 } },
+        test: { ...journeys, ...journeyTemplates, name: 'e2e', exclude: ALONE, sequence: { groupOrder: 1 } },
       },
       // The load, crash and scale-out journeys measure the machine itself: they run last, one at a time.
       {
         extends: true,
-        test: { ...journeys, name: 'e2e-alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 2 } },
+        test: { ...journeys, ...journeyTemplates, name: 'e2e-alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { copyPgliteTemplate, keyedEnv, postgresTemplate, templateRun } from './templates.ts';
 import { answersOk, until } from './wait.ts';
 
 export const E2E_ADMIN = { email: 'e2e-admin@test.local', password: 'e2e-admin-password' };
@@ -59,14 +60,17 @@ async function waitHealthy(url: string, child: ChildProcess, output: () => strin
   }
 }
 
-/** A fresh database on the PostgreSQL server named by TEST_DATABASE_URL, and how to drop it. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A fresh database on the PostgreSQL server named by TEST_DATABASE_URL (empty, or a copy of
+ * `template`), and how to drop it.
+ */
+export async function createPostgresDatabase(template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `bo_e2e_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
@@ -93,10 +97,31 @@ export interface StartOptions {
   nodeArgs?: string[];
 }
 
+/** The settings every journey's server starts with (a journey's `env` adds to them). */
+const JOURNEY_ENV = {
+  ADMIN_EMAIL: E2E_ADMIN.email,
+  ADMIN_PASSWORD: E2E_ADMIN.password,
+  SEED_MEMBERS: '60',
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'test',
+  // A journey's numbers must not depend on the time of day: the income engine's schedule would
+  // run today's payouts once 18:00 India time has passed. A journey that wants it turns it on.
+  ENGINE_SCHEDULE: 'off',
+};
+
+/** What a first start on an empty database leaves behind: the server started on it, then stopped. */
+async function firstStart(where: { databaseUrl: string } | { dataDir: string }, env: Record<string, string>) {
+  const server = await startServer({ ...where, env });
+  const code = await server.stop();
+  if (code !== 0) throw new Error(`the template's first start exited with ${code}:\n${server.output()}`);
+}
+
 /**
  * Starts the real server (`src/server/main.ts`) as its own process on a free port, serving the
  * built panel from dist/web, on a fresh PGlite directory — or on a fresh PostgreSQL database
- * when TEST_DATABASE_URL is set.
+ * when TEST_DATABASE_URL is set. In a vitest run that fresh database is a copy of what a first
+ * start makes (templates.ts); a journey that names its own database or directory gets a real
+ * first start.
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = await freePort();
@@ -104,10 +129,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-e2e-'));
   let databaseUrl = options.databaseUrl;
   let dropDatabase = async () => {};
+  const run = templateRun();
+  const settings = { ...JOURNEY_ENV, ...options.env };
   if (!databaseUrl && !options.dataDir && process.env.TEST_DATABASE_URL) {
-    const created = await createPostgresDatabase();
+    const template = run
+      ? await postgresTemplate(process.env.TEST_DATABASE_URL, run, settings, (url) => firstStart({ databaseUrl: url }, keyedEnv(settings)))
+      : undefined;
+    const created = await createPostgresDatabase(template);
     databaseUrl = created.url;
     dropDatabase = created.drop;
+  } else if (!databaseUrl && !options.dataDir && run) {
+    await copyPgliteTemplate(dataDir, run, settings, (dir) => firstStart({ dataDir: dir }, keyedEnv(settings)));
   }
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/server/main.ts'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
@@ -117,15 +149,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl ?? '',
-      ADMIN_EMAIL: E2E_ADMIN.email,
-      ADMIN_PASSWORD: E2E_ADMIN.password,
-      SEED_MEMBERS: '60',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
-      // A journey's numbers must not depend on the time of day: the income engine's schedule would
-      // run today's payouts once 18:00 India time has passed. A journey that wants it turns it on.
-      ENGINE_SCHEDULE: 'off',
-      ...options.env,
+      ...settings,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

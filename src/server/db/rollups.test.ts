@@ -4,7 +4,8 @@ import { createTestApp, type TestContext } from '../test/harness.ts';
 // The trigger-kept rollups (drizzle/functions/) must equal counting the tables, whatever writes do.
 let t: TestContext;
 beforeAll(async () => {
-  t = await createTestApp({ members: 200 });
+  // 300: the seeded database network.test.ts uses, made once per run (seeded-templates.ts).
+  t = await createTestApp({ members: 300 });
 });
 afterAll(() => t.close());
 

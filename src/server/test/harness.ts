@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -10,6 +11,7 @@ import type { Mailer } from '../mailer.ts';
 import { scanResponses, secretWatch, type SecretWatch } from './secrets.ts';
 import { throwawayPostgres } from './throwaway-postgres.ts';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, buildPgliteTemplate } from './pglite-template.ts';
+import { cloneDatabase, seededPglite, seededPostgres } from './seeded-templates.ts';
 
 /**
  * A fresh, migrated database per call: PGlite by default, a throw-away database on the
@@ -21,21 +23,34 @@ export { ADMIN_EMAIL, ADMIN_PASSWORD } from './pglite-template.ts';
 
 let pgliteTemplate: Promise<Blob> | undefined;
 
-/** A database of its own, loaded from the run's template (global-setup.ts), else from one built here. */
-async function freshPglite(): Promise<Database> {
-  pgliteTemplate ??= (async () => {
-    const file = inject('pgliteTemplate');
-    return file ? new Blob([fs.readFileSync(file)]) : buildPgliteTemplate();
-  })();
-  return openPglite(undefined, await pgliteTemplate);
+/**
+ * A database of its own, loaded from the run's template (global-setup.ts), else from one built
+ * here; with `members`, from the run's seeded template of that size (seeded-templates.ts).
+ */
+async function freshPglite(members: number): Promise<Database> {
+  const file = inject('pgliteTemplate');
+  pgliteTemplate ??= (async () => (file ? new Blob([fs.readFileSync(file)]) : buildPgliteTemplate()))();
+  if (members > 0 && file) return seededPglite(path.dirname(file), await pgliteTemplate, members);
+  const database = await openPglite(undefined, await pgliteTemplate);
+  if (members > 0) await seedDemoData(database, { members });
+  return database;
 }
 
-async function freshPostgres(): Promise<{ database: Database; drop: () => Promise<void> }> {
+/** A throw-away database cloned from the run's template (global-setup.ts), else migrated here. */
+async function freshPostgres(members: number): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const base = inject('postgresTemplate');
+  const server = process.env.TEST_DATABASE_URL;
+  if (base && server) {
+    const template = members > 0 ? await seededPostgres(server, base, members) : base;
+    const { url, drop } = await cloneDatabase(server, template);
+    return { database: await openPostgres(url, 5), drop };
+  }
   const { url, drop } = await throwawayPostgres();
   const database = await openPostgres(url, 5);
   await database.migrate();
   await ensureReferenceData(database);
   await ensureAdmin(database, ADMIN_EMAIL, ADMIN_PASSWORD, () => ADMIN_PASSWORD);
+  if (members > 0) await seedDemoData(database, { members });
   return { database, drop };
 }
 
@@ -65,12 +80,12 @@ export async function createTestApp(
 ): Promise<TestContext> {
   let database: Database;
   let drop = async () => {};
+  const members = Math.max(0, Math.floor(options.members ?? 0));
   if (testDbKind === 'postgres') {
-    ({ database, drop } = await freshPostgres());
+    ({ database, drop } = await freshPostgres(members));
   } else {
-    database = await freshPglite();
+    database = await freshPglite(members);
   }
-  if (options.members) await seedDemoData(database, { members: options.members });
   const mail: SentMail[] = [];
   const secrets = secretWatch();
   const capture = (kind: SentMail['kind'], to: string, link: string) => {

@@ -6,7 +6,8 @@ import { balanceOf, moneyHeaders, newMember, tokenWithoutPermissions } from '../
 let t: TestContext;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp({ members: 30 });
+  // 40: the seeded database users.test.ts and reports.test.ts use, made once per run (seeded-templates.ts).
+  t = await createTestApp({ members: 40 });
   token = await t.login();
 });
 afterAll(() => t.close());

@@ -6,7 +6,8 @@ import { balanceOf, moneyHeaders, newMember } from './money-test-kit.ts';
 let t: TestContext;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp({ members: 10 });
+  // 20: the seeded database ranks.test.ts, wallet.test.ts and others use, made once per run (seeded-templates.ts).
+  t = await createTestApp({ members: 20 });
   token = await t.login();
 });
 afterAll(() => t.close());
