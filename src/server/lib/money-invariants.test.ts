@@ -70,6 +70,21 @@ describe('the money invariants check', () => {
     expect(await moneyInvariantViolations(t.database)).toEqual([]);
   });
 
+  it('finds a payout of a member who does not exist, and refuses to delete a member with money rows (no foreign key)', async () => {
+    const [orphan] = await t.database.query<{ id: number }>(
+      `insert into daily_payouts (user_id, payout_date, amount_paise, status) values (987654321, date '1999-01-02', 100, 'Failure')
+       returning id::int8 as id`);
+    try {
+      expect(await moneyInvariantViolations(t.database)).toContain(`daily payout ${orphan.id}: member 987654321 does not exist`);
+    } finally {
+      await t.database.query('delete from daily_payouts where id = $1', [orphan.id]);
+    }
+    const [holder] = await t.database.query<{ user_id: number }>('select user_id::int8 as user_id from ledger_entries order by id limit 1');
+    await expect(t.database.query('delete from users where user_id = $1', [holder.user_id]))
+      .rejects.toThrow(`member ${holder.user_id} has ledger entries or payouts and cannot be deleted`);
+    expect(await moneyInvariantViolations(t.database)).toEqual([]);
+  });
+
   it('finds a day total that drifted from the ledger', async () => {
     const [day] = await t.database.query<{ day: string; kind: string; shard: number }>(
       'select day::text, kind, shard from ledger_daily order by day, kind, shard limit 1');

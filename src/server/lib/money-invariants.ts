@@ -25,8 +25,17 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
       from (select kind, sum(amount_paise) as total, count(*) as n from ledger_entries group by kind) l
       full join (select kind, sum(total_paise) as total, sum(entries) as n from ledger_totals group by kind) t on t.kind = l.kind
      where coalesce(l.total, 0) <> coalesce(t.total, 0) or coalesce(l.n, 0) <> coalesce(t.n, 0)`);
-  // Links without a foreign key (drizzle/0017): every batch_id and payout ledger_entry_id resolves.
+  // Links without a foreign key (drizzle/0017, 0021): every batch_id, payout ledger_entry_id and
+  // ledger or payout member resolves.
   const links = await database.query<{ what: string }>(`
+    select 'ledger entry ' || l.id || ': member ' || l.user_id || ' does not exist' as what
+      from ledger_entries l
+     where not exists (select 1 from users u where u.user_id = l.user_id)
+    union all
+    select 'daily payout ' || p.id || ': member ' || p.user_id || ' does not exist'
+      from daily_payouts p
+     where not exists (select 1 from users u where u.user_id = p.user_id)
+    union all
     select 'ledger entry ' || l.id || ': batch ' || l.batch_id || ' does not exist' as what
       from ledger_entries l
      where l.batch_id is not null and not exists (select 1 from income_batches b where b.batch_id = l.batch_id)
