@@ -31,7 +31,13 @@ import * as repo from './runs.repository.ts';
  *   the first range, the workers the rest (status 'reversing' until its last range).
  */
 
+/**
+ * Units per chunk (one transaction). PostgreSQL: 40,000 (≈ 4 s a chunk; half the per-chunk
+ * overhead of 20,000: 53 s instead of 57 s for the 1,000,000 daily payout). PGlite is one
+ * connection that every request waits behind, so its chunks stay at 20,000 (≈ 2 s).
+ */
 export const CHUNK_SIZE = 20_000;
+const POSTGRES_CHUNK_SIZE = 40_000;
 /** The advisory lock's first key plus the slice (the second is the run id): "a copy is working this slice". */
 const RUN_LOCK = 800_916;
 /** Slices worked side by side on PostgreSQL (one per core of the 2-core machine the targets are set on). */
@@ -60,7 +66,7 @@ const registry = new WeakMap<Database, Workers>();
 function workersOf(database: Database): Workers {
   let w = registry.get(database);
   if (!w) {
-    w = { running: new Map(), stopping: false, chunkSize: CHUNK_SIZE, slices: database.kind === 'postgres' ? POSTGRES_SLICES : 1, log: () => {} };
+    w = { running: new Map(), stopping: false, chunkSize: database.kind === 'postgres' ? POSTGRES_CHUNK_SIZE : CHUNK_SIZE, slices: database.kind === 'postgres' ? POSTGRES_SLICES : 1, log: () => {} };
     registry.set(database, w);
   }
   return w;
