@@ -5,7 +5,7 @@ import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
 import { istToday, settingsOn, type SettingsInForce } from '../settings.ts';
-import type { RunPeriod, RunScope, Tally } from './kind.ts';
+import type { RunPeriod, Tally } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
 import { reversalChunk } from './reversal.ts';
 import * as repo from './runs.repository.ts';
@@ -89,17 +89,6 @@ type ChunkOutcome = 'more' | 'stop';
 
 class Conflict extends Error {}
 
-function scopeOf(run: repo.RunRow): RunScope {
-  return {
-    runId: run.runId,
-    kind: run.kind,
-    period: { start: run.periodStart, end: run.periodEnd },
-    settings: run.settings as RunScope['settings'],
-    settingsVersionId: run.settingsVersionId,
-    state: run.state as Record<string, unknown>,
-    batchId: run.batchId,
-  };
-}
 
 async function chunk(tx: Db, runId: number, slice: number, size: number): Promise<ChunkOutcome> {
   const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RUN_LOCK + slice}, ${runId}::int) as locked`));
@@ -108,7 +97,7 @@ async function chunk(tx: Db, runId: number, slice: number, size: number): Promis
   const from = run?.cursors[slice];
   if (!run || run.status !== 'running' || from === undefined || from === -1) return 'stop';
   const upTo = slice < run.sliceEnds.length ? run.sliceEnds[slice] : undefined;
-  const result = await RUN_HANDLERS[run.kind].step(tx, scopeOf(run), from, size, upTo);
+  const result = await RUN_HANDLERS[run.kind].step(tx, repo.scopeOf(run), from, size, upTo);
   if (!(await repo.advance(tx, runId, slice, from, result))) throw new Conflict('the run moved on under this chunk');
   return result.done ? 'stop' : 'more';
 }
@@ -196,7 +185,7 @@ export async function stopRuns(database: Database): Promise<void> {
 /** Start-up (and each schedule tick): every run left 'running' or 'reversing' goes on from its cursors. */
 export async function resumeRuns(database: Database): Promise<number[]> {
   workersOf(database).stopping = false;
-  const ids = [...(await repo.runsWithStatus(database.db, 'running')), ...(await repo.runsWithStatus(database.db, 'reversing'))];
+  const ids = await repo.runsWithStatus(database.db, ['running', 'reversing']);
   for (const id of ids) void kick(database, id);
   return ids;
 }

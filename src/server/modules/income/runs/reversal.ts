@@ -3,7 +3,7 @@ import { rowsOf, type Db } from '../../../db/client.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
 import { holdForApproval, needsApproval, type MoneyContext } from '../../approvals/four-eyes.ts';
-import type { MemberRange, RunScope } from './kind.ts';
+import type { MemberRange } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
 import * as reversals from './reversal.repository.ts';
 import * as repo from './runs.repository.ts';
@@ -34,11 +34,6 @@ export interface ReversalPayload {
 /** The advisory lock's first key for a reversal's ranges (the second is the run id). */
 const REVERSAL_LOCK = 800_926;
 
-const scopeOf = (run: repo.RunRow): RunScope => ({
-  runId: run.runId, kind: run.kind, period: { start: run.periodStart, end: run.periodEnd }, settings: run.settings as RunScope['settings'],
-  settingsVersionId: run.settingsVersionId, state: run.state as Record<string, unknown>, batchId: run.batchId,
-});
-
 /**
  * One range of a 'reversing' run's members, in the caller's transaction: compensates their ledger
  * rows, undoes the kind's rows of theirs, moves the cursor. Null when there is nothing to do here
@@ -52,7 +47,7 @@ export async function reversalChunk(tx: Db, runId: number, size: number): Promis
   const after = run.cursors[0];
   const members: MemberRange = { after, upTo: await reversals.reversalRangeEnd(tx, runId, after, size) };
   const done = await reversals.compensate(tx, runId, run.reversedBy ?? 0, members);
-  await RUN_HANDLERS[run.kind].undo(tx, scopeOf(run), members);
+  await RUN_HANDLERS[run.kind].undo(tx, repo.scopeOf(run), members);
   if (!(await reversals.advanceReversal(tx, runId, members, done))) throw new AppError(409, `The reversal of run ${runId} moved on under this chunk`);
   return { next: members.upTo === null ? 'reversed' : 'more', done };
 }

@@ -5,7 +5,7 @@ import { rowsOf, type Db } from '../../../db/client.ts';
 import { iso, isoDate } from '../../../db/rows.ts';
 import type { incomeRuns } from '../../../db/schema/income.ts';
 import { orderSql } from '../../../lib/order.ts';
-import type { Tally } from './kind.ts';
+import type { RunScope, Tally } from './kind.ts';
 
 /** An income_runs row as the engine reads it (raw SQL: days as text, timestamps as the driver gives them). */
 export type RunRow = Pick<
@@ -77,6 +77,19 @@ export function toRun(r: RunRow): Run {
     shortfall: paiseToRupees(r.shortfallPaise),
     error: r.error,
     batchId: r.batchId,
+  };
+}
+
+/** What a run's chunks (and its reversal's ranges) are handed: the run as it started. */
+export function scopeOf(run: RunRow): RunScope {
+  return {
+    runId: run.runId,
+    kind: run.kind,
+    period: { start: run.periodStart, end: run.periodEnd },
+    settings: run.settings as RunScope['settings'],
+    settingsVersionId: run.settingsVersionId,
+    state: run.state as Record<string, unknown>,
+    batchId: run.batchId,
   };
 }
 
@@ -173,9 +186,10 @@ export async function markResumed(db: Db, runId: number): Promise<boolean> {
   return rows.length === 1;
 }
 
-export async function runsWithStatus(db: Db, status: RunStatus): Promise<number[]> {
+/** The ids of the runs in any of these statuses, oldest period first. */
+export async function runsWithStatus(db: Db, statuses: RunStatus[]): Promise<number[]> {
   const rows = rowsOf<{ runId: number }>(await db.execute(sql`
-    select run_id::int8 as "runId" from income_runs where status = ${status} order by period_start, run_id`));
+    select run_id::int8 as "runId" from income_runs where status = any(${`{${statuses.join(',')}}`}::text[]) order by period_start, run_id`));
   return rows.map((r) => Number(r.runId));
 }
 
