@@ -174,6 +174,19 @@ describe('reversing a run', () => {
     }
   });
 
+  it('two reversals of one run at once: one reverses it, the other is refused, and every line is compensated once', async () => {
+    const day = addDays(now, -70);
+    const a = await earner(day, 1000);
+    const { run } = await runDay(t, token, day);
+    const answers = await Promise.all([reverse(run.runId), reverse(run.runId)]);
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((r) => r.statusCode === 409)!.json()).toEqual({
+      success: false, message: `Run ${run.runId} is reversed: only a completed run can be reversed`,
+    });
+    expect((await ledgerOf(t.database, a.userId)).map((l) => l.amount)).toEqual([1000, -50, -50, -1000, 50, 50]);
+    expect(await balanceOf(t.database, a.userId)).toBe(0);
+  });
+
   it('refuses an unknown run, a run not completed, and a reversal without a reason', async () => {
     expect((await reverse(999_999)).json()).toEqual({ success: false, message: 'Run 999999 not found' });
     const [failed] = await t.database.query<{ run_id: string }>(
