@@ -52,8 +52,9 @@ export const rejectBody = z.object({
 export const approval = z.object({
   id: z.number(),
   kind: approvalKind,
-  userId: z.number(),
-  userName: z.string(),
+  /** The member whose money moves; null for a change that names no member (a plan, the settings). */
+  userId: z.number().nullable(),
+  userName: z.string().nullable(),
   amount: z.number(),
   status: approvalStatus,
   makerId: z.number(),

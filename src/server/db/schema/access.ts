@@ -3,6 +3,11 @@ import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/p
 export const roles = pgTable('roles', {
   roleId: integer('role_id').primaryKey().generatedByDefaultAsIdentity(),
   name: text('name').notNull().unique(),
+  /**
+   * The name as compared for uniqueness (issue 22): NFKC, case folded, invisible characters
+   * removed, confusable letters folded (roles.service nameKey), so "Admın" is "admin".
+   */
+  nameKey: text('name_key').notNull().unique().$defaultFn(() => ''), // set by the trigger roles_name_key
   status: boolean('status').notNull().default(true),
   /** Accounts of this role must sign in with a TOTP code (in production Admin always does). */
   twoFactorRequired: boolean('two_factor_required').notNull().default(false),

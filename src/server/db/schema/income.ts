@@ -144,6 +144,8 @@ export const runShortfalls = pgTable(
     runId: bigint('run_id', { mode: 'number' }).notNull(),
     userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
     shortfallPaise: bigint('shortfall_paise', { mode: 'number' }).notNull(),
+    /** How much of it the member's later credits have settled (issue 22, recovery). */
+    recoveredPaise: bigint('recovered_paise', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.userId] })],

@@ -206,7 +206,9 @@ export const moneyRequests = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
     /** wallet_recharge, wallet_withdrawal, admin_transfer, pay_payout or withdrawal_approval. */
     kind: text('kind').notNull(),
-    userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
+    /** The member whose money moves; null for a change that names no member (a plan, the settings: issue 22). */
+    userId: bigint('user_id', { mode: 'number' }).references(() => users.userId),
+    /** The amount moved; for a compensation change, its projected cost over 30 days (may be 0). */
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
     /** The original request body (and ids), replayed when approved. */
     payload: jsonb('payload').notNull(),
@@ -220,7 +222,7 @@ export const moneyRequests = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check('money_requests_amount_positive', sql`${t.amountPaise} > 0`),
+    check('money_requests_amount_not_negative', sql`${t.amountPaise} >= 0`),
     index('money_requests_status_idx').on(t.status, t.createdAt, t.id),
     index('money_requests_maker_idx').on(t.makerId, t.createdAt),
     // The Approvals screen's sorts within a status (issue 15), ties by id.
@@ -229,15 +231,35 @@ export const moneyRequests = pgTable(
   ],
 );
 
-/** Credits each operator made per business day (Asia/Kolkata): the daily credit limit reads one row. */
+/**
+ * Credits and debits each operator made per business day (Asia/Kolkata): the daily credit and
+ * debit limits read one row.
+ */
 export const operatorDailyCredits = pgTable(
   'operator_daily_credits',
   {
     actorId: bigint('actor_id', { mode: 'number' }).notNull(),
     day: date('day').notNull(),
     paise: bigint('paise', { mode: 'number' }).notNull().default(0),
+    /** Debits (withdrawals by the operator, approved withdrawal requests) of the day (issue 22). */
+    debitPaise: bigint('debit_paise', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.actorId, t.day] })],
+);
+
+/**
+ * What one operator moved to or from one member in a business day, credits and debits added up
+ * (issue 22): the approval threshold applies to this sum, so splitting an amount never avoids it.
+ */
+export const operatorMemberDaily = pgTable(
+  'operator_member_daily',
+  {
+    actorId: bigint('actor_id', { mode: 'number' }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    day: date('day').notNull(),
+    paise: bigint('paise', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.actorId, t.userId, t.day] })],
 );
 
 /**

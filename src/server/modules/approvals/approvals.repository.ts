@@ -22,7 +22,7 @@ const selectApprovals = (db: Db) =>
     checkerName: sql<string | null>`case when ${r.checkerId} is null then null else coalesce(${checker.fullName}, 'Operator ' || ${r.checkerId}) end`,
   })
     .from(r)
-    .innerJoin(users, eq(users.userId, r.userId))
+    .leftJoin(users, eq(users.userId, r.userId))
     .leftJoin(maker, eq(maker.userId, r.makerId))
     .leftJoin(checker, eq(checker.userId, r.checkerId));
 

@@ -28,7 +28,7 @@ const parseStatus = (value: string): ApprovalStatus => APPROVAL_STATUSES.find((s
 /** Why the signed-in operator may not approve this request (the server refuses it too), or null. */
 function blockedReason(approval: Approval, userId: number | undefined): string | null {
   if (approval.makerId === userId) return 'You asked for this movement: another operator must approve it';
-  if (approval.userId === userId) return 'This is your own wallet: another operator must approve it';
+  if (approval.userId !== null && approval.userId === userId) return 'This is your own wallet: another operator must approve it';
   return null;
 }
 
@@ -47,10 +47,12 @@ export default function ApprovalsPage() {
     {
       header: 'Member',
       cell: (a) => (
-        <div>
-          <TruncatedText fw={600} maxWidth={220}>{a.userName}</TruncatedText>
-          <Text size="xs" c="dimmed">{`ID: ${a.userId}`}</Text>
-        </div>
+        a.userId === null ? <Text size="sm" c="dimmed">No member</Text> : (
+          <div>
+            <TruncatedText fw={600} maxWidth={220}>{a.userName ?? `Member ${a.userId}`}</TruncatedText>
+            <Text size="xs" c="dimmed">{`ID: ${a.userId}`}</Text>
+          </div>
+        )
       ),
     },
     { header: 'Kind', cell: (a) => kindLabel(a.kind), sort: 'kind' },

@@ -40,7 +40,9 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
     <Modal opened onClose={onClose} title={approving ? 'Approve Request' : 'Reject Request'} centered>
       <Stack gap="md">
         <Text>
-          {`${kindLabel(approval.kind)} of ${formatINR(approval.amount)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`}
+          {approval.userId === null
+            ? `${kindLabel(approval.kind)} (${formatINR(approval.amount)}), requested by ${approval.makerName}.`
+            : `${kindLabel(approval.kind)} of ${formatINR(approval.amount)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`}
         </Text>
         <Text size="sm" c="dimmed">
           {approving ? 'The money moves as soon as you approve.' : 'Nothing moves; the requesting operator sees your reason.'}
