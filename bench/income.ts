@@ -191,7 +191,7 @@ interface Batch {
  * each taking the next buyer when its last one committed.
  */
 async function activateAll(database: Database, planId: number, buyers: readonly number[], k: number): Promise<Batch> {
-  const money = { actorId: 0, makerId: 0, approved: false, approvalThresholdPaise: 0, dailyCreditLimitPaise: 0 };
+  const money = { actorId: 0, makerId: 0, approved: false, approvalThresholdPaise: 0, dailyCreditLimitPaise: 0, dailyDebitLimitPaise: 0 };
   const pids = await poolBackends(database, k);
   const dbBefore = database.kind === 'postgres' ? cpuSeconds(pids) : null;
   const nodeBefore = process.cpuUsage();
@@ -297,7 +297,7 @@ try {
     t = Date.now();
     // The request's first range, then the rest in the background, as POST /reverse does.
     const reversal = await database.db.transaction((tx) => reverseRun(tx, {
-      actorId: 0, makerId: 0, approved: true, approvalThresholdPaise: 0, dailyCreditLimitPaise: 0,
+      actorId: 0, makerId: 0, approved: true, approvalThresholdPaise: 0, dailyCreditLimitPaise: 0, dailyDebitLimitPaise: 0,
     }, { runId: run.runId, remarks: 'bench' }, runChunkSize(database)));
     if (reversal.background) await kick(database, run.runId);
     const [reversed] = await database.query<{ status: string }>('select status from income_runs where run_id = $1', [run.runId]);

@@ -15,12 +15,21 @@ export const APPROVAL_KINDS = [
   { value: 'withdrawal_approval', label: 'Withdrawal request approval' },
   { value: 'membership_activation', label: 'Membership paid outside the wallet' },
   { value: 'run_reversal', label: 'Reversal of an income run' },
+  // Levers that make money at scale (issue 22): compensation changes and re-runs.
+  { value: 'plan_create', label: 'New membership plan' },
+  { value: 'plan_change', label: 'Membership plan change' },
+  { value: 'settings_change', label: 'Income settings change' },
+  { value: 'run_rerun', label: 'Re-run of a reversed period' },
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number]['value'];
 export const approvalKind = z.enum(APPROVAL_KINDS.map((k) => k.value) as [ApprovalKind, ...ApprovalKind[]]);
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export const approvalStatus = z.enum(APPROVAL_STATUSES, { error: 'status must be pending, approved or rejected' });
+/**
+ * 'expired': it can no longer be approved (issue 22): its maker or its member was deactivated, or
+ * the day a compensation change or re-run was for has passed.
+ */
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export const approvalStatus = z.enum(APPROVAL_STATUSES, { error: 'status must be pending, approved, rejected or expired' });
 export type ApprovalStatus = z.infer<typeof approvalStatus>;
 
 /** The 202 answer of a money endpoint when the amount is above the approval threshold. */
@@ -65,6 +74,11 @@ export const approval = z.object({
   /** The payout (Pay Now) or withdrawal request it pays or approves, when there is one. */
   payoutId: z.number().nullable(),
   withdrawalId: z.number().nullable(),
+  /**
+   * What the checker is shown beside the amount, when the request carries it: a compensation
+   * change's before and after and its projected cost, an activation's payment, a re-run's preview.
+   */
+  details: z.record(z.string(), z.unknown()).nullable(),
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
 });

@@ -91,11 +91,12 @@ export const plansApi = endpoints('income-plans', {
   },
   create: {
     method: 'POST', path: '/income/plans', access: 'income_settings', body: planBody,
-    responses: { 201: z.object({ success: z.literal(true), message: z.string(), data: plan }) },
+    /** 202: filed for a second operator (issue 22); 201 is what the approval answers. */
+    responses: { 201: z.object({ success: z.literal(true), message: z.string(), data: plan }), 202: awaitingApprovalResponse },
   },
   change: {
     method: 'PUT', path: '/income/plans/:id', access: 'income_settings', params: planIdParams, body: planChangeBody,
-    responses: { 200: z.object({ success: z.literal(true), message: z.string(), data: plan }) },
+    responses: { 200: z.object({ success: z.literal(true), message: z.string(), data: plan }), 202: awaitingApprovalResponse },
   },
   versions: {
     method: 'GET', path: '/income/plans/:id/versions', access: 'membership_view', params: planIdParams,
@@ -179,7 +180,7 @@ export const incomeSettingsApi = endpoints('income-settings', {
   },
   save: {
     method: 'PUT', path: '/income/settings', access: 'income_settings', body: settingsBody,
-    responses: { 200: z.object({ success: z.literal(true), message: z.string(), data: settingsVersion }) },
+    responses: { 200: z.object({ success: z.literal(true), message: z.string(), data: settingsVersion }), 202: awaitingApprovalResponse },
   },
 });
 
@@ -339,6 +340,8 @@ export const runsApi = endpoints('income-runs', {
     responses: {
       201: z.object({ success: z.literal(true), message: z.string(), data: run }),
       200: z.object({ success: z.literal(true), message: z.string(), data: run }),
+      /** A reversed period run again: filed for a second operator (issue 22). */
+      202: awaitingApprovalResponse,
     },
   },
   /** Four eyes: above the approval threshold the reversal waits for a second operator (202). */

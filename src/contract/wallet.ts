@@ -231,6 +231,25 @@ export const withdrawalResponse = z.object({ success: z.literal(true), message: 
 export type WithdrawalRequest = z.infer<typeof withdrawalRequest>;
 export const withdrawalsResponse = pageOf(withdrawalRequest);
 
+/** GET /wallet/my-day: what the signed-in operator may still move today (issue 22), and for one member before a checker must see it. */
+export const myDayQuery = z.object({
+  userId: z.coerce.number({ error: 'userId must be a number' }).int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export const myDay = z.object({
+  approvalThreshold: z.number(),
+  dailyCreditLimit: z.number(),
+  creditedToday: z.number(),
+  creditLeft: z.number(),
+  dailyDebitLimit: z.number(),
+  debitedToday: z.number(),
+  debitLeft: z.number(),
+  /** With ?userId: what this operator moved for the member today, and what may still move before a checker must approve. */
+  userId: z.number().optional(),
+  movedForMember: z.number().optional(),
+  leftBeforeApproval: z.number().optional(),
+});
+export type MyDay = z.infer<typeof myDay>;
+
 export const walletApi = endpoints('wallet', {
   // One route, two lists (spec §7): the wallet transactions, or one member's ledger for the
   // Membership screen. One route has one permission: wallet_view for both.
@@ -247,6 +266,10 @@ export const walletApi = endpoints('wallet', {
   balance: { method: 'GET', path: '/wallet/balance/:userId', access: 'wallet_view', params: userIdParams, responses: { 200: balanceResponse } },
   balances: { method: 'GET', path: '/wallet/balances', access: 'wallet_view', query: balancesQuery, responses: { 200: balancesResponse } },
   summary: { method: 'GET', path: '/wallet/summary', access: 'wallet_view', responses: { 200: walletSummaryResponse } },
+  myDay: {
+    method: 'GET', path: '/wallet/my-day', access: 'session', query: myDayQuery,
+    responses: { 200: z.object({ success: z.literal(true), data: myDay }) },
+  },
   memberSummary: {
     method: 'GET', path: '/wallet/summary/:userId', access: 'wallet_view', params: userIdParams, responses: { 200: userSummaryResponse },
   },

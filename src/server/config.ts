@@ -48,10 +48,36 @@ export interface Config {
   approvalThresholdPaise: number;
   /** Credits one operator may make per business day (paise), approvals included. */
   dailyCreditLimitPaise: number;
+  /** Debits (withdrawals) one operator may make per business day (paise), approvals included. */
+  dailyDebitLimitPaise: number;
   /** PostgreSQL statement timeout for request work (ms); 0 = none. */
   statementTimeoutMs: number;
+  /**
+   * What any plan or settings version may pay, whatever an operator saves (issue 22): deployment
+   * bounds the panel cannot change.
+   */
+  bounds: CompensationBounds;
   /** The income engine's schedule (daily payouts, royalty, rewards, ranks; ENGINE_SCHEDULE=off turns it off). */
   engineSchedule: boolean;
+}
+
+export interface CompensationBounds {
+  /** A plan's cap at most this many times its price (PLAN_MAX_CAP_MULTIPLE). */
+  capMultiple: number;
+  /** A plan's daily payout at most this % of its price (PLAN_MAX_DAILY_PERCENT). */
+  dailyPercent: number;
+  /** Level income at most this % of the price over the 10 levels together (LEVEL_INCOME_MAX_PERCENT). */
+  levelIncomePercent: number;
+  /** TDS on daily payouts at least this % (TDS_MIN_PERCENT). */
+  tdsMinPercent: number;
+}
+
+/** A non-negative number (decimals allowed) from the environment. */
+function decimal(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number of at least 0, got "${value}"`);
+  return n;
 }
 
 function bool(value: string | undefined, fallback: boolean): boolean {
@@ -110,7 +136,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminTwoFactor: bool(env.ADMIN_TWO_FACTOR, production),
     approvalThresholdPaise: rupeesSetting('APPROVAL_THRESHOLD', env.APPROVAL_THRESHOLD, 10_000),
     dailyCreditLimitPaise: rupeesSetting('DAILY_CREDIT_LIMIT', env.DAILY_CREDIT_LIMIT, 1_000_000),
+    dailyDebitLimitPaise: rupeesSetting('DAILY_DEBIT_LIMIT', env.DAILY_DEBIT_LIMIT, 1_000_000),
     statementTimeoutMs: int('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 15_000),
+    bounds: {
+      capMultiple: decimal('PLAN_MAX_CAP_MULTIPLE', env.PLAN_MAX_CAP_MULTIPLE, 3),
+      dailyPercent: decimal('PLAN_MAX_DAILY_PERCENT', env.PLAN_MAX_DAILY_PERCENT, 2),
+      levelIncomePercent: decimal('LEVEL_INCOME_MAX_PERCENT', env.LEVEL_INCOME_MAX_PERCENT, 30),
+      tdsMinPercent: decimal('TDS_MIN_PERCENT', env.TDS_MIN_PERCENT, 2),
+    },
     engineSchedule: bool(env.ENGINE_SCHEDULE, true),
   };
 }

@@ -212,7 +212,7 @@ export const moneyRequests = pgTable(
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
     /** The original request body (and ids), replayed when approved. */
     payload: jsonb('payload').notNull(),
-    status: text('status').$type<'pending' | 'approved' | 'rejected'>().notNull().default('pending'),
+    status: text('status').$type<'pending' | 'approved' | 'rejected' | 'expired'>().notNull().default('pending'),
     makerId: bigint('maker_id', { mode: 'number' }).notNull(),
     checkerId: bigint('checker_id', { mode: 'number' }),
     remarks: text('remarks'),

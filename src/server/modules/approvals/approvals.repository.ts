@@ -1,10 +1,10 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { paiseToRupees } from '../../../contract/common.ts';
 import type { Approval, APPROVAL_SORTS, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
 import type { SortValue } from '../../../contract/common.ts';
 import { orderBy } from '../../lib/order.ts';
-import type { Db } from '../../db/client.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
 import { moneyRequests } from '../../db/schema/money.ts';
@@ -34,6 +34,12 @@ function payloadId(payload: unknown, field: 'payoutId' | 'withdrawalId'): number
   return value === undefined || value === null ? null : Number(value);
 }
 
+/** What the payload shows the checker (its `details`), when it has any. */
+function detailsOf(payload: unknown): Record<string, unknown> | null {
+  const details = (payload as Record<string, unknown> | null)?.details;
+  return details && typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : null;
+}
+
 function toApproval({ request, userName, makerName, checkerName }: ApprovalRow): Approval {
   return {
     id: request.id,
@@ -49,6 +55,7 @@ function toApproval({ request, userName, makerName, checkerName }: ApprovalRow):
     remarks: request.remarks,
     payoutId: payloadId(request.payload, 'payoutId'),
     withdrawalId: payloadId(request.payload, 'withdrawalId'),
+    details: detailsOf(request.payload),
     createdAt: iso(request.createdAt),
     decidedAt: request.decidedAt === null ? null : iso(request.decidedAt),
   };
@@ -81,7 +88,7 @@ export async function listApprovals(db: Db, status: ApprovalStatus | undefined, 
  * through. Null when the request is not pending (or does not exist).
  */
 export async function claimPending(
-  db: Db, id: number, decision: { status: 'approved' | 'rejected'; checkerId: number; remarks: string | null },
+  db: Db, id: number, decision: { status: 'approved' | 'rejected' | 'expired'; checkerId: number; remarks: string | null },
 ) {
   const remarks = decision.status === 'approved' ? sql`coalesce(${decision.remarks}, ${r.remarks})` : decision.remarks;
   const [claimed] = await db.update(r)
@@ -94,4 +101,25 @@ export async function claimPending(
 /** What the movement answered when it ran. */
 export async function recordResult(db: Db, id: number, result: Record<string, unknown>) {
   await db.update(r).set({ result }).where(eq(r.id, id));
+}
+
+/** Whether the maker and the member (when there is one) are still live and active. */
+export async function liveness(db: Db, makerId: number, userId: number | null): Promise<{ makerActive: boolean; memberActive: boolean }> {
+  const ids = userId === null ? [makerId] : [makerId, userId];
+  const rows = await db.select({ userId: users.userId }).from(users)
+    .where(and(inArray(users.userId, ids), eq(users.status, true), isNull(users.deletedAt)));
+  const live = new Set(rows.map((r) => r.userId));
+  return { makerActive: live.has(makerId), memberActive: userId === null || live.has(userId) };
+}
+
+/** A settings change filed while no version was ever saved may start on its own day (the first save). */
+export async function firstSettingsSave(db: Db, kind: string): Promise<boolean> {
+  if (kind !== 'settings_change') return false;
+  const rows = rowsOf(await db.execute(sql`select 1 from income_settings_versions limit 1`));
+  return rows.length === 0;
+}
+
+/** An approval that found the request expired: it stays so, with why, decided by the checker who tried. */
+export async function markExpired(db: Db, id: number, checkerId: number, remarks: string) {
+  await db.update(r).set({ status: 'expired', checkerId, decidedAt: sql`now()`, remarks }).where(eq(r.id, id));
 }

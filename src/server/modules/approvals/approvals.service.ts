@@ -8,6 +8,10 @@ import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import { activationBody } from '../../../contract/income.ts';
 import { activateMembership } from '../income/activation.service.ts';
+import { replayPlan } from '../income/plans.service.ts';
+import { replayRerun } from '../income/runs/runs.service.ts';
+import { replaySettings } from '../income/settings.service.ts';
+import { istToday } from '../income/settings.ts';
 import { afterReversal, runChunkSize } from '../income/runs/engine.ts';
 import { reverseRun } from '../income/runs/reversal.ts';
 import { transferAdmin } from '../payouts/payouts.service.ts';
@@ -30,7 +34,8 @@ export async function getApproval(ctx: Ctx, id: number): Promise<Approval> {
  * parsed with the endpoint's own schema again, so a request can only replay what that endpoint
  * accepts.
  */
-async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown, database: Ctx['database']): Promise<MoneyResult> {
+async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown, checker: Ctx): Promise<MoneyResult> {
+  const { database } = checker;
   switch (kind) {
     case 'wallet_recharge':
     case 'wallet_withdrawal':
@@ -48,7 +53,34 @@ async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: un
       const { runId, remarks } = payload as { runId: number; remarks: string };
       return afterReversal(database, Number(runId), await reverseRun(tx, ctx, { runId: Number(runId), remarks: String(remarks) }, runChunkSize(database)));
     }
+    case 'plan_create':
+    case 'plan_change':
+      return replayPlan(tx, ctx, checker.config.bounds, payload);
+    case 'settings_change':
+      return replaySettings(tx, ctx, checker.config.bounds, payload);
+    case 'run_rerun':
+      return replayRerun(tx, checker, ctx, payload);
   }
+}
+
+/**
+ * Why a pending request can no longer be approved (issue 22), or null: its maker or its member was
+ * deactivated since, or the day a compensation change was to start has come (a scheduled version
+ * not approved before its day never starts; a new plan may still start on its first day).
+ */
+async function expiryOf(tx: Db, request: { kind: ApprovalKind; userId: number | null; makerId: number; payload: unknown }): Promise<string | null> {
+  const people = await repo.liveness(tx, request.makerId, request.userId);
+  if (!people.makerActive) return 'the operator who asked for it has been deactivated';
+  if (request.userId !== null && !people.memberActive) return `member ${request.userId} has been deactivated`;
+  const from = (request.payload as { effectiveFrom?: unknown } | null)?.effectiveFrom;
+  if (typeof from === 'string' && (request.kind === 'plan_create' || request.kind === 'plan_change' || request.kind === 'settings_change')) {
+    const today = await istToday(tx);
+    const firstDayMayPass = request.kind === 'plan_create';
+    if (from < today || (from === today && !firstDayMayPass && !(await repo.firstSettingsSave(tx, request.kind)))) {
+      return `it was to take effect on ${from.split('-').reverse().join('-')} and was not approved before that day`;
+    }
+  }
+  return null;
 }
 
 /** Who decided what, for the audit log: both names, as they were at the time of the decision. */
@@ -73,6 +105,8 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
   const claimed = await repo.claimPending(tx, id, { status: 'approved', checkerId, remarks: remarks ?? null });
   if (!claimed) return refuseDecided(tx, id);
   const { makerId } = claimed;
+  const expired = await expiryOf(tx, claimed);
+  if (expired) return expire(tx, id, checkerId, expired);
   if (makerId === checkerId) {
     throw new AppError(403, 'You asked for this movement yourself: another operator with money_approve must approve it');
   }
@@ -80,7 +114,7 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
     throw new AppError(403, 'You cannot approve a movement of your own wallet: another operator must do it');
   }
   const money: MoneyContext = { ...moneyContext(ctx), makerId, approved: true };
-  const moved = await replay(tx, money, claimed.kind, claimed.payload, ctx.database);
+  const moved = await replay(tx, money, claimed.kind, claimed.payload, ctx);
   await audit(tx, ctx, moved.audit);
   const result = (moved.body as { data: Record<string, unknown>; message: string });
   await repo.recordResult(tx, id, result.data);
@@ -95,6 +129,25 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
       entityId: id,
       before: { status: 'pending', kind: data.kind, userId: data.userId, amount: data.amount, makerId: data.makerId, makerName: data.makerName },
       after: { status: 'approved', kind: data.kind, userId: data.userId, amount: data.amount, ...people(data), result: result.data },
+    },
+  };
+}
+
+/**
+ * A request that can no longer be approved turns 'expired' (kept, with why), and the checker is
+ * answered 409: the answer is stored like any other, so nothing moves and a retry answers the same.
+ */
+async function expire(tx: Db, id: number, checkerId: number, why: string): Promise<MoneyResult> {
+  const message = `Approval request ${id} has expired: ${why}. Nothing moved`;
+  await repo.markExpired(tx, id, checkerId, message);
+  const data = (await repo.approvalById(tx, id))!;
+  return {
+    status: 409,
+    body: { success: false, message },
+    audit: {
+      action: 'money_request_expired', entity: 'money_request', entityId: id,
+      before: { status: 'pending', kind: data.kind, userId: data.userId, amount: data.amount, makerId: data.makerId, makerName: data.makerName },
+      after: { status: 'expired', reason: why },
     },
   };
 }

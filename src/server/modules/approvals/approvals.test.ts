@@ -179,7 +179,7 @@ describe('the Approvals API', () => {
     expect(listed.json().data.find((a: { id: number }) => a.id === id)).toEqual({
       id, kind: 'wallet_recharge', userId: member, userName: 'Four Eyes Member', amount: 25_000, status: 'pending',
       makerId: maker.userId, makerName: maker.name, checkerId: null, checkerName: null, remarks: null,
-      payoutId: null, withdrawalId: null, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), decidedAt: null,
+      payoutId: null, withdrawalId: null, details: null, createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), decidedAt: null,
     });
 
     const done = await approve(checker, id, 'approve-once-key-1');
@@ -305,7 +305,7 @@ describe('the Approvals API', () => {
     expect(onlyRejected.data.every((a: { status: string }) => a.status === 'rejected')).toBe(true);
     expect(onlyRejected.total).toBeGreaterThanOrEqual(1);
     expect((await get(checker, '/approvals/999999999')).statusCode).toBe(404);
-    expect((await get(checker, '/approvals?status=maybe')).json().message).toContain('status must be pending, approved or rejected');
+    expect((await get(checker, '/approvals?status=maybe')).json().message).toContain('status must be pending, approved, rejected or expired');
     expect((await approve(checker, 999999999)).statusCode).toBe(404);
     expect((await get(maker, '/approvals')).statusCode).toBe(403);
   });

@@ -9,10 +9,13 @@ const { ctx, operator, post, recharge, approve, moneyRequest } = fourEyesSuite(L
 describe('the daily credit limit per operator (₹50,000 in this file)', () => {
   it('credits add up per maker and day; the one that would pass the limit is refused with what is left; debits do not count', async () => {
     const maker = await operator('wallet_manage', 'payouts_pay');
-    const member = await newMember(ctx.t.database);
-    for (let i = 0; i < 4; i += 1) expect((await recharge(maker, member, 10_000)).statusCode).toBe(200);
-    expect((await post(maker, '/transferAdmin', { userId: member, amount: 5_000, typeIncome: 'wallet recharge' })).statusCode).toBe(200);
-    expect((await recharge(maker, member, 1_000, 'wallet_withdrawal')).statusCode).toBe(200);
+    // One member each (issue 22: the approval threshold applies to what one operator moves for one member in a day).
+    const members = [];
+    for (let i = 0; i < 6; i += 1) members.push(await newMember(ctx.t.database));
+    for (let i = 0; i < 4; i += 1) expect((await recharge(maker, members[i], 10_000)).statusCode).toBe(200);
+    expect((await post(maker, '/transferAdmin', { userId: members[4], amount: 5_000, typeIncome: 'wallet recharge' })).statusCode).toBe(200);
+    expect((await recharge(maker, members[4], 1_000, 'wallet_withdrawal')).statusCode).toBe(200);
+    const member = members[5];
     const over = await recharge(maker, member, 5_000.01);
     expect(over.statusCode).toBe(403);
     expect(over.json()).toEqual({
@@ -22,7 +25,9 @@ describe('the daily credit limit per operator (₹50,000 in this file)', () => {
     const [row] = await ctx.t.database.query<{ paise: string; today: boolean }>(
       `select paise::text, day = (now() at time zone 'Asia/Kolkata')::date as today from operator_daily_credits where actor_id = $1`, [maker.userId]);
     expect(row).toEqual({ paise: String(LIMIT_PAISE), today: true });
-    expect(await balanceOf(ctx.t.database, member)).toBe(4_900_000);
+    let total = 0;
+    for (const m of members) total += await balanceOf(ctx.t.database, m);
+    expect(total).toBe(4_900_000);
     // Another operator has a limit of their own.
     expect((await recharge(await operator('wallet_manage'), member, 100)).statusCode).toBe(200);
   });

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Config } from '../../config.ts';
 import { postEntry } from '../../db/ledger.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { hashToken } from '../../plugins/auth.ts';
@@ -18,10 +19,10 @@ export interface Operator {
  * requests; the money invariants are checked after every test. Every operator is a fresh account,
  * so no test spends another's daily limit.
  */
-export function fourEyesSuite(dailyCreditLimitPaise: number) {
+export function fourEyesSuite(dailyCreditLimitPaise: number, config: Partial<Config> = {}) {
   const ctx = {} as { t: TestContext };
   beforeAll(async () => {
-    ctx.t = await createTestApp({ config: { dailyCreditLimitPaise } });
+    ctx.t = await createTestApp({ config: { dailyCreditLimitPaise, ...config } });
   });
   afterAll(() => ctx.t.close());
   afterEach(async () => {

@@ -20,16 +20,17 @@ export interface MoneyContext {
   approved: boolean;
   approvalThresholdPaise: number;
   dailyCreditLimitPaise: number;
+  dailyDebitLimitPaise: number;
 }
 
 /** The direct path's rules for the signed-in operator of `ctx`. */
 export function moneyContext(ctx: Ctx): MoneyContext {
-  const { approvalThresholdPaise, dailyCreditLimitPaise } = ctx.config;
+  const { approvalThresholdPaise, dailyCreditLimitPaise, dailyDebitLimitPaise } = ctx.config;
   const actor = actorId(ctx);
-  return { actorId: actor, makerId: actor, approved: false, approvalThresholdPaise, dailyCreditLimitPaise };
+  return { actorId: actor, makerId: actor, approved: false, approvalThresholdPaise, dailyCreditLimitPaise, dailyDebitLimitPaise };
 }
 
-type Credited = Pick<typeof operatorDailyCredits.$inferSelect, 'paise'>;
+type Credited = Pick<typeof operatorDailyCredits.$inferSelect, 'paise' | 'debitPaise'>;
 type RequestId = Pick<typeof moneyRequests.$inferSelect, 'id'>;
 
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
@@ -42,57 +43,119 @@ export function refuseOwnWallet(ctx: MoneyContext, userId: number): void {
   }
 }
 
-export function needsApproval(ctx: MoneyContext, paise: number): boolean {
+/** One movement alone above the threshold (a run's reversal, an activation paid outside judged by its cap). */
+export function aboveThreshold(ctx: MoneyContext, paise: number): boolean {
   return !ctx.approved && paise > ctx.approvalThresholdPaise;
 }
 
-/** The business day (Asia/Kolkata) of the transaction, as the daily credit counter keys it. */
+/** The business day (Asia/Kolkata) of the transaction, as the daily counters key it. */
 const TODAY = sql`(now() at time zone 'Asia/Kolkata')::date`;
 
-function overLimit(ctx: MoneyContext, paise: number, usedPaise: number): AppError {
-  const left = Math.max(0, ctx.dailyCreditLimitPaise - usedPaise);
+/**
+ * Whether a movement of `paise` to or from `userId` waits for a checker (issue 22: limits that
+ * cannot be split). The threshold applies to the sum of what the maker moved to and from this
+ * member today, credits and debits alike: the movement that would take the sum past it waits.
+ * A movement under it is reserved at once, in the caller's transaction, by one guarded upsert that
+ * locks the (maker, member, day) row, so 200 small movements at once can never all slip under
+ * the threshold; a movement that is refused later rolls its reservation back with it. An approved
+ * movement is added without a check (a checker has seen it).
+ */
+export async function needsApproval(tx: Db, ctx: MoneyContext, userId: number, paise: number): Promise<boolean> {
+  if (ctx.approved) {
+    await tx.execute(sql`
+      insert into operator_member_daily (actor_id, user_id, day, paise) values (${ctx.makerId}, ${userId}, ${TODAY}, ${paise})
+      on conflict (actor_id, user_id, day) do update set paise = operator_member_daily.paise + excluded.paise`);
+    return false;
+  }
+  if (paise > ctx.approvalThresholdPaise) return true;
+  const reserved = rowsOf(await tx.execute(sql`
+    insert into operator_member_daily (actor_id, user_id, day, paise) values (${ctx.makerId}, ${userId}, ${TODAY}, ${paise})
+    on conflict (actor_id, user_id, day) do update set paise = operator_member_daily.paise + excluded.paise
+     where operator_member_daily.paise + excluded.paise <= ${ctx.approvalThresholdPaise}
+    returning paise`));
+  return reserved.length === 0;
+}
+
+/** Why a movement under the threshold alone waits: what the maker already moved for the member today. */
+export async function sumReason(tx: Db, ctx: MoneyContext, userId: number, paise: number): Promise<string | undefined> {
+  if (paise > ctx.approvalThresholdPaise) return undefined;
+  const moved = await movedToday(tx, ctx.makerId, userId);
+  return `You already moved ${formatRupees(moved)} for member ${userId} today: with this ${formatRupees(paise)} it passes the approval threshold of ${formatRupees(ctx.approvalThresholdPaise)}, so this request awaits approval by a second operator`;
+}
+
+/** What the maker moved to and from `userId` today (paise). */
+export async function movedToday(tx: Db, makerId: number, userId: number): Promise<number> {
+  const [row] = rowsOf<{ paise: number }>(await tx.execute(sql`
+    select paise from operator_member_daily where actor_id = ${makerId} and user_id = ${userId} and day = ${TODAY}`));
+  return row ? Number(row.paise) : 0;
+}
+
+type Direction = 'credit' | 'debit';
+
+const limitOf = (ctx: MoneyContext, direction: Direction) => (direction === 'credit' ? ctx.dailyCreditLimitPaise : ctx.dailyDebitLimitPaise);
+
+function overLimit(ctx: MoneyContext, direction: Direction, paise: number, usedPaise: number): AppError {
+  const limit = limitOf(ctx, direction);
+  const left = Math.max(0, limit - usedPaise);
   const whose = ctx.makerId === ctx.actorId ? 'your' : 'the requesting operator\u2019s';
   return new AppError(
     403,
-    `This credit of ${formatRupees(paise)} would pass ${whose} daily credit limit of ${formatRupees(ctx.dailyCreditLimitPaise)}: ${formatRupees(left)} is left today`,
+    `This ${direction} of ${formatRupees(paise)} would pass ${whose} daily ${direction} limit of ${formatRupees(limit)}: ${formatRupees(left)} is left today`,
   );
 }
 
-async function creditedToday(tx: Db, makerId: number): Promise<number> {
+/** What an operator credited and debited today (paise). */
+export async function operatorDay(tx: Db, makerId: number): Promise<{ credited: number; debited: number }> {
   const [row] = rowsOf<Credited>(await tx.execute(sql`
-    select paise from operator_daily_credits where actor_id = ${makerId} and day = ${TODAY}`));
-  return row ? row.paise : 0;
+    select paise, debit_paise as "debitPaise" from operator_daily_credits where actor_id = ${makerId} and day = ${TODAY}`));
+  return { credited: row ? Number(row.paise) : 0, debited: row ? Number(row.debitPaise) : 0 };
 }
 
-/** Refuses now a credit that could not fit in what the maker may still credit today (nothing is reserved). */
-export async function refuseOverDailyLimit(tx: Db, ctx: MoneyContext, paise: number): Promise<void> {
-  const used = await creditedToday(tx, ctx.makerId);
-  if (used + paise > ctx.dailyCreditLimitPaise) throw overLimit(ctx, paise, used);
+const usedOf = (day: { credited: number; debited: number }, direction: Direction) => (direction === 'credit' ? day.credited : day.debited);
+
+/** Refuses now a movement that could not fit in what the maker may still credit (or debit) today (nothing is reserved). */
+export async function refuseOverDailyLimit(tx: Db, ctx: MoneyContext, paise: number, direction: Direction = 'credit'): Promise<void> {
+  const used = usedOf(await operatorDay(tx, ctx.makerId), direction);
+  if (used + paise > limitOf(ctx, direction)) throw overLimit(ctx, direction, paise, used);
 }
 
 /**
- * Adds a posted credit to the maker's total of the day, in the caller's transaction. The guarded
- * upsert locks the maker's row, so two concurrent credits can never both slip under the limit.
+ * Adds a posted credit (or debit) to the maker's total of the day, in the caller's transaction.
+ * The guarded upsert locks the maker's row, so two concurrent movements can never both slip
+ * under the limit.
  */
-export async function countDailyCredit(tx: Db, ctx: MoneyContext, paise: number): Promise<void> {
-  const limit = ctx.dailyCreditLimitPaise;
+export async function countDailyCredit(tx: Db, ctx: MoneyContext, paise: number, direction: Direction = 'credit'): Promise<void> {
+  const limit = limitOf(ctx, direction);
   if (paise <= limit) {
-    const counted = rowsOf(await tx.execute(sql`
-      insert into operator_daily_credits (actor_id, day, paise) values (${ctx.makerId}, ${TODAY}, ${paise})
-      on conflict (actor_id, day) do update set paise = operator_daily_credits.paise + excluded.paise
-       where operator_daily_credits.paise + excluded.paise <= ${limit}
-      returning paise`));
+    const counted = rowsOf(await (direction === 'credit'
+      ? tx.execute(sql`
+        insert into operator_daily_credits (actor_id, day, paise) values (${ctx.makerId}, ${TODAY}, ${paise})
+        on conflict (actor_id, day) do update set paise = operator_daily_credits.paise + excluded.paise
+         where operator_daily_credits.paise + excluded.paise <= ${limit}
+        returning paise`)
+      : tx.execute(sql`
+        insert into operator_daily_credits (actor_id, day, debit_paise) values (${ctx.makerId}, ${TODAY}, ${paise})
+        on conflict (actor_id, day) do update set debit_paise = operator_daily_credits.debit_paise + excluded.debit_paise
+         where operator_daily_credits.debit_paise + excluded.debit_paise <= ${limit}
+        returning debit_paise`)));
     if (counted.length > 0) return;
   }
-  throw overLimit(ctx, paise, await creditedToday(tx, ctx.makerId));
+  throw overLimit(ctx, direction, paise, usedOf(await operatorDay(tx, ctx.makerId), direction));
 }
 
 export interface HeldMovement {
   kind: ApprovalKind;
-  userId: number;
+  /** The member whose money moves; null for a change that names none (a plan, the settings). */
+  userId: number | null;
+  /** The amount; for a compensation change its projected cost. */
   amountPaise: number;
-  /** What the approval replays: the original request body, and the path's own ids. */
+  /**
+   * What the approval replays: the original request body, and the path's own ids. A `details`
+   * entry is what the checker is shown beside it (before and after, the projected cost).
+   */
   payload: Record<string, unknown>;
+  /** Why it waits, when not simply because it is above the threshold. */
+  reason?: string;
 }
 
 /**
@@ -110,7 +173,7 @@ export async function holdForApproval(tx: Db, ctx: MoneyContext, held: HeldMovem
     status: 202,
     body: {
       success: true,
-      message: `Above the approval threshold of ${formatRupees(ctx.approvalThresholdPaise)}: this request awaits approval by a second operator`,
+      message: held.reason ?? `Above the approval threshold of ${formatRupees(ctx.approvalThresholdPaise)}: this request awaits approval by a second operator`,
       data: { approvalId, status: 'pending' },
     },
     audit: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AWAITS, OWN_WALLET } from '../approvals/four-eyes-test-kit.ts';
+import { OWN_WALLET } from '../approvals/four-eyes-test-kit.ts';
 import { balanceOf } from '../wallet/money-test-kit.ts';
 import { activationSuite } from './income-test-kit.ts';
 
@@ -14,7 +14,8 @@ const { operator, fund, approve, moneyRequest, db, member, plan, settings, chain
 describe('POST /api/income/memberships: paid outside, four eyes', () => {
   it('up to the threshold runs directly: the payment comes in and goes out as the fee', async () => {
     const op = await operator('membership_manage');
-    const p = await plan(1_000_000); // ₹10,000.00: the threshold itself
+    // Judged by what it can pay (issue 22): its cap of ₹10,000.00 is the threshold itself.
+    const p = await plan(1_000_000, { cap: 1_000_000 });
     const { uplines, bottom } = await chain(['active']);
     const res = await activate(op, { userId: bottom, planId: p.planId, paidVia: 'outside', method: 'UPI', reference: 'UTR 4471' });
     expect(res.statusCode).toBe(201);
@@ -33,7 +34,10 @@ describe('POST /api/income/memberships: paid outside, four eyes', () => {
     const body = { userId: bottom, planId: p.planId, paidVia: 'outside', method: 'Cash', reference: 'Receipt 12' };
     const filed = await activate(maker, body);
     expect(filed.statusCode).toBe(202);
-    expect(filed.json()).toMatchObject({ success: true, message: AWAITS, data: { status: 'pending' } });
+    expect(filed.json()).toMatchObject({
+      success: true, data: { status: 'pending' },
+      message: `Paid outside the wallet, plan ${p.name} can pay up to ₹50,000.00 (its cap), above the approval threshold of ₹10,000.00: this activation awaits approval by a second operator`,
+    });
     const approvalId = filed.json().data.approvalId;
     expect(await moneyRequest(approvalId)).toMatchObject({
       kind: 'membership_activation', user_id: String(bottom), amount_paise: '2500000', status: 'pending', maker_id: String(maker.userId),

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
-import { formatRupees, holdForApproval, needsApproval, refuseOwnWallet, type MoneyContext } from '../approvals/four-eyes.ts';
+import { aboveThreshold, formatRupees, holdForApproval, refuseOwnWallet, type MoneyContext } from '../approvals/four-eyes.ts';
 import * as repo from './activation.repository.ts';
 import { MAX_WALK } from './level-income.ts';
 import { addDays } from './settings.ts';
@@ -36,10 +36,20 @@ export async function activateMembership(tx: Db, money: MoneyContext, body: Acti
   if (pendingRequestId !== null) {
     throw new AppError(409, `An activation of member ${body.userId} already awaits approval (request ${pendingRequestId})`);
   }
-  if (outside && needsApproval(money, terms.pricePaise)) {
+  // Paid outside, the platform receives nothing it can check: the activation is judged by what it
+  // will pay (the plan's cap, the most its daily payouts can ever come to), not by its price.
+  if (outside && aboveThreshold(money, terms.capPaise)) {
     if (await repo.hasMembership(tx, body.userId)) throw alreadyMember(body.userId);
     return holdForApproval(tx, money, {
-      kind: 'membership_activation', userId: body.userId, amountPaise: terms.pricePaise, payload: { ...body },
+      kind: 'membership_activation', userId: body.userId, amountPaise: terms.pricePaise,
+      payload: {
+        ...body,
+        details: {
+          plan: `${terms.name} (version ${terms.versionId})`, price: formatRupees(terms.pricePaise), cap: formatRupees(terms.capPaise),
+          dailyAmount: formatRupees(terms.dailyPaise), durationDays: terms.durationDays, method, reference,
+        },
+      },
+      reason: `Paid outside the wallet, plan ${terms.name} can pay up to ${formatRupees(terms.capPaise)} (its cap), above the approval threshold of ${formatRupees(money.approvalThresholdPaise)}: this activation awaits approval by a second operator`,
     });
   }
 

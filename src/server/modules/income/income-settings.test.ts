@@ -4,7 +4,7 @@ import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../contract/
 import { incomeSuite } from './income-test-kit.ts';
 import { addDays, settingsOn } from './settings.ts';
 
-const { ctx, call, db } = incomeSuite({ signIn: true });
+const { ctx, call, viaApproval, db } = incomeSuite({ signIn: true });
 const wire = (day: string) => isoToWireDate(day);
 
 const mine: IncomeSettings = {
@@ -35,10 +35,10 @@ describe('income settings', () => {
   });
 
   it('refuses a past day, and lets the first save on a fresh install take effect today (its default)', async () => {
-    const past = await call('PUT', '/api/income/settings', { settings: mine, effectiveFrom: wire(addDays(ctx.today, -1)) });
+    const past = await viaApproval('PUT', '/api/income/settings', { settings: mine, effectiveFrom: wire(addDays(ctx.today, -1)) });
     expect(past.statusCode).toBe(400);
     expect(past.json().message).toBe(`Income settings cannot start in the past: effective from must be today (${wire(ctx.today)}) or later`);
-    const first = await call('PUT', '/api/income/settings', { settings: mine });
+    const first = await viaApproval('PUT', '/api/income/settings', { settings: mine });
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
       message: `Income settings saved: in force from ${wire(ctx.today)}`,
@@ -49,18 +49,18 @@ describe('income settings', () => {
   });
 
   it('after the first save: today is refused, the default is tomorrow, the same day again replaces it', async () => {
-    const again = await call('PUT', '/api/income/settings', { settings: DEFAULT_INCOME_SETTINGS, effectiveFrom: wire(ctx.today) });
+    const again = await viaApproval('PUT', '/api/income/settings', { settings: DEFAULT_INCOME_SETTINGS, effectiveFrom: wire(ctx.today) });
     expect(again.statusCode).toBe(400);
     expect(again.json().message).toBe(
       `A settings change takes effect from tomorrow (${wire(addDays(ctx.today, 1))}) at the earliest: the settings in force today are never edited`);
     expect(again.json().errors[0].field).toBe('effectiveFrom');
 
-    const next = await call('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 10 } });
+    const next = await viaApproval('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 10 } });
     expect(next.statusCode).toBe(200);
     expect(next.json().data.effectiveFrom).toBe(wire(addDays(ctx.today, 1)));
-    const replaced = await call('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 7.25 }, effectiveFrom: wire(addDays(ctx.today, 1)) });
+    const replaced = await viaApproval('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 7.25 }, effectiveFrom: wire(addDays(ctx.today, 1)) });
     expect(replaced.json().message).toBe(`The settings scheduled for ${wire(addDays(ctx.today, 1))} were replaced`);
-    await call('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 9 }, effectiveFrom: wire(addDays(ctx.today, 30)) });
+    await viaApproval('PUT', '/api/income/settings', { settings: { ...mine, tdsPercent: 9 }, effectiveFrom: wire(addDays(ctx.today, 30)) });
 
     const { data } = (await call('GET', '/api/income/settings')).json();
     expect(data.current).toMatchObject({ effectiveFrom: wire(ctx.today), settings: mine });
@@ -89,16 +89,16 @@ describe('income settings', () => {
       [{ referralBonus: -1 }, 'Referral bonus must be between 0 and 100000000'],
     ];
     for (const [change, message] of cases) {
-      const res = await call('PUT', '/api/income/settings', { settings: { ...mine, ...change }, effectiveFrom: wire(addDays(ctx.today, 2)) });
+      const res = await viaApproval('PUT', '/api/income/settings', { settings: { ...mine, ...change }, effectiveFrom: wire(addDays(ctx.today, 2)) });
       expect(res.statusCode, message).toBe(400);
       expect(res.json().message).toBe(message);
     }
-    expect((await call('PUT', '/api/income/settings', { settings: mine, effectiveFrom: '2026-01-01' })).statusCode).toBe(400);
-    expect((await call('PUT', '/api/income/settings', {})).statusCode).toBe(400);
+    expect((await viaApproval('PUT', '/api/income/settings', { settings: mine, effectiveFrom: '2026-01-01' })).statusCode).toBe(400);
+    expect((await viaApproval('PUT', '/api/income/settings', {})).statusCode).toBe(400);
   });
 
   it('needs membership_view to read and income_settings to save', async () => {
     expect((await call('GET', '/api/income/settings', undefined, ctx.noPermission)).statusCode).toBe(403);
-    expect((await call('PUT', '/api/income/settings', { settings: mine }, ctx.viewer)).statusCode).toBe(403);
+    expect((await viaApproval('PUT', '/api/income/settings', { settings: mine }, ctx.viewer)).statusCode).toBe(403);
   });
 });

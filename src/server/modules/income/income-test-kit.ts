@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { isoToWireDate } from '../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../contract/income.ts';
+import type { Config } from '../../config.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
@@ -23,6 +24,15 @@ export interface IncomeSuite {
   admin: Record<string, string>;
   viewer: Record<string, string>;
   noPermission: Record<string, string>;
+  /** A second operator with money_approve: approves what the admin files (issue 22). */
+  checker: Record<string, string>;
+}
+
+/** An answer as a test reads it: its status and its JSON. */
+export interface Answer {
+  statusCode: number;
+  body: string;
+  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 /**
@@ -39,6 +49,7 @@ export function incomeSuite(options: { moneyInvariants?: boolean; signIn?: boole
       ctx.admin = bearer(await ctx.t.login());
       ctx.noPermission = await plainAccount(ctx.t);
       ctx.viewer = bearer(await accountWithPermissions(ctx.t.database, ['membership_view']));
+      ctx.checker = bearer(await accountWithPermissions(ctx.t.database, ['money_approve']));
     }
   });
   afterAll(() => ctx.t.close());
@@ -48,7 +59,31 @@ export function incomeSuite(options: { moneyInvariants?: boolean; signIn?: boole
     });
   }
   const call: ReturnType<typeof caller> = (method, url, payload, headers) => caller(ctx.t, ctx.admin)(method, url, payload, headers);
-  return { ctx, call, db: () => ctx.t.database };
+  /**
+   * A compensation change as the admin files it and a second operator approves it (issue 22): a
+   * refusal at filing is answered as it is; a filed change (202) is approved by the checker and
+   * answered as the movement answered on approval (its status, message and data), as the direct
+   * path answered before four eyes.
+   */
+  async function viaApproval(method: 'POST' | 'PUT', url: string, payload: object, headers?: Record<string, string>): Promise<Answer> {
+    return approveFiled(ctx.t, ctx.checker, await call(method, url, payload, headers), method === 'POST' ? 201 : 200);
+  }
+
+  return { ctx, call, viaApproval, db: () => ctx.t.database };
+}
+
+/**
+ * A filed change (202) approved by `checker`, answered as the movement answered on approval (its
+ * message and data, with `status`); any other answer as it is (issue 22).
+ */
+export async function approveFiled(t: TestContext, checker: Record<string, string>, filed: Answer, status: number): Promise<Answer> {
+  if (filed.statusCode !== 202) return filed;
+  const approvalId = filed.json().data.approvalId as number;
+  const approved = await t.app.inject({ method: 'POST', url: `/api/approvals/${approvalId}/approve`, headers: checker });
+  if (approved.statusCode !== 200) return approved;
+  const { message, data } = approved.json() as { message: string; data: { result: unknown } };
+  const answer = { success: true, message: message.replace(/^Request approved: /, ''), data: data.result };
+  return { statusCode: status, body: JSON.stringify(answer), json: () => answer };
 }
 
 const TODAY = `(now() at time zone 'Asia/Kolkata')::date`;
@@ -65,8 +100,8 @@ export const share = (price: number, bp: number) => Math.floor((price * bp) / 10
  * invariants after each test) with members made through the users repository, plans and settings
  * versions in force today written straight into their tables, and POST /income/memberships.
  */
-export function activationSuite() {
-  const suite = fourEyesSuite(5_000_000);
+export function activationSuite(config: Partial<Config> = {}) {
+  const suite = fourEyesSuite(5_000_000, config);
   const db = () => suite.ctx.t.database;
 
   async function today(): Promise<string> {
@@ -83,14 +118,14 @@ export function activationSuite() {
   }
 
   /** A plan whose first version is in force today; `later` schedules a second version from tomorrow. */
-  async function plan(pricePaise: number, options: { active?: boolean; later?: number; daily?: ['percent' | 'fixed', number] } = {}) {
+  async function plan(pricePaise: number, options: { active?: boolean; later?: number; daily?: ['percent' | 'fixed', number]; cap?: number } = {}) {
     serial += 1;
     const [p] = await db().query<{ plan_id: number }>('insert into membership_plans (name) values ($1) returning plan_id', [`Plan ${serial}`]);
     const [mode, value] = options.daily ?? ['percent', 150];
     const [v] = await db().query<{ version_id: number }>(
       `insert into membership_plan_versions (plan_id, effective_from, price_paise, daily_mode, daily_value, duration_days, cap_paise, active)
        values ($1, ${TODAY}, $2, $3, $4, 200, $5, $6) returning version_id`,
-      [p.plan_id, pricePaise, mode, value, pricePaise * 2, options.active ?? true]);
+      [p.plan_id, pricePaise, mode, value, options.cap ?? pricePaise * 2, options.active ?? true]);
     if (options.later) {
       await db().query(
         `insert into membership_plan_versions (plan_id, effective_from, price_paise, daily_mode, daily_value, duration_days, cap_paise)

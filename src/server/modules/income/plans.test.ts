@@ -3,20 +3,20 @@ import { isoToWireDate } from '../../../contract/common.ts';
 import { incomeSuite } from './income-test-kit.ts';
 import { addDays, planTermsOn } from './settings.ts';
 
-const { ctx, call, db } = incomeSuite({ signIn: true });
+const { ctx, call, viaApproval, db } = incomeSuite({ signIn: true });
 const wire = (day: string) => isoToWireDate(day);
 
 const gold = { name: 'Gold Plan', price: 1000, dailyMode: 'percent', dailyValue: 1.5, durationDays: 200, cap: 2000, active: true };
 
 async function createPlan(body: object) {
-  const res = await call('POST', '/api/income/plans', body);
+  const res = await viaApproval('POST', '/api/income/plans', body);
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data as { planId: number; current: Record<string, unknown> | null; scheduled: Record<string, unknown> | null };
 }
 
 describe('membership plans', () => {
   it('creates a percent plan in force today with its terms in rupees, the day in dd-mm-yyyy, and audits it', async () => {
-    const res = await call('POST', '/api/income/plans', gold);
+    const res = await viaApproval('POST', '/api/income/plans', gold);
     expect(res.statusCode).toBe(201);
     const { data, message } = res.json();
     expect(message).toBe(`Plan Gold Plan created: in force from ${wire(ctx.today)}`);
@@ -36,12 +36,12 @@ describe('membership plans', () => {
   });
 
   it('stores a fixed day in paise and rounds a percent day down to the paisa', async () => {
-    const fixed = await createPlan({ ...gold, name: 'Fixed Twenty', dailyMode: 'fixed', dailyValue: 20.05 });
+    const fixed = await createPlan({ ...gold, name: 'Fixed Twenty', price: 1100, dailyMode: 'fixed', dailyValue: 20.05 });
     expect(fixed.current).toMatchObject({ dailyMode: 'fixed', dailyValue: 20.05, dailyAmount: 20.05 });
     // 99,999 paise × 125 bp / 10,000 = 1,249.9875 → 1,249 paise.
     const odd = await createPlan({ ...gold, name: 'Odd Price', price: 999.99, dailyValue: 1.25 });
     expect(odd.current).toMatchObject({ dailyValue: 1.25, dailyAmount: 12.49 });
-    const zero = await call('POST', '/api/income/plans', { ...gold, name: 'Too Small', price: 1, dailyValue: 0.5 });
+    const zero = await viaApproval('POST', '/api/income/plans', { ...gold, name: 'Too Small', price: 1, dailyValue: 0.5 });
     expect(zero.statusCode).toBe(400);
     expect(zero.json().message).toMatch(/^Daily payout must come to at least ₹0.01 a day/);
   });
@@ -50,18 +50,18 @@ describe('membership plans', () => {
     const later = await createPlan({ ...gold, name: 'Later Plan', effectiveFrom: wire(addDays(ctx.today, 5)) });
     expect(later.current).toBeNull();
     expect(later.scheduled).toMatchObject({ effectiveFrom: wire(addDays(ctx.today, 5)) });
-    const past = await call('POST', '/api/income/plans', { ...gold, name: 'Past Plan', effectiveFrom: wire(addDays(ctx.today, -1)) });
+    const past = await viaApproval('POST', '/api/income/plans', { ...gold, name: 'Past Plan', effectiveFrom: wire(addDays(ctx.today, -1)) });
     expect(past.statusCode).toBe(400);
     expect(past.json().message).toBe(`A new plan cannot start in the past: effective from must be today (${wire(ctx.today)}) or later`);
     expect(past.json().errors[0].field).toBe('effectiveFrom');
   });
 
   it('refuses a name another plan has, ignoring case and blanks, with 409 (create and change)', async () => {
-    const dup = await call('POST', '/api/income/plans', { ...gold, name: '  gold   PLAN ' });
+    const dup = await viaApproval('POST', '/api/income/plans', { ...gold, name: '  gold   PLAN ' });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toBe('A plan named gold   PLAN already exists');
     const other = await createPlan({ ...gold, name: 'Silver Plan' });
-    const change = await call('PUT', `/api/income/plans/${other.planId}`, { ...gold, name: 'GOLD plan' });
+    const change = await viaApproval('PUT', `/api/income/plans/${other.planId}`, { ...gold, name: 'GOLD plan' });
     expect(change.statusCode).toBe(409);
     expect(change.json().message).toBe('A plan named GOLD plan already exists');
   });
@@ -70,18 +70,18 @@ describe('membership plans', () => {
     const plan = await createPlan({ ...gold, name: 'Change Me' });
     // Make the first version history: in force since ten days ago.
     await db().query(`update membership_plan_versions set effective_from = effective_from - 10 where plan_id = $1`, [plan.planId]);
-    const todayRefused = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', effectiveFrom: wire(ctx.today) });
+    const todayRefused = await viaApproval('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', effectiveFrom: wire(ctx.today) });
     expect(todayRefused.statusCode).toBe(400);
     expect(todayRefused.json().message).toBe(
       `A plan change takes effect from tomorrow (${wire(addDays(ctx.today, 1))}) at the earliest: the terms in force today are never edited`);
 
-    const changed = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', price: 2000, cap: 4000 });
+    const changed = await viaApproval('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', price: 2000, cap: 4000 });
     expect(changed.statusCode).toBe(200);
     expect(changed.json().message).toBe(`Plan change saved: in force from ${wire(addDays(ctx.today, 1))}`);
     expect(changed.json().data.current).toMatchObject({ price: 1000, effectiveFrom: wire(addDays(ctx.today, -10)) });
     expect(changed.json().data.scheduled).toMatchObject({ price: 2000, dailyAmount: 30, cap: 4000, effectiveFrom: wire(addDays(ctx.today, 1)) });
 
-    const again = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', price: 3000, cap: 6000, effectiveFrom: wire(addDays(ctx.today, 1)) });
+    const again = await viaApproval('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'Change Me', price: 3000, cap: 6000, effectiveFrom: wire(addDays(ctx.today, 1)) });
     expect(again.json().message).toBe(`The change scheduled for ${wire(addDays(ctx.today, 1))} was replaced`);
     expect(again.json().data.scheduled).toMatchObject({ price: 3000 });
 
@@ -98,7 +98,7 @@ describe('membership plans', () => {
 
   it('renames a plan at once: names are not versioned, every version shows the new one', async () => {
     const plan = await createPlan({ ...gold, name: 'Old Name' });
-    const res = await call('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'New Name', effectiveFrom: wire(addDays(ctx.today, 3)) });
+    const res = await viaApproval('PUT', `/api/income/plans/${plan.planId}`, { ...gold, name: 'New Name', effectiveFrom: wire(addDays(ctx.today, 3)) });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.current.name).toBe('New Name');
     const versions = (await call('GET', `/api/income/plans/${plan.planId}/versions`)).json().data;
@@ -113,7 +113,7 @@ describe('membership plans', () => {
   });
 
   it('answers 404 for an unknown plan and 400 for bad input, never 500', async () => {
-    expect((await call('PUT', '/api/income/plans/99999', gold)).json()).toEqual({ success: false, message: 'Plan not found' });
+    expect((await viaApproval('PUT', '/api/income/plans/99999', gold)).json()).toEqual({ success: false, message: 'Plan not found' });
     expect((await call('GET', '/api/income/plans/99999/versions')).statusCode).toBe(404);
     expect((await call('GET', '/api/income/plans/abc/versions')).statusCode).toBe(400);
     const bad = [
@@ -129,17 +129,17 @@ describe('membership plans', () => {
       { ...gold, dailyMode: 'fixed', dailyValue: 1e12 },
     ];
     for (const body of bad) {
-      const res = await call('POST', '/api/income/plans', { ...body, name: body.name === gold.name ? 'Bad Plan' : body.name });
+      const res = await viaApproval('POST', '/api/income/plans', { ...body, name: body.name === gold.name ? 'Bad Plan' : body.name });
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json().success).toBe(false);
     }
-    expect((await call('POST', '/api/income/plans', { ...gold, dailyValue: 150 })).json().message).toBe('Daily payout must be between 0 and 100 %');
+    expect((await viaApproval('POST', '/api/income/plans', { ...gold, dailyValue: 150 })).json().message).toBe('Daily payout must be between 0 and 100 %');
   });
 
   it('needs membership_view to read and income_settings to change', async () => {
     expect((await call('GET', '/api/income/plans', undefined, ctx.noPermission)).statusCode).toBe(403);
     expect((await call('GET', '/api/income/plans/1/versions', undefined, ctx.noPermission)).statusCode).toBe(403);
-    expect((await call('POST', '/api/income/plans', { ...gold, name: 'Nope' }, ctx.viewer)).statusCode).toBe(403);
-    expect((await call('PUT', '/api/income/plans/1', { ...gold, name: 'Nope' }, ctx.viewer)).statusCode).toBe(403);
+    expect((await viaApproval('POST', '/api/income/plans', { ...gold, name: 'Nope' }, ctx.viewer)).statusCode).toBe(403);
+    expect((await viaApproval('PUT', '/api/income/plans/1', { ...gold, name: 'Nope' }, ctx.viewer)).statusCode).toBe(403);
   });
 });

@@ -7,7 +7,8 @@ import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 import { moneyHeaders } from '../wallet/money-test-kit.ts';
 import { configureRuns, runsSettled } from './runs/engine.ts';
-import { membership, runDay, settingsFrom, wire } from './runs/payout-test-kit.ts';
+import { approveFiled } from './income-test-kit.ts';
+import { checkerOf, membership, runDay, settingsFrom, wire } from './runs/payout-test-kit.ts';
 import { addDays, istToday } from './settings.ts';
 
 /**
@@ -31,7 +32,10 @@ let serial = 0;
 
 beforeAll(async () => {
   // Four eyes never holds a reversal here (its own tests cover the 202).
-  t = await createTestApp({ config: { approvalThresholdPaise: 1_000_000_000_000 } });
+  // Random plans (a fixed ₹1 a day on prices from ₹0.01): no deployment bound on what a plan pays (issue 22).
+  t = await createTestApp({
+    config: { approvalThresholdPaise: 1_000_000_000_000, bounds: { capMultiple: 1_000, dailyPercent: 1_000_000, levelIncomePercent: 100, tdsMinPercent: 0 } },
+  });
   token = await t.login();
   today = await istToday(t.database.db);
   configureRuns(t.database, { chunkSize: 3 });
@@ -296,10 +300,10 @@ describe('activations with level income on random trees', () => {
         caseNo += 1;
         await settingsFrom(t.database, today, { levelIncome, compression });
         serial += 1;
-        const plan = await t.app.inject({
+        const plan = await approveFiled(t, await checkerOf(t), await t.app.inject({
           method: 'POST', url: '/api/income/plans', headers: bearer(token),
           payload: { name: `Property plan ${serial}`, price: pricePaise / 100, dailyMode: 'fixed', dailyValue: 1, durationDays: 10, cap: pricePaise / 100 },
-        });
+        }), 201);
         expect(plan.statusCode, plan.body).toBe(201);
         const planId = plan.json().data.planId as number;
 

@@ -1,9 +1,14 @@
 import { isoToWireDate } from '../../../contract/common.ts';
-import { DEFAULT_INCOME_SETTINGS, type IncomeSettings, type SettingsVersion } from '../../../contract/income.ts';
-import { audit } from '../../lib/audit.ts';
-import { actorId, type Ctx } from '../../lib/context.ts';
+import { DEFAULT_INCOME_SETTINGS, settingsBody, type IncomeSettings, type SettingsVersion } from '../../../contract/income.ts';
+import type { CompensationBounds } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { MoneyResult } from '../../lib/idempotency.ts';
 import { iso } from '../../db/rows.ts';
+import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
+import { changeDetails } from './plans.service.ts';
+import { settingsProjection } from './projection.ts';
 import { addDays, istToday, settingsOn, settingsVersions, upsertSettingsVersion, type SettingsVersionRow } from './settings.ts';
 
 /**
@@ -45,17 +50,44 @@ export async function getSettings(ctx: Ctx): Promise<SettingsOverview> {
   return { current: inForce ? toWire(inForce) : defaults, scheduled: next ? toWire(next) : null, history: rows.map(toWire) };
 }
 
-function refused(message: string): AppError {
-  return new AppError(400, message, { errors: [{ path: 'body.effectiveFrom', field: 'effectiveFrom', message }] });
+function refused(message: string, field = 'effectiveFrom'): AppError {
+  const path = field === 'effectiveFrom' ? 'body.effectiveFrom' : `body.settings.${field}`;
+  return new AppError(400, message, { errors: [{ path, field, message }] });
 }
 
+/** The deployment's bounds (issue 22): what no saved version may pay, whoever approves it. */
+function refuseOutOfBounds(settings: IncomeSettings, bounds: CompensationBounds) {
+  const levels = settings.levelIncome.reduce((sum, pct) => sum + pct, 0);
+  if (levels > bounds.levelIncomePercent + 1e-9) {
+    throw refused(`Level income must add up to at most ${bounds.levelIncomePercent} % (the limit set for this installation); these add up to ${Math.round(levels * 100) / 100} %`, 'levelIncome');
+  }
+  if (settings.tdsPercent < bounds.tdsMinPercent) {
+    throw refused(`TDS must be at least ${bounds.tdsMinPercent} % (the limit set for this installation)`, 'tdsPercent');
+  }
+}
+
+/** A settings version as the checker reads it: each field with its value. */
+function shown(effectiveFrom: string | null, s: IncomeSettings) {
+  return {
+    effectiveFrom: effectiveFrom === null ? 'the defaults (never saved)' : isoToWireDate(effectiveFrom), levelIncome: s.levelIncome.map((p) => `${p} %`).join(', '), compression: s.compression ? 'On' : 'Off',
+    tds: `${s.tdsPercent} %`, adminCharge: `${s.adminChargePercent} %`, payTo: s.payTo, payoutTime: s.payoutTime,
+    payOnWeekends: s.payOnWeekends ? 'Yes' : 'No', royaltyPool: `${s.royaltyPoolPercent} %`, royaltyPeriod: s.royaltyPeriod,
+    referralBonus: formatRupees(Math.round(s.referralBonus * 100)), monthlyReward: s.monthlyRewardMode,
+    monthlyRewardTarget: formatRupees(Math.round(s.monthlyRewardTarget * 100)), monthlyRewardAmount: formatRupees(Math.round(s.monthlyRewardAmount * 100)),
+  };
+}
+
+/**
+ * PUT /income/settings. A settings version is a lever that makes money (issue 22): it is only
+ * filed (202) and takes effect when a second operator with money_approve approves it (the approval
+ * replays this function with money.approved); one not approved before its day never starts.
+ */
 export async function saveSettings(
-  ctx: Ctx, input: { settings: IncomeSettings; effectiveFrom?: string },
-): Promise<{ version: SettingsVersion; message: string }> {
-  const { db } = ctx.database;
-  const today = await istToday(db);
+  tx: Db, money: MoneyContext, bounds: CompensationBounds, input: { settings: IncomeSettings; effectiveFrom?: string },
+): Promise<MoneyResult> {
+  const today = await istToday(tx);
   const tomorrow = addDays(today, 1);
-  const firstSave = (await settingsVersions(db)).length === 0;
+  const firstSave = (await settingsVersions(tx)).length === 0;
   const earliest = firstSave ? today : tomorrow;
   const from = input.effectiveFrom ?? earliest;
   if (from < earliest) {
@@ -63,24 +95,38 @@ export async function saveSettings(
       ? `Income settings cannot start in the past: effective from must be today (${isoToWireDate(today)}) or later`
       : `A settings change takes effect from tomorrow (${isoToWireDate(tomorrow)}) at the earliest: the settings in force today are never edited`);
   }
-  const saved = await db.transaction(async (tx) => {
-    // Before: what would have been in force on that day (a replaced scheduled version, or the one before).
-    const before = await settingsOn(tx, from);
-    const versionId = await upsertSettingsVersion(tx, from, input.settings, actorId(ctx));
-    if (versionId === null) throw new AppError(409, `The settings of ${isoToWireDate(from)} are already in force and cannot be changed`);
-    const row = (await settingsVersions(tx)).find((r) => r.versionId === versionId);
-    if (!row) throw new Error(`settings version ${versionId} vanished`);
-    const replaced = before.effectiveFrom === from;
-    await audit(tx, ctx, {
-      action: replaced ? 'replace_version' : 'change', entity: 'income_settings', entityId: versionId,
-      before: { versionId: before.versionId, effectiveFrom: before.effectiveFrom, settings: before.settings },
-      after: { versionId, effectiveFrom: from, settings: input.settings },
+  refuseOutOfBounds(input.settings, bounds);
+  // Before: what would have been in force on that day (a replaced scheduled version, or the one before).
+  const before = await settingsOn(tx, from);
+  if (!money.approved) {
+    const projection = await settingsProjection(tx, input.settings, from);
+    const was = await settingsProjection(tx, before.settings, from);
+    const details = { ...changeDetails(shown(before.effectiveFrom, before.settings), shown(from, input.settings), projection), projectedCostBefore: formatRupees(was.totalPaise) };
+    return holdForApproval(tx, money, {
+      kind: 'settings_change', userId: null, amountPaise: projection.totalPaise,
+      payload: { body: { settings: input.settings, effectiveFrom: isoToWireDate(from) }, effectiveFrom: from, details },
+      reason: `The income settings from ${isoToWireDate(from)} await approval by a second operator with money_approve (projected cost over their first 30 days: ${formatRupees(projection.totalPaise)}; ${formatRupees(was.totalPaise)} with the settings they replace)`,
     });
-    return { row, replaced };
-  });
+  }
+  const versionId = await upsertSettingsVersion(tx, from, input.settings, money.makerId);
+  if (versionId === null) throw new AppError(409, `The settings of ${isoToWireDate(from)} are already in force and cannot be changed`);
+  const row = (await settingsVersions(tx)).find((r) => r.versionId === versionId);
+  if (!row) throw new Error(`settings version ${versionId} vanished`);
+  const replaced = before.effectiveFrom === from;
   const day = isoToWireDate(from);
   return {
-    version: toWire(saved.row),
-    message: saved.replaced ? `The settings scheduled for ${day} were replaced` : `Income settings saved: in force from ${day}`,
+    status: 200,
+    body: { success: true, message: replaced ? `The settings scheduled for ${day} were replaced` : `Income settings saved: in force from ${day}`, data: toWire(row) },
+    audit: {
+      action: replaced ? 'replace_version' : 'change', entity: 'income_settings', entityId: versionId,
+      before: { versionId: before.versionId, effectiveFrom: before.effectiveFrom, settings: before.settings },
+      after: { versionId, effectiveFrom: from, settings: input.settings, makerId: money.makerId, approvedBy: money.actorId },
+    },
   };
 }
+
+/** An approval's replay of a filed settings version (parsed with the endpoint's schema again). */
+export function replaySettings(tx: Db, money: MoneyContext, bounds: CompensationBounds, payload: unknown): Promise<MoneyResult> {
+  return saveSettings(tx, money, bounds, settingsBody.parse((payload as { body: unknown }).body));
+}
+

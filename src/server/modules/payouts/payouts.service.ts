@@ -6,7 +6,7 @@ import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import {
-  countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, type MoneyContext,
+  countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason, type MoneyContext,
 } from '../approvals/four-eyes.ts';
 import * as repo from './payouts.repository.ts';
 
@@ -82,7 +82,7 @@ async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, pais
 export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferBody): Promise<MoneyResult> {
   refuseOwnWallet(money, body.userId);
   const paise = rupeesToPaise(body.amount);
-  if (needsApproval(money, paise)) {
+  if (await needsApproval(tx, money, body.userId, paise)) {
     if (body.payoutId !== undefined) {
       await payablePayout(tx, body, paise, 'check');
       await refuseSecondPending(tx, 'pay_payout', 'payoutId', body.payoutId);
@@ -92,6 +92,7 @@ export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferB
     await refuseOverDailyLimit(tx, money, paise);
     return holdForApproval(tx, money, {
       kind: body.payoutId !== undefined ? 'pay_payout' : 'admin_transfer', userId: body.userId, amountPaise: paise, payload: body,
+      reason: await sumReason(tx, money, body.userId, paise),
     });
   }
   const payout = body.payoutId !== undefined ? await payablePayout(tx, body, paise, 'claim') : null;

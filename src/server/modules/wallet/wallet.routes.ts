@@ -43,6 +43,7 @@ export async function walletRoutes(app: FastifyInstance) {
       return { success: ok, ...(await service.balances(contextOf(request), request.query)), page, limit };
     },
     summary: async (request) => ({ success: ok, data: await service.summary(contextOf(request)) }),
+    myDay: async (request) => ({ success: ok, data: await service.myDay(contextOf(request), request.query.userId) }),
     memberSummary: async (request) => ({ success: ok, data: await service.memberSummary(contextOf(request), request.params.userId) }),
     transaction: async (request) => ({ success: ok, data: await service.transaction(contextOf(request), request.params.id) }),
     requestWithdrawal: async (request, reply) => {

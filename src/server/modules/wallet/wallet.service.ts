@@ -7,8 +7,10 @@ import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import {
-  countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, type MoneyContext,
+  countDailyCredit, holdForApproval, movedToday, needsApproval, operatorDay, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason,
+  type MoneyContext,
 } from '../approvals/four-eyes.ts';
+import { actorId } from '../../lib/context.ts';
 import * as repo from './wallet.repository.ts';
 import * as withdrawals from './withdrawals.repository.ts';
 
@@ -82,6 +84,22 @@ export async function summary(ctx: Ctx) {
   };
 }
 
+/** What the signed-in operator may still move today, and for one member before a checker (issue 22). */
+export async function myDay(ctx: Ctx, userId: number | undefined) {
+  const { db } = ctx.database;
+  const me = actorId(ctx);
+  const { approvalThresholdPaise: threshold, dailyCreditLimitPaise: credit, dailyDebitLimitPaise: debit } = ctx.config;
+  const day = await operatorDay(db, me);
+  const base = {
+    approvalThreshold: rupees(threshold),
+    dailyCreditLimit: rupees(credit), creditedToday: rupees(day.credited), creditLeft: rupees(Math.max(0, credit - day.credited)),
+    dailyDebitLimit: rupees(debit), debitedToday: rupees(day.debited), debitLeft: rupees(Math.max(0, debit - day.debited)),
+  };
+  if (userId === undefined) return base;
+  const moved = await movedToday(db, me, userId);
+  return { ...base, userId, movedForMember: rupees(moved), leftBeforeApproval: rupees(Math.max(0, threshold - moved)) };
+}
+
 export async function memberSummary(ctx: Ctx, userId: number) {
   const found = await member(ctx.database.db, userId);
   const s = await repo.memberLedgerSummary(ctx.database.db, userId);
@@ -117,11 +135,12 @@ export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: Rech
   refuseOwnWallet(money, body.userId);
   const paise = rupeesToPaise(body.amount);
   const recharge = body.transactionType === 'wallet_recharge';
-  if (needsApproval(money, paise)) {
+  if (await needsApproval(tx, money, body.userId, paise)) {
     const current = await balanceOf(tx, body.userId); // a request for an unknown member is refused now
-    if (recharge) await refuseOverDailyLimit(tx, money, paise);
-    else refuseAboveBalance(current, paise);
-    return holdForApproval(tx, money, { kind: body.transactionType, userId: body.userId, amountPaise: paise, payload: body });
+    if (!recharge) refuseAboveBalance(current, paise);
+    await refuseOverDailyLimit(tx, money, paise, recharge ? 'credit' : 'debit');
+    const reason = await sumReason(tx, money, body.userId, paise);
+    return holdForApproval(tx, money, { kind: body.transactionType, userId: body.userId, amountPaise: paise, payload: body, reason });
   }
   const posted = await postEntry(tx, {
     userId: body.userId,
@@ -130,7 +149,7 @@ export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: Rech
     description: recharge ? 'Wallet recharge by administrator' : 'Wallet withdrawal by administrator',
     actorId: money.actorId,
   });
-  if (recharge) await countDailyCredit(tx, money, paise);
+  await countDailyCredit(tx, money, paise, recharge ? 'credit' : 'debit');
   return {
     status: 200,
     body: {
@@ -189,9 +208,11 @@ export async function decideWithdrawal(
     if (current.requestedBy !== null && current.requestedBy === money.actorId) {
       throw new AppError(403, `You filed withdrawal request ${id}: another operator must approve it`);
     }
-    if (needsApproval(money, paise)) {
+    if (await needsApproval(tx, money, userId, paise)) {
       refuseAboveBalance(await balanceOf(tx, userId), paise);
-      return holdForApproval(tx, money, { kind: 'withdrawal_approval', userId, amountPaise: paise, payload: { withdrawalId: id, ...body } });
+      await refuseOverDailyLimit(tx, money, paise, 'debit');
+      const reason = await sumReason(tx, money, userId, paise);
+      return holdForApproval(tx, money, { kind: 'withdrawal_approval', userId, amountPaise: paise, payload: { withdrawalId: id, ...body }, reason });
     }
   }
   await withdrawals.recordDecision(tx, id, { status: body.status, remarks: body.remarks ?? null, decidedBy: money.actorId });
@@ -204,6 +225,7 @@ export async function decideWithdrawal(
       actorId: money.actorId,
     });
     await withdrawals.linkLedgerEntry(tx, id, posted.entryId);
+    await countDailyCredit(tx, money, paise, 'debit');
   }
   const data = (await withdrawals.findWithdrawal(tx, id))!;
   return {

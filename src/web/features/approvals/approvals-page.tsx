@@ -15,8 +15,8 @@ import { approvalsQuery, PAGE_SIZE } from './approvals.api';
 import { kindLabel } from './approval-kinds';
 import { DecisionModal } from './decision-modal';
 
-const STATUS_LABELS: Record<ApprovalStatus, string> = { pending: 'Pending', approved: 'Approved', rejected: 'Rejected' };
-const STATUS_TONES: Record<ApprovalStatus, Tone> = { pending: 'warning', approved: 'positive', rejected: 'neutral' };
+const STATUS_LABELS: Record<ApprovalStatus, string> = { pending: 'Pending', approved: 'Approved', rejected: 'Rejected', expired: 'Expired' };
+const STATUS_TONES: Record<ApprovalStatus, Tone> = { pending: 'warning', approved: 'positive', rejected: 'neutral', expired: 'negative' };
 
 /** Status and order kept in the address (`?status=rejected&sort=-amount&page=2`). */
 const URL_FILTERS = { status: 'pending', sort: '-createdAt' };

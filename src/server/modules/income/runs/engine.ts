@@ -214,37 +214,65 @@ export interface Started {
   resumed: boolean;
 }
 
+/** A period whose runs were all reversed is run again only with a second operator's approval (issue 22). */
+export class RerunNeedsApproval extends Error {
+  constructor(readonly kind: RunKind, readonly period: RunPeriod, readonly reversedRunId: number) {
+    super(`The ${kindLabel(kind).toLowerCase()} period from ${wire(period.start)} was paid by run ${reversedRunId}, since reversed: running it again needs a second operator's approval`);
+  }
+}
+
+export interface StartInput {
+  kind: RunKind;
+  day: string;
+  startedBy: number | null;
+  /** A second operator approved running a reversed period again. */
+  rerunApproved?: boolean;
+}
+
+/**
+ * The run's first transaction, in `tx`: inserts the run (exactly once) and `begin`s it. Null when
+ * the period already has a run that is not reversed. The period's runs are locked first, so a
+ * reversal that finishes meanwhile cannot let a re-run through unapproved.
+ */
+export async function beginRun(tx: Db, database: Database, input: StartInput): Promise<number | null> {
+  const handler = RUN_HANDLERS[input.kind];
+  const today = await istToday(tx);
+  const { period, inForce } = await periodOf(tx, input.kind, input.day);
+  if (period.start > today) {
+    throw new AppError(400, `The ${kindLabel(input.kind).toLowerCase()} period from ${wire(period.start)} has not started yet (today is ${wire(today)}, India time)`);
+  }
+  const prior = await repo.lockPeriodRuns(tx, input.kind, period.start);
+  const reversed = prior.find((r) => r.status === 'reversed');
+  if (reversed && prior.every((r) => r.status === 'reversed') && !input.rerunApproved) {
+    throw new RerunNeedsApproval(input.kind, period, reversed.runId);
+  }
+  const runId = await repo.insertRun(tx, {
+    kind: input.kind, periodStart: period.start, periodEnd: period.end, settings: inForce.settings,
+    settingsVersionId: inForce.versionId, startedBy: input.startedBy,
+  });
+  if (runId === null) return null;
+  const scope = { runId, kind: input.kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId };
+  const begun = await handler.begin(tx, scope);
+  const batchId = begun.batch ? await repo.createBatch(tx, begun.batch, runId) : null;
+  const parts = workersOf(database).slices;
+  const sliceEnds = handler.split && parts > 1 ? await handler.split(tx, scope, begun.total, parts) : [];
+  await repo.setBegun(tx, runId, { total: begun.total, state: begun.state, batchId, sliceEnds });
+  return runId;
+}
+
 /**
  * Starts the run of `kind` for the period holding `day` (exactly once), or answers the period's
  * run. A period whose first day is after today (India time) is refused; one that has begun may be
  * run on demand even before the schedule would (an operator's decision). A failed run is resumed.
  */
-export async function startRun(database: Database, input: { kind: RunKind; day: string; startedBy: number | null }): Promise<Started> {
+export async function startRun(database: Database, input: StartInput): Promise<Started> {
   const { db } = database;
-  const handler = RUN_HANDLERS[input.kind];
-  const today = await istToday(db);
-  const { period, inForce } = await periodOf(db, input.kind, input.day);
-  if (period.start > today) {
-    throw new AppError(400, `The ${kindLabel(input.kind).toLowerCase()} period from ${wire(period.start)} has not started yet (today is ${wire(today)}, India time)`);
-  }
-  const createdId = await db.transaction(async (tx) => {
-    const runId = await repo.insertRun(tx, {
-      kind: input.kind, periodStart: period.start, periodEnd: period.end, settings: inForce.settings,
-      settingsVersionId: inForce.versionId, startedBy: input.startedBy,
-    });
-    if (runId === null) return null;
-    const scope = { runId, kind: input.kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId };
-    const begun = await handler.begin(tx, scope);
-    const batchId = begun.batch ? await repo.createBatch(tx, begun.batch, runId) : null;
-    const parts = workersOf(database).slices;
-    const sliceEnds = handler.split && parts > 1 ? await handler.split(tx, scope, begun.total, parts) : [];
-    await repo.setBegun(tx, runId, { total: begun.total, state: begun.state, batchId, sliceEnds });
-    return runId;
-  });
+  const createdId = await db.transaction((tx) => beginRun(tx, database, input));
   if (createdId !== null) {
     void kick(database, createdId);
     return { run: (await repo.runById(db, createdId))!, created: true, resumed: false };
   }
+  const { period } = await periodOf(db, input.kind, input.day);
   const existing = await repo.runOfPeriod(db, input.kind, period.start);
   if (!existing) throw new AppError(409, 'The period\u2019s run changed while starting it: try again');
   const resumed = existing.status === 'failed' && (await repo.markResumed(db, existing.runId));
@@ -253,15 +281,16 @@ export async function startRun(database: Database, input: { kind: RunKind; day: 
 }
 
 /** Starts (or finds) the run and waits until this process has worked it to its end (schedule, scripts). */
-export async function runToEnd(database: Database, input: { kind: RunKind; day: string; startedBy: number | null }) {
+export async function runToEnd(database: Database, input: StartInput) {
   const started = await startRun(database, input);
   await kick(database, started.run.runId);
   return (await repo.runById(database.db, started.run.runId))!;
 }
 
 /** What the run of the period holding `day` would do, computed with the same rules, writing nothing. */
-export async function previewRun(database: Database, kind: RunKind, day: string) {
-  return database.db.transaction(async (tx) => {
+export async function previewRun(database: Database, kind: RunKind, day: string, within?: Db) {
+  const inTx = <T>(work: (tx: Db) => Promise<T>) => (within ? work(within) : database.db.transaction(work));
+  return inTx(async (tx) => {
     const handler = RUN_HANDLERS[kind];
     const { period, inForce } = await periodOf(tx, kind, day);
     const scope = { kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId };

@@ -1,7 +1,9 @@
 import { isoToWireDate } from '../../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../../contract/income.ts';
 import type { Database } from '../../../db/client.ts';
+import { accountWithPermissions } from '../../../test/accounts.ts';
 import { bearer, type TestContext } from '../../../test/harness.ts';
+import { approveFiled } from '../income-test-kit.ts';
 import { newMember } from '../../wallet/money-test-kit.ts';
 import { addDays, istToday } from '../settings.ts';
 import { runsSettled } from './engine.ts';
@@ -56,8 +58,25 @@ export { addDays };
 export const wire = isoToWireDate;
 
 /** POST /income/runs and wait for the background work; answers the start and the finished run. */
+const checkers = new WeakMap<TestContext, Record<string, string>>();
+
+/** A second operator with money_approve for the file's server (made once). */
+export async function checkerOf(t: TestContext): Promise<Record<string, string>> {
+  let checker = checkers.get(t);
+  if (!checker) {
+    checker = bearer(await accountWithPermissions(t.database, ['money_approve']));
+    checkers.set(t, checker);
+  }
+  return checker;
+}
+
+/**
+ * Starts the run of `day` and waits for it. A reversed period's re-run is filed (202, issue 22)
+ * and approved here by a second operator, then answered as the approval's replay answered (201).
+ */
 export async function runDay(t: TestContext, token: string, day: string, kind = 'daily_payout') {
-  const started = await t.app.inject({ method: 'POST', url: '/api/income/runs', headers: bearer(token), payload: { kind, date: wire(day) } });
+  const filed = await t.app.inject({ method: 'POST', url: '/api/income/runs', headers: bearer(token), payload: { kind, date: wire(day) } });
+  const started = filed.statusCode === 202 ? await approveFiled(t, await checkerOf(t), filed, 201) : filed;
   await runsSettled(t.database);
   if (started.statusCode !== 201 && started.statusCode !== 200) return { started, run: null };
   const got = await t.app.inject({ method: 'GET', url: `/api/income/runs/${started.json().data.runId}`, headers: bearer(token) });

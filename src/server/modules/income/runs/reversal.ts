@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
-import { holdForApproval, needsApproval, type MoneyContext } from '../../approvals/four-eyes.ts';
+import { holdForApproval, aboveThreshold, type MoneyContext } from '../../approvals/four-eyes.ts';
 import type { MemberRange } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
 import * as reversals from './reversal.repository.ts';
@@ -68,7 +68,7 @@ export async function reverseRun(tx: Db, money: MoneyContext, payload: ReversalP
     throw new AppError(403, 'This run paid your own wallet: another operator must reverse it');
   }
   const netPaise = await reversals.runNetPaise(tx, runId);
-  if (needsApproval(money, Math.abs(netPaise))) {
+  if (aboveThreshold(money, Math.abs(netPaise))) {
     const pending = await reversals.pendingReversal(tx, runId);
     if (pending !== null) throw new AppError(409, `The reversal of run ${runId} already awaits approval (request ${pending})`);
     const held = await holdForApproval(tx, money, { kind: 'run_reversal', userId: money.makerId, amountPaise: Math.abs(netPaise), payload: { runId, remarks } });

@@ -109,6 +109,22 @@ export async function runOfPeriod(db: Db, kind: RunKind, periodStart: string): P
   return row ? normalise(row) : null;
 }
 
+/** Every run of the period (reversed ones too), locked until the caller's transaction ends. */
+export async function lockPeriodRuns(db: Db, kind: RunKind, periodStart: string): Promise<{ runId: number; status: string }[]> {
+  const rows = rowsOf<{ runId: string | number; status: string }>(await db.execute(sql`
+    select run_id as "runId", status from income_runs where kind = ${kind} and period_start = ${periodStart}::date
+     order by run_id for update`));
+  return rows.map((r) => ({ runId: Number(r.runId), status: r.status }));
+}
+
+/** A pending request to run a reversed period again, when there is one. */
+export async function pendingRerun(db: Db, kind: RunKind, periodStart: string): Promise<number | null> {
+  const [row] = rowsOf<{ id: string | number }>(await db.execute(sql`
+    select id from money_requests
+     where status = 'pending' and kind = 'run_rerun' and payload->>'kind' = ${kind} and payload->>'periodStart' = ${periodStart} limit 1`));
+  return row ? Number(row.id) : null;
+}
+
 export interface NewRun {
   kind: RunKind;
   periodStart: string;

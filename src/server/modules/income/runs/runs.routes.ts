@@ -4,7 +4,7 @@ import { contextOf } from '../../../lib/context.ts';
 import { idempotent } from '../../../lib/idempotency.ts';
 import { registerEndpoints } from '../../../lib/routes.ts';
 import { moneyContext } from '../../approvals/four-eyes.ts';
-import { afterReversal, runChunkSize, stopRuns } from './engine.ts';
+import { afterReversal, RerunNeedsApproval, runChunkSize, stopRuns } from './engine.ts';
 import { reverseRun } from './reversal.ts';
 import * as service from './runs.service.ts';
 
@@ -21,8 +21,15 @@ export async function runsRoutes(app: FastifyInstance) {
     get: async (request) => ({ success: true as const, data: await service.getRun(contextOf(request), request.params.id) }),
     preview: async (request) => ({ success: true as const, data: await service.preview(contextOf(request), request.body) }),
     start: async (request, reply) => {
-      const started = await service.start(contextOf(request), request.body);
-      return reply.code(started.created ? 201 : 200).send({ success: true, message: started.message, data: started.run });
+      const ctx = contextOf(request);
+      try {
+        const started = await service.start(ctx, request.body);
+        return reply.code(started.created ? 201 : 200).send({ success: true, message: started.message, data: started.run });
+      } catch (error) {
+        // A reversed period is run again only under four eyes (issue 22): filed, 202.
+        if (!(error instanceof RerunNeedsApproval)) throw error;
+        return idempotent(ctx, request, reply, (tx) => service.fileRerun(tx, ctx, moneyContext(ctx), request.body, error));
+      }
     },
     reverse: async (request, reply) => {
       const ctx = contextOf(request);
