@@ -159,6 +159,8 @@ describe('daily payout runs, reversals and spending in random order', () => {
         }
         const userIds = users.map((u) => u.userId);
         const balance = new Map(userIds.map((id) => [id, 0]));
+        // What each member owes (issue 22): a reversal's shortfall, settled first from their next payout's net.
+        const owed = new Map(userIds.map((id) => [id, 0]));
         const payoutDays = new Set<string>(); // `${userId} ${day}`
         const runs: { runId: number; day: string; paid: Paid[]; reversed: boolean }[] = [];
 
@@ -192,7 +194,11 @@ describe('daily payout runs, reversals and spending in random order', () => {
                   m.earned += gross;
                   m.days += 1;
                   payoutDays.add(`${m.userId} ${day}`);
-                  if (reason === null) balance.set(m.userId, balance.get(m.userId)! + net);
+                  if (reason === null) {
+                    const take = Math.min(owed.get(m.userId)!, net);
+                    balance.set(m.userId, balance.get(m.userId)! + net - take);
+                    owed.set(m.userId, owed.get(m.userId)! - take);
+                  }
                 }
                 if (pays || day >= m.lastDay) m.status = m.earned >= m.cap || day >= m.lastDay ? 'completed' : 'active';
               }
@@ -242,6 +248,7 @@ describe('daily payout runs, reversals and spending in random order', () => {
                 const takeable = Math.min(credits, before.get(p.m.userId)! + debits);
                 balance.set(p.m.userId, balance.get(p.m.userId)! + debits - takeable);
                 shortfall += credits - takeable;
+                owed.set(p.m.userId, owed.get(p.m.userId)! + credits - takeable);
               }
               p.m.earned -= p.gross;
               p.m.days -= 1;
@@ -263,6 +270,9 @@ describe('daily payout runs, reversals and spending in random order', () => {
           }
           // After every step: the database is the model, and the engine's promises hold.
           expect(Object.fromEntries(await balances(userIds))).toEqual(Object.fromEntries(balance));
+          const debts = await t.database.query<{ user_id: string; owed: string }>(
+            'select user_id::text, recovery_paise::text as owed from users where user_id = any($1::int8[])', [userIds]);
+          expect(Object.fromEntries(debts.map((d) => [Number(d.user_id), Number(d.owed)]))).toEqual(Object.fromEntries(owed));
           const rows = await t.database.query<{ id: number; earned: string; days: number; status: string }>(
             'select id, earned_paise::text as earned, days_earned as days, status from memberships where id = any($1::int[]) order by id',
             [model.map((m) => m.id)]);
