@@ -5,7 +5,7 @@ import { postEntry } from '../../../db/ledger.ts';
 import { moneyInvariantViolations } from '../../../lib/money-invariants.ts';
 import { createTestApp, type TestContext } from '../../../test/harness.ts';
 import { moneyHeaders } from '../../wallet/money-test-kit.ts';
-import { configureRuns, runToEnd } from './engine.ts';
+import { configureRuns, runsSettled, runToEnd } from './engine.ts';
 import { addDays, member, membership, settingsFrom, today } from './payout-test-kit.ts';
 
 /**
@@ -104,6 +104,8 @@ describe('run / spend / reverse / re-run in random order (issue 22)', () => {
               method: 'POST', url: `/api/income/runs/${runId}/reverse`, headers: moneyHeaders(token, randomUUID()), payload: { remarks: 'Property' },
             });
             expect(res.statusCode, res.body).toBe(200);
+            await runsSettled(t.database); // a reversal that did not fit the request goes on in the background
+            expect((await t.database.query<{ status: string }>('select status from income_runs where run_id = $1', [runId]))[0].status).toBe('reversed');
             standing.delete(s.day);
             for (const m of members) {
               // Debits given back in full, the credit taken back as far as balance + debits covers.
