@@ -302,9 +302,27 @@ export const runDetail = run.extend({
   settingsVersionId: z.number().nullable(),
   settings: z.record(z.string(), z.unknown()),
   state: z.record(z.string(), z.unknown()),
-  shortfalls: z.array(z.object({ userId: z.number(), userName: z.string(), amount: z.number() })),
+  /** What the reversal could not take back, per member, and how much of it their later credits have recovered (issue 22). */
+  shortfalls: z.array(z.object({ userId: z.number(), userName: z.string(), amount: z.number(), recovered: z.number() })),
 });
 export type RunDetail = z.infer<typeof runDetail>;
+
+/**
+ * What a member owes (issue 22): the shortfalls of reversed runs not yet recovered from their
+ * credits, oldest first (the order their credits settle them in); `owed` is their sum, rupees.
+ */
+export const memberRecovery = z.object({
+  userId: z.number(),
+  owed: z.number(),
+  shortfalls: z.array(z.object({
+    runId: z.number(),
+    kind: runKind,
+    periodStart: z.string(), // dd-mm-yyyy
+    amount: z.number(),
+    recovered: z.number(),
+  })),
+});
+export type MemberRecovery = z.infer<typeof memberRecovery>;
 
 export const RUN_SORTS = ['startedAt', 'periodStart'] as const;
 export const runsQuery = z.object({
@@ -343,6 +361,11 @@ export const runsApi = endpoints('income-runs', {
       /** A reversed period run again: filed for a second operator (issue 22). */
       202: awaitingApprovalResponse,
     },
+  },
+  /** A member's recovery owed and the shortfalls it comes from (the member page). */
+  recovery: {
+    method: 'GET', path: '/income/recoveries/:userId', access: 'payouts_view', params: memberIdParams,
+    responses: { 200: z.object({ success: z.literal(true), data: memberRecovery }) },
   },
   /** Four eyes: above the approval threshold the reversal waits for a second operator (202). */
   reverse: {

@@ -4,7 +4,8 @@ import type { Database } from '../db/client.ts';
  * The money invariants: each member's cached balance equals the sum of their ledger rows and is
  * never negative, and the per-day (ledger_daily) and all-time (ledger_totals) totals kept by
  * triggers match the ledger, and every ledger batch_id and daily payout ledger_entry_id resolves
- * (those two links have no foreign key: drizzle/0017). The tests check them after every money test, the bench after its
+ * (those two links have no foreign key: drizzle/0017), and each member's recovery owed equals the
+ * open part of their shortfalls, whose recovered part the recovery ledger rows add up to (issue 22). The tests check them after every money test, the bench after its
  * run, and `npm run verify-ledger` on a live database.
  * Returns the violations, so a failure names the member or the ledger kind.
  */
@@ -43,8 +44,23 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
     select 'daily payout ' || p.id || ': ledger entry ' || p.ledger_entry_id || ' does not exist'
       from daily_payouts p
      where p.ledger_entry_id is not null and not exists (select 1 from ledger_entries l where l.id = p.ledger_entry_id)`);
+  // Recoveries (issue 22): what a member owes is what the reversals could not take back less what
+  // their credits have settled; each shortfall is settled at most in full; the recovery ledger rows
+  // add up to what was settled.
+  const recoveries = await database.query<{ what: string }>(`
+    select 'member ' || u.user_id || ': recovery owed ' || u.recovery_paise || ' paise, open shortfalls ' || coalesce(s.open, 0)
+           || ' paise, recovered ' || coalesce(s.recovered, 0) || ' paise, recovery ledger rows ' || coalesce(-l.total, 0) || ' paise' as what
+      from users u
+      left join (select user_id, sum(shortfall_paise - recovered_paise) as open, sum(recovered_paise) as recovered
+                   from run_shortfalls group by user_id) s on s.user_id = u.user_id
+      left join (select user_id, sum(amount_paise) as total from ledger_entries where kind = 'recovery' group by user_id) l on l.user_id = u.user_id
+     where u.recovery_paise <> coalesce(s.open, 0) or coalesce(s.recovered, 0) <> coalesce(-l.total, 0)
+    union all
+    select 'run ' || run_id || ', member ' || user_id || ': recovered ' || recovered_paise || ' paise of a shortfall of ' || shortfall_paise
+      from run_shortfalls where recovered_paise < 0 or recovered_paise > shortfall_paise`);
   return [
     ...links.map((r) => r.what),
+    ...recoveries.map((r) => r.what),
     ...balances.map((r) => `member ${r.user_id}: balance ${r.balance} paise, ledger sum ${r.ledger} paise`),
     ...daily.map((r) => `kind ${r.kind}: ledger ${r.ledger} paise, ledger_daily ${r.daily} paise`),
     ...totals.map((r) => `kind ${r.kind}: ledger ${r.ledger}, ledger_totals ${r.kept}`),
@@ -64,6 +80,7 @@ export async function verifyLedger(database: Database, print: (line: string) => 
   print('  - every balance equals the sum of its ledger rows, and none is below zero');
   print('  - the per-day totals (ledger_daily) match the ledger, kind by kind');
   print('  - the all-time totals and row counts (ledger_totals) match the ledger, kind by kind');
+  print('  - every recovery owed equals its open shortfalls, and the recovery rows what was recovered');
   const violations = await moneyInvariantViolations(database);
   if (violations.length === 0) {
     print('The money invariants hold.');

@@ -12,6 +12,9 @@ export const LEDGER_KINDS = [
   // daily payout (their own lines, debits); a membership fee paid outside the wallet comes in as
   // external_payment and goes out again as the membership_fee (net zero on the balance).
   'level_income', 'tds', 'admin_charge', 'external_payment',
+  // Issue 22: a recovery settles what a reversal could not take back (a shortfall) from the
+  // member's next credits: a debit, written by drizzle/functions/recovery.sql.
+  'recovery',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -40,7 +43,9 @@ export const incomeBatches = pgTable(
  * Triggers that read its columns (drizzle/functions/):
  * - ledger_totals.sql (ledger_daily_insert): created_at, kind, user_id, amount_paise;
  * - income_months.sql (income_months_insert): batch_id, user_id, amount_paise;
- * - ledger_immutable.sql (ledger_immutable): refuses every update and delete.
+ * - ledger_immutable.sql (ledger_immutable): refuses every update and delete;
+ * - recovery.sql (ledger_recovery_settle): user_id, kind, amount_paise, reversal_of (a member's
+ *   credits settle what they owe: users.recovery_paise, run_shortfalls.recovered_paise).
  */
 export const ledgerEntries = pgTable(
   'ledger_entries',

@@ -74,11 +74,14 @@ async function engineInvariants() {
      group by 1, 2, 3, 4 having count(*) > 1`)).toEqual([]);
   // Caps: earned never above the cap, and what the ledger paid in daily payouts never above it either.
   expect(await t.database.query(`select id from memberships where status <> 'legacy' and earned_paise > cap_paise`)).toEqual([]);
+  // A shortfall of a reversed daily payout is owed back (issue 22, a recovery): it is not paid.
   expect(await t.database.query(`
     select m.user_id, m.cap_paise::text, s.paid::text from memberships m
       join (select user_id, sum(amount_paise) as paid from ledger_entries where kind = 'daily_payout' group by user_id) s
         on s.user_id = m.user_id
-     where m.status <> 'legacy' and s.paid > m.cap_paise`)).toEqual([]);
+      left join (select f.user_id, sum(f.shortfall_paise) as owed from run_shortfalls f
+                   join income_runs r on r.run_id = f.run_id and r.kind = 'daily_payout' group by f.user_id) f on f.user_id = m.user_id
+     where m.status <> 'legacy' and s.paid - coalesce(f.owed, 0) > m.cap_paise`)).toEqual([]);
   // A run's totals are the sum of its lines (the original lines, before any reversal; Pay Now is not used here).
   expect(await t.database.query(`
     select r.run_id, r.gross_paise::text, r.deductions_paise::text, r.paid::text, r.failed::text, r.failed_paise::text,
@@ -163,6 +166,8 @@ describe('daily payout runs, reversals and spending in random order', () => {
         }
         const userIds = users.map((u) => u.userId);
         const balance = new Map(userIds.map((id) => [id, 0]));
+        // What each member owes (issue 22): a reversal's shortfall, settled first from their next payout's net.
+        const owed = new Map(userIds.map((id) => [id, 0]));
         const payoutDays = new Set<string>(); // `${userId} ${day}`
         const runs: { runId: number; day: string; paid: Paid[]; reversed: boolean }[] = [];
 
@@ -196,7 +201,11 @@ describe('daily payout runs, reversals and spending in random order', () => {
                   m.earned += gross;
                   m.days += 1;
                   payoutDays.add(`${m.userId} ${day}`);
-                  if (reason === null) balance.set(m.userId, balance.get(m.userId)! + net);
+                  if (reason === null) {
+                    const take = Math.min(owed.get(m.userId)!, net);
+                    balance.set(m.userId, balance.get(m.userId)! + net - take);
+                    owed.set(m.userId, owed.get(m.userId)! - take);
+                  }
                 }
                 if (pays || day >= m.lastDay) m.status = m.earned >= m.cap || day >= m.lastDay ? 'completed' : 'active';
               }
@@ -246,6 +255,7 @@ describe('daily payout runs, reversals and spending in random order', () => {
                 const takeable = Math.min(credits, before.get(p.m.userId)! + debits);
                 balance.set(p.m.userId, balance.get(p.m.userId)! + debits - takeable);
                 shortfall += credits - takeable;
+                owed.set(p.m.userId, owed.get(p.m.userId)! + credits - takeable);
               }
               p.m.earned -= p.gross;
               p.m.days -= 1;
@@ -267,6 +277,9 @@ describe('daily payout runs, reversals and spending in random order', () => {
           }
           // After every step: the database is the model, and the engine's promises hold.
           expect(Object.fromEntries(await balances(userIds))).toEqual(Object.fromEntries(balance));
+          const debts = await t.database.query<{ user_id: string; owed: string }>(
+            'select user_id::text, recovery_paise::text as owed from users where user_id = any($1::int8[])', [userIds]);
+          expect(Object.fromEntries(debts.map((d) => [Number(d.user_id), Number(d.owed)]))).toEqual(Object.fromEntries(owed));
           const rows = await t.database.query<{ id: number; earned: string; days: number; status: string }>(
             'select id, earned_paise::text as earned, days_earned as days, status from memberships where id = any($1::int[]) order by id',
             [model.map((m) => m.id)]);

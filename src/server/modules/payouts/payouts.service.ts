@@ -1,7 +1,7 @@
 import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
 import type { TransferBody } from '../../../contract/payouts.ts';
 import type { Db } from '../../db/client.ts';
-import { postEntry } from '../../db/ledger.ts';
+import { postEntries, postEntry, type LedgerPosting } from '../../db/ledger.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
@@ -46,22 +46,23 @@ async function payablePayout(tx: Db, body: TransferBody, paise: number, lock: 'c
 async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, paise: number, payout: repo.Payable | null) {
   if (payout && payout.grossPaise !== null) {
     const common = {
-      userId: body.userId, description: `Daily payout for ${payout.date}`, actorId: money.actorId,
+      description: `Daily payout for ${payout.date}`, actorId: money.actorId,
       batchId: payout.batchId, runId: payout.runId,
     };
-    const gross = await postEntry(tx, { ...common, kind: 'daily_payout', amountPaise: payout.grossPaise });
-    let last = gross;
     // The batch names the credit only (as the run writes it): Reward Income shows the gross.
     // Each deduction names itself, so the member's history reads one payout and what was taken from it.
+    // One statement (postEntries): a recovery the member owes is settled from the net, after the deductions.
+    const lines: Omit<LedgerPosting, 'userId'>[] = [{ ...common, kind: 'daily_payout', amountPaise: payout.grossPaise }];
     if (payout.tdsPaise > 0) {
-      last = await postEntry(tx, { ...common, description: `TDS on daily payout for ${payout.date}`, batchId: null, kind: 'tds', amountPaise: -payout.tdsPaise });
+      lines.push({ ...common, description: `TDS on daily payout for ${payout.date}`, batchId: null, kind: 'tds', amountPaise: -payout.tdsPaise });
     }
     if (payout.adminChargePaise > 0) {
-      last = await postEntry(tx, {
+      lines.push({
         ...common, description: `Admin charge on daily payout for ${payout.date}`, batchId: null, kind: 'admin_charge', amountPaise: -payout.adminChargePaise,
       });
     }
-    return { entryId: gross.entryId, balancePaise: last.balancePaise };
+    const posted = await postEntries(tx, body.userId, lines);
+    return { entryId: posted.entryId, balancePaise: posted.balancePaise };
   }
   return postEntry(tx, {
     userId: body.userId,

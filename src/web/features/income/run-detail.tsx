@@ -66,6 +66,9 @@ const SHORTFALL_COLUMNS: Column<Shortfall>[] = [
     ),
   },
   { header: 'Not taken back', cell: (s) => formatINR(s.amount) },
+  // Issue 22: the member's later credits settle it first (a recovery).
+  { header: 'Recovered', cell: (s) => formatINR(s.recovered) },
+  { header: 'Still owed', cell: (s) => formatINR(Math.round((s.amount - s.recovered) * 100) / 100) },
 ];
 
 function Body({ run }: { run: Detail }) {
@@ -118,6 +121,11 @@ function Body({ run }: { run: Detail }) {
           rowKey={(s) => s.userId}
           empty={<Text size="sm" c="dimmed">No shortfalls: every reversed credit was taken back in full</Text>}
         />
+        {run.shortfalls.length > 0 && (
+          <Text size="xs" c="dimmed" mt="xs">
+            A shortfall is a recovery the member owes: their next credits (payouts, level income, rewards, recharges) settle it first.
+          </Text>
+        )}
       </Section>
     </Stack>
   );

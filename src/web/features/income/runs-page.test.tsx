@@ -194,12 +194,12 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('dialog', { name: 'New Run' })).toBeNull();
   });
 
-  it('shows a run\'s details: totals, the settings it used, its state, shortfalls with names, and its error', async () => {
+  it('shows a run\'s details: totals, the settings it used, its state, shortfalls with names and what was recovered, and its error', async () => {
     signIn(['payouts_view']);
     const failedRun = { ...royalty, status: 'failed', error: 'Lost the database connection', shortfall: 150.25 };
     mockFetch((path) =>
       path === '/income/runs/4'
-        ? jsonResponse(200, detailOf(failedRun, { shortfalls: [{ userId: 100009, userName: 'Kiran Shah', amount: 150.25 }] }))
+        ? jsonResponse(200, detailOf(failedRun, { shortfalls: [{ userId: 100009, userName: 'Kiran Shah', amount: 150.25, recovered: 50 }] }))
         : jsonResponse(200, pageOf([failedRun])),
     );
     renderPage(<RunsPage />);
@@ -225,6 +225,10 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     const shortfalls = within(drawer).getByRole('table', { name: 'Shortfalls of run 4' });
     expect(within(shortfalls).getByText('Kiran Shah')).toBeTruthy();
     expect(within(shortfalls).getByText('₹150.25')).toBeTruthy();
+    // Issue 22: what the member's later credits recovered, and what they still owe.
+    expect(within(shortfalls).getByRole('columnheader', { name: 'Recovered' })).toBeTruthy();
+    expect(within(shortfalls).getByText('₹50.00')).toBeTruthy();
+    expect(within(shortfalls).getByText('₹100.25')).toBeTruthy();
   });
 
   it('reverses a completed run after asking for remarks', async () => {

@@ -14,6 +14,7 @@ import { ApprovalNotice } from '../../components/approval-notice';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import type { MoneyOutcome } from '../../lib/money-request';
 import { ActivateMembershipButton, MembershipCard } from '../income/activation.api';
+import { RecoveryOwed } from '../income/runs.api';
 
 /** /users/:userId — one member: profile, the chain of referrers above, and the genealogy below. */
 export default function MemberPage() {
@@ -75,6 +76,7 @@ function Member({ userId }: { userId: number }) {
       <MemberSummary member={m} />
       <SuccessBanner message={success} />
       <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
+      <RecoveryOwed userId={m.userId} />
       <MembershipCard userId={m.userId} action={<ActivateMembershipButton userId={m.userId} onDone={activated} />} />
       <Upline userId={m.userId} fullName={m.fullName} />
       <Paper withBorder radius="md" p="md" component="section" aria-labelledby="genealogy-title">

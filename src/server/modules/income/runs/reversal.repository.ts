@@ -38,7 +38,10 @@ export interface Compensated {
  * user order, so two reversals never deadlock), then one statement writes a compensating row per
  * ledger row of the run, moves every balance in one UPDATE and records the shortfalls. Per member:
  * debits are given back in full; credits are taken back in id order as far as balance + debits
- * covers. A member's rows are all in one range, so the rule sees all of them at once.
+ * covers. A member's rows are all in one range, so the rule sees all of them at once. A shortfall
+ * is also a recovery the member owes (issue 22): the same UPDATE adds it to users.recovery_paise,
+ * and their next credits settle it (drizzle/functions/recovery.sql). The compensating rows are
+ * reversal rows, which never settle a recovery themselves.
  */
 export async function compensate(db: Db, runId: number, actorId: number, members: MemberRange): Promise<Compensated> {
   const ofRun = sql`l.run_id = ${runId}::int8 and ${inRange(sql`l.user_id`, members)} and l.reversal_of is null`;
@@ -72,17 +75,17 @@ export async function compensate(db: Db, runId: number, actorId: number, members
       returning id
     ),
     moved as (
-      update users u set balance_paise = u.balance_paise + s.total
-        from (select user_id, sum(back)::int8 as total from comp group by user_id) s
-       where u.user_id = s.user_id and s.total <> 0
-      returning u.user_id
+      update users u set balance_paise = u.balance_paise + s.total, recovery_paise = u.recovery_paise + s.short
+        from (select user_id, sum(back)::int8 as total, max(credits - takeable)::int8 as short from comp group by user_id) s
+       where u.user_id = s.user_id and (s.total <> 0 or s.short > 0)
+      returning u.user_id, s.total <> 0 as moved
     ),
     short as (
       insert into run_shortfalls (run_id, user_id, shortfall_paise)
       select distinct on (user_id) ${runId}::int8, user_id, credits - takeable from comp where credits > takeable
       returning shortfall_paise
     )
-    select (select count(*) from lines)::int8 as lines, (select count(*) from moved)::int8 as members,
+    select (select count(*) from lines)::int8 as lines, (select count(*) from moved where moved)::int8 as members,
            (select coalesce(sum(shortfall_paise), 0) from short)::int8 as "shortfallPaise",
            (select count(*) from short)::int8 as "shortfallMembers"`));
   return {

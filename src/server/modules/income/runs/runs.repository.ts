@@ -234,11 +234,14 @@ export async function listRuns(db: Db, f: { kind?: RunKind; status?: RunStatus }
 }
 
 export async function shortfallsOf(db: Db, runId: number): Promise<RunDetail['shortfalls']> {
-  const rows = rowsOf<{ userId: number; userName: string; paise: number }>(await db.execute(sql`
-    select f.user_id::int8 as "userId", coalesce(u.username, u.full_name) as "userName", f.shortfall_paise::int8 as paise
+  const rows = rowsOf<{ userId: number; userName: string; paise: number; recovered: number }>(await db.execute(sql`
+    select f.user_id::int8 as "userId", coalesce(u.username, u.full_name) as "userName", f.shortfall_paise::int8 as paise,
+           f.recovered_paise::int8 as recovered
       from run_shortfalls f join users u on u.user_id = f.user_id
      where f.run_id = ${runId} order by f.shortfall_paise desc, f.user_id limit 1000`));
-  return rows.map((r) => ({ userId: Number(r.userId), userName: r.userName, amount: paiseToRupees(r.paise) }));
+  return rows.map((r) => ({
+    userId: Number(r.userId), userName: r.userName, amount: paiseToRupees(Number(r.paise)), recovered: paiseToRupees(Number(r.recovered)),
+  }));
 }
 
 /**

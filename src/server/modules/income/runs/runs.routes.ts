@@ -5,6 +5,7 @@ import { idempotent } from '../../../lib/idempotency.ts';
 import { registerEndpoints } from '../../../lib/routes.ts';
 import { moneyContext } from '../../approvals/four-eyes.ts';
 import { afterReversal, RerunNeedsApproval, runChunkSize, stopRuns } from './engine.ts';
+import { memberRecovery } from './recovery.ts';
 import { reverseRun } from './reversal.ts';
 import * as service from './runs.service.ts';
 
@@ -31,6 +32,7 @@ export async function runsRoutes(app: FastifyInstance) {
         return idempotent(ctx, request, reply, (tx) => service.fileRerun(tx, ctx, moneyContext(ctx), request.body, error));
       }
     },
+    recovery: async (request) => ({ success: true as const, data: await memberRecovery(contextOf(request).database.db, request.params.userId) }),
     reverse: async (request, reply) => {
       const ctx = contextOf(request);
       const payload = { runId: request.params.id, remarks: request.body.remarks };
