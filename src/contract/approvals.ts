@@ -15,6 +15,7 @@ export const APPROVAL_KINDS = [
   { value: 'withdrawal_approval', label: 'Withdrawal request approval' },
   { value: 'membership_activation', label: 'Membership paid outside the wallet' },
   { value: 'run_reversal', label: 'Reversal of an income run' },
+  { value: 'bank_account_change', label: 'Bank account number change' },
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number]['value'];
 export const approvalKind = z.enum(APPROVAL_KINDS.map((k) => k.value) as [ApprovalKind, ...ApprovalKind[]]);
@@ -65,6 +66,8 @@ export const approval = z.object({
   /** The payout (Pay Now) or withdrawal request it pays or approves, when there is one. */
   payoutId: z.number().nullable(),
   withdrawalId: z.number().nullable(),
+  /** What the checker must see besides the amount (a bank account change: the whole old and new numbers); null when nothing. */
+  details: z.record(z.string(), z.unknown()).nullable(),
   createdAt: z.string(),
   decidedAt: z.string().nullable(),
 });

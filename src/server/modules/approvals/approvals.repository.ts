@@ -49,6 +49,7 @@ function toApproval({ request, userName, makerName, checkerName }: ApprovalRow):
     remarks: request.remarks,
     payoutId: payloadId(request.payload, 'payoutId'),
     withdrawalId: payloadId(request.payload, 'withdrawalId'),
+    details: request.kind === 'bank_account_change' ? (request.payload as Record<string, unknown>) : null,
     createdAt: iso(request.createdAt),
     decidedAt: request.decidedAt === null ? null : iso(request.decidedAt),
   };

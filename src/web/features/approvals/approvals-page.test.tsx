@@ -7,7 +7,7 @@ import ApprovalsPage from './approvals-page';
 const base: Approval = {
   id: 7, kind: 'wallet_recharge', userId: 501, userName: 'Ravi Kumar', amount: 25000, status: 'pending',
   makerId: 900, makerName: 'Meera Maker', checkerId: null, checkerName: null, remarks: null,
-  payoutId: null, withdrawalId: null, createdAt: '2026-03-02T10:00:00.000Z', decidedAt: null,
+  payoutId: null, withdrawalId: null, details: null, createdAt: '2026-03-02T10:00:00.000Z', decidedAt: null,
 };
 const own: Approval = { ...base, id: 8, kind: 'pay_payout', amount: 12345.5, makerId: TEST_USER.userId, makerName: TEST_USER.fullName };
 const page = (data: Approval[]) => ({ success: true, data, total: data.length, page: 1, limit: 25 });
