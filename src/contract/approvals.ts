@@ -15,11 +15,12 @@ export const APPROVAL_KINDS = [
   { value: 'withdrawal_approval', label: 'Withdrawal request approval' },
   { value: 'membership_activation', label: 'Membership paid outside the wallet' },
   { value: 'run_reversal', label: 'Reversal of an income run' },
-  // Levers that make money at scale (issue 22): compensation changes and re-runs.
+  // Levers that make money at scale (issue 22): compensation changes, re-runs, bank account numbers.
   { value: 'plan_create', label: 'New membership plan' },
   { value: 'plan_change', label: 'Membership plan change' },
   { value: 'settings_change', label: 'Income settings change' },
   { value: 'run_rerun', label: 'Re-run of a reversed period' },
+  { value: 'bank_account_change', label: 'Bank account number change' },
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number]['value'];
 export const approvalKind = z.enum(APPROVAL_KINDS.map((k) => k.value) as [ApprovalKind, ...ApprovalKind[]]);
@@ -76,7 +77,8 @@ export const approval = z.object({
   withdrawalId: z.number().nullable(),
   /**
    * What the checker is shown beside the amount, when the request carries it: a compensation
-   * change's before and after and its projected cost, an activation's payment, a re-run's preview.
+   * change's before and after and its projected cost, an activation's payment, a re-run's preview,
+   * a bank account change's whole old and new numbers.
    */
   details: z.record(z.string(), z.unknown()).nullable(),
   createdAt: z.string(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { awaitingApprovalResponse } from './approvals.ts';
 import { messageResponse, paging } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
@@ -45,6 +46,18 @@ export const createBankBody = z.object({
 
 export const updateBankBody = z.object(accountFields).partial();
 
+/**
+ * A change of a member's account number or IFSC filed for a second operator (issue 22): the
+ * account, the fields sent, and the number and IFSC it had when filed (the approval applies the
+ * change only if they are still the same). The Approvals screen shows it from `details`.
+ */
+export const bankChangeRequest = z.object({
+  bankId: z.number().int().positive(),
+  changes: updateBankBody,
+  before: z.object({ accountHolderName: z.string(), accountNumber: z.string(), ifsc: z.string(), bank: z.string() }),
+});
+export type BankChangeRequest = z.infer<typeof bankChangeRequest>;
+
 export const bankIdParam = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 export const bankUserParam = z.object({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
@@ -60,7 +73,8 @@ export const banksApi = endpoints('banks', {
   create: { method: 'POST', path: '/banks/createBankAccount', access: 'banks_manage', body: createBankBody, responses: { 201: bankChangedResponse } },
   update: {
     method: 'PUT', path: '/banks/updateBank/:id', access: 'banks_manage', params: bankIdParam, body: updateBankBody,
-    responses: { 200: bankChangedResponse },
+    /** 202: a new account number or IFSC waits for a second operator on the Approvals screen. */
+    responses: { 200: bankChangedResponse, 202: awaitingApprovalResponse },
   },
   remove: { method: 'DELETE', path: '/banks/deleteBank/:id', access: 'banks_manage', params: bankIdParam, responses: { 200: messageResponse } },
 });

@@ -48,6 +48,10 @@ export async function loadSession(deps: Pick<Ctx, 'database' | 'config'>, token:
   const row = await findSession(deps.database, tokenHash);
   if (!row) return null;
   const names = row.role === ADMIN_ROLE ? [...PERMISSION_NAMES, ...(row.permissions ?? [])] : (row.permissions ?? []);
+  const twoFactorRequired = accountRequiresTwoFactor(deps.config, row.role, row.roleRequiresTwoFactor);
+  // A role that starts requiring two-factor (issue 22) sends its open sessions without a second
+  // factor to enrolment on their very next request; an account with two-factor on is unaffected.
+  const stage = row.stage === 'enrol' || (twoFactorRequired && !row.twoFactorEnabled) ? 'enrol' : 'full';
   return {
     userId: row.userId,
     tokenHash,
@@ -56,10 +60,10 @@ export async function loadSession(deps: Pick<Ctx, 'database' | 'config'>, token:
     fullName: row.fullName,
     email: row.email,
     role: row.role,
-    permissions: new Set(row.stage === 'enrol' ? [] : names.sort()),
+    permissions: new Set(stage === 'enrol' ? [] : names.sort()),
     twoFactorEnabled: row.twoFactorEnabled,
-    twoFactorRequired: accountRequiresTwoFactor(deps.config, row.role, row.roleRequiresTwoFactor),
-    stage: row.stage,
+    twoFactorRequired,
+    stage,
     lastUsedAt: row.lastUsedAt,
   };
 }

@@ -55,7 +55,7 @@ function toApproval({ request, userName, makerName, checkerName }: ApprovalRow):
     remarks: request.remarks,
     payoutId: payloadId(request.payload, 'payoutId'),
     withdrawalId: payloadId(request.payload, 'withdrawalId'),
-    details: detailsOf(request.payload),
+    details: request.kind === 'bank_account_change' ? (request.payload as Record<string, unknown>) : detailsOf(request.payload),
     createdAt: iso(request.createdAt),
     decidedAt: request.decidedAt === null ? null : iso(request.decidedAt),
   };

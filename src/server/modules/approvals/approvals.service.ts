@@ -7,6 +7,8 @@ import { actorId, type Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import { activationBody } from '../../../contract/income.ts';
+import { bankChangeRequest } from '../../../contract/banks.ts';
+import { applyBankChange } from '../banks/banks.service.ts';
 import { activateMembership } from '../income/activation.service.ts';
 import { replayPlan } from '../income/plans.service.ts';
 import { replayRerun } from '../income/runs/runs.service.ts';
@@ -49,6 +51,8 @@ async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: un
     }
     case 'membership_activation':
       return activateMembership(tx, ctx, activationBody.parse(payload));
+    case 'bank_account_change':
+      return applyBankChange(tx, ctx, bankChangeRequest.parse(payload));
     case 'run_reversal': {
       const { runId, remarks } = payload as { runId: number; remarks: string };
       return afterReversal(database, Number(runId), await reverseRun(tx, ctx, { runId: Number(runId), remarks: String(remarks) }, runChunkSize(database)));

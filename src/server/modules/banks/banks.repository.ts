@@ -3,6 +3,7 @@ import type { BankAccount } from '../../../contract/banks.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { bankAccounts, users } from '../../db/schema/members.ts';
+import { moneyRequests } from '../../db/schema/money.ts';
 
 export type BankRow = typeof bankAccounts.$inferSelect;
 
@@ -104,4 +105,27 @@ export async function promoteOldest(tx: Db, userId: number): Promise<BankRow | n
     .orderBy(bankAccounts.bankId)
     .limit(1);
   return oldest ? updateBank(tx, oldest.bankId, { isPrimary: true }) : null;
+}
+
+/** Whether the account signs in to the panel (staff), which no bank account may belong to. */
+export async function signsIn(db: Db, userId: number): Promise<boolean> {
+  const [row] = await db.select({ canSignIn: users.canSignIn }).from(users).where(eq(users.userId, userId));
+  return row?.canSignIn ?? false;
+}
+
+/** The account, locked until the transaction ends. */
+export async function lockBank(db: Db, bankId: number): Promise<BankRow | null> {
+  const [row] = await db.select().from(bankAccounts).where(eq(bankAccounts.bankId, bankId)).for('update');
+  return row ?? null;
+}
+
+/** The pending four-eyes request changing this account, if any. */
+export async function pendingChange(db: Db, bankId: number): Promise<number | null> {
+  const [row] = await db
+    .select({ id: moneyRequests.id })
+    .from(moneyRequests)
+    .where(and(eq(moneyRequests.status, 'pending'), eq(moneyRequests.kind, 'bank_account_change'),
+      sql`${moneyRequests.payload}->>'bankId' = ${String(bankId)}`))
+    .limit(1);
+  return row?.id ?? null;
 }

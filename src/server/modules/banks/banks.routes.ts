@@ -17,11 +17,10 @@ export async function banksRoutes(app: FastifyInstance) {
       message: 'Bank account created successfully',
       data: await service.createBank(contextOf(request), request.body),
     }),
-    update: async (request) => ({
-      success: true as const,
-      message: 'Bank account updated successfully',
-      data: await service.updateBank(contextOf(request), request.params.id, request.body),
-    }),
+    update: async (request, reply) => {
+      const answer = await service.updateBank(contextOf(request), request.params.id, request.body);
+      return reply.code(answer.status).send(answer.body);
+    },
     remove: async (request) => {
       await service.deleteBank(contextOf(request), request.params.id);
       return { success: true as const, message: 'Bank account deleted successfully' };

@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import { aboveThreshold, formatRupees, holdForApproval, refuseOwnWallet, type MoneyContext } from '../approvals/four-eyes.ts';
 import * as repo from './activation.repository.ts';
+import { requireMemberWallet } from '../wallet/wallet.service.ts';
 import { MAX_WALK } from './level-income.ts';
 import { addDays } from './settings.ts';
 
@@ -20,6 +21,7 @@ import { addDays } from './settings.ts';
  */
 export async function activateMembership(tx: Db, money: MoneyContext, body: ActivationBody): Promise<MoneyResult> {
   refuseOwnWallet(money, body.userId);
+  await requireMemberWallet(tx, body.userId); // staff hold no wallet nor membership (issue 22)
   const outside = body.paidVia === 'outside';
   const { day, member, terms, planExists, settings, settingsVersionId, pendingRequestId } =
     await repo.activationInputs(tx, body.userId, body.planId, outside);

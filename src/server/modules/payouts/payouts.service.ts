@@ -8,6 +8,7 @@ import type { MoneyResult } from '../../lib/idempotency.ts';
 import {
   countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason, type MoneyContext,
 } from '../approvals/four-eyes.ts';
+import { requireMemberWallet } from '../wallet/wallet.service.ts';
 import * as repo from './payouts.repository.ts';
 
 export function listPayouts(ctx: Ctx, filters: repo.PayoutFilters, sort: repo.PayoutSort, page: number, limit: number) {
@@ -82,6 +83,7 @@ async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, pais
  */
 export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferBody): Promise<MoneyResult> {
   refuseOwnWallet(money, body.userId);
+  await requireMemberWallet(tx, body.userId); // staff hold no wallet (issue 22)
   const paise = rupeesToPaise(body.amount);
   if (await needsApproval(tx, money, body.userId, paise)) {
     if (body.payoutId !== undefined) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import type { Role } from '../../../contract/access.ts';
 import { roleRequiresTwoFactor } from '../../../contract/permissions.ts';
 import type { Db } from '../../db/client.ts';
@@ -23,14 +23,18 @@ export async function listRoles(db: Db): Promise<RoleRow[]> {
   return db.select().from(roles).orderBy(asc(roles.roleId));
 }
 
-/** Another role with exactly this name. */
-export async function nameTaken(db: Db, name: string, exceptRoleId?: number): Promise<boolean> {
-  const rows = await db
-    .select({ roleId: roles.roleId })
+/**
+ * The name of another role that is the same name once normalised (the trigger's role_name_key:
+ * NFKC, case folded, invisible characters removed, look-alike letters folded), or null.
+ */
+export async function sameNamedRole(db: Db, name: string, exceptRoleId?: number): Promise<string | null> {
+  const same = eq(roles.nameKey, sql`role_name_key(${name})`);
+  const [row] = await db
+    .select({ name: roles.name })
     .from(roles)
-    .where(exceptRoleId === undefined ? eq(roles.name, name) : and(eq(roles.name, name), ne(roles.roleId, exceptRoleId)))
+    .where(exceptRoleId === undefined ? same : and(same, ne(roles.roleId, exceptRoleId)))
     .limit(1);
-  return rows.length > 0;
+  return row?.name ?? null;
 }
 
 /** The role, locked until the transaction ends. */

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { roleGrants } from '../staff/staff.repository.ts';
 import * as repo from './roles.repository.ts';
 
 export interface RoleInput {
@@ -17,8 +18,52 @@ export async function listRoles(ctx: Ctx): Promise<Role[]> {
   return (await repo.listRoles(ctx.database.db)).map((row) => repo.toRole(row, ctx.config.adminTwoFactor));
 }
 
+/** The refusal of a name another role already has once normalised, on the name field. */
+function duplicate(existing: string, asked: string): AppError {
+  const message = existing === asked
+    ? `A role named ${existing} already exists`
+    : `A role named ${existing} already exists, and ${asked} counts as the same name (role names are compared ignoring case, accents, invisible characters and look-alike letters)`;
+  return new AppError(409, message, { errors: [{ path: 'body.name', field: 'name', message }] });
+}
+
 async function assertNameFree(db: Db, name: string, exceptRoleId?: number) {
-  if (await repo.nameTaken(db, name, exceptRoleId)) throw new AppError(409, `A role named ${name} already exists`);
+  const existing = await repo.sameNamedRole(db, name, exceptRoleId);
+  if (existing !== null) throw duplicate(existing, name);
+}
+
+/**
+ * Runs `write`, turning a race on roles_name_key_unique (two saves of look-alike names at the
+ * same moment, both past assertNameFree) into the same 409 as the check.
+ */
+async function uniquely<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; constraint?: string } }).cause ?? (err as { code?: string; constraint?: string });
+    if (cause?.code === '23505' && (cause.constraint === 'roles_name_key_unique' || cause.constraint === 'roles_name_unique')) {
+      throw duplicate(name, name);
+    }
+    throw err;
+  }
+}
+
+/**
+ * The outranking rule (issue 22), as for staff and role permissions: whoever renames a role,
+ * switches it on or off, changes its two-factor flag or deletes it must hold every permission it
+ * grants; otherwise an operator with roles_manage alone could switch back on a role an
+ * administrator switched off, or let its holders sign in without a second factor.
+ */
+async function assertOutranks(db: Db, ctx: Ctx, roleId: number): Promise<void> {
+  const role = await roleGrants(db, roleId);
+  if (!role) return;
+  const held = ctx.auth?.permissions ?? new Set<string>();
+  const missing = role.permissions.filter((p) => !held.has(p));
+  if (missing.length > 0) {
+    throw new AppError(
+      403,
+      `You can only change a role whose permissions you hold yourself; ${role.name} also grants ${missing.join(', ')}`,
+    );
+  }
 }
 
 async function lockRole(db: Db, roleId: number) {
@@ -28,19 +73,22 @@ async function lockRole(db: Db, roleId: number) {
 }
 
 export async function createRole(ctx: Ctx, input: RoleInput): Promise<Role> {
-  return ctx.database.db.transaction(async (tx) => {
+  return uniquely(input.name, () => ctx.database.db.transaction(async (tx) => {
     await assertNameFree(tx, input.name);
     const row = await repo.insertRole(tx, { ...input, twoFactorRequired: input.twoFactorRequired ?? false });
     const data = repo.toRole(row, ctx.config.adminTwoFactor);
     await audit(tx, ctx, { action: 'create', entity: 'role', entityId: row.roleId, after: data });
     return data;
-  });
+  }));
 }
 
 export async function updateRole(ctx: Ctx, roleId: number, input: RoleInput): Promise<Role> {
   const { adminTwoFactor } = ctx.config;
-  return ctx.database.db.transaction(async (tx) => {
+  return uniquely(input.name, () => ctx.database.db.transaction(async (tx) => {
     const before = await lockRole(tx, roleId);
+    const changes = input.name !== before.name || input.status !== before.status
+      || (input.twoFactorRequired !== undefined && input.twoFactorRequired !== before.twoFactorRequired);
+    if (changes) await assertOutranks(tx, ctx, roleId);
     // Admin holds every permission: renaming or deactivating it could lock every operator out.
     if (before.name === ADMIN_ROLE && (input.name !== ADMIN_ROLE || !input.status)) {
       throw new AppError(409, 'The Admin role can\u2019t be renamed or deactivated, so that no one is locked out');
@@ -58,7 +106,7 @@ export async function updateRole(ctx: Ctx, roleId: number, input: RoleInput): Pr
     const data = repo.toRole(row, adminTwoFactor);
     await audit(tx, ctx, { action: 'update', entity: 'role', entityId: roleId, before: repo.toRole(before, adminTwoFactor), after: data });
     return data;
-  });
+  }));
 }
 
 /** Deletes a role nobody holds, with its role-permission record. */
@@ -68,6 +116,7 @@ export async function deleteRole(ctx: Ctx, roleId: number): Promise<void> {
     if (before.name === ADMIN_ROLE || before.name === USER_ROLE) {
       throw new AppError(409, `The ${before.name} role is built in and can\u2019t be deleted`);
     }
+    await assertOutranks(tx, ctx, roleId);
     if (await repo.isHeld(tx, roleId)) {
       throw new AppError(409, `Role ${before.name} is held by accounts; give them another role before deleting it`);
     }

@@ -177,7 +177,11 @@ export async function walletTransactionsBatch(database: Database, f: WalletListF
 
 const userName = sql<string>`coalesce(${users.username}, ${users.fullName})`;
 
-/** A live member with their balance; null when there is none. */
+/**
+ * A live member with their balance; null when there is none. An account that signs in (staff,
+ * the administrator included) is not a member and has no wallet (issue 22): every money path
+ * that names a member looks them up here, so money never moves to or from a staff account.
+ */
 export async function findMember(db: Db, userId: number) {
   const [row] = await db
     .select({
@@ -185,7 +189,7 @@ export async function findMember(db: Db, userId: number) {
       status: users.status, balancePaise: users.balancePaise,
     })
     .from(users)
-    .where(and(eq(users.userId, userId), isNull(users.deletedAt)));
+    .where(and(eq(users.userId, userId), isNull(users.deletedAt), eq(users.canSignIn, false)));
   return row ?? null;
 }
 export type MemberRow = NonNullable<Awaited<ReturnType<typeof findMember>>>;

@@ -23,6 +23,15 @@ async function member(db: Db, userId: number): Promise<repo.MemberRow> {
   return found;
 }
 
+/**
+ * Money moves only to and from members' wallets (issue 22): a staff account, the administrator's
+ * included, answers "Member N not found" like an id nobody holds. Every money path that names a
+ * member calls this (or a lookup through findMember) before it writes anything.
+ */
+export async function requireMemberWallet(db: Db, userId: number): Promise<void> {
+  await member(db, userId);
+}
+
 /** The member's balance; 404 when there is no such (live) member. */
 async function balanceOf(tx: Db, userId: number): Promise<number> {
   return (await member(tx, userId)).balancePaise;
@@ -135,6 +144,7 @@ export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: Rech
   refuseOwnWallet(money, body.userId);
   const paise = rupeesToPaise(body.amount);
   const recharge = body.transactionType === 'wallet_recharge';
+  await requireMemberWallet(tx, body.userId);
   if (await needsApproval(tx, money, body.userId, paise)) {
     const current = await balanceOf(tx, body.userId); // a request for an unknown member is refused now
     if (!recharge) refuseAboveBalance(current, paise);
@@ -205,6 +215,7 @@ export async function decideWithdrawal(
   if (!money.approved) await refuseSecondPending(tx, 'withdrawal_approval', 'withdrawalId', id);
   if (body.status === 'approved') {
     refuseOwnWallet(money, userId);
+    await requireMemberWallet(tx, userId);
     if (current.requestedBy !== null && current.requestedBy === money.actorId) {
       throw new AppError(403, `You filed withdrawal request ${id}: another operator must approve it`);
     }

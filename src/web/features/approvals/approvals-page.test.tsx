@@ -67,6 +67,28 @@ describe('ApprovalsPage', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
+  it('issue 22: a bank account change shows the whole old and new number and IFSC before it is approved', async () => {
+    const change: Approval = {
+      ...base, id: 9, kind: 'bank_account_change', amount: 0,
+      details: {
+        bankId: 31, changes: { accountNumber: '999988887777', ifsc: 'ICIC0000001' },
+        before: { accountHolderName: 'Ravi Kumar', accountNumber: '501002003004', ifsc: 'HDFC0001234', bank: 'HDFC Bank' },
+      },
+    };
+    serve(() => jsonResponse(200, page([change])));
+    renderPage(<ApprovalsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve request 9' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
+    expect(within(dialog).getByText('Bank account number change for Ravi Kumar (ID: 501), requested by Meera Maker.')).toBeTruthy();
+    const table = within(dialog).getByRole('table', { name: 'Bank account change' });
+    const row = (label: string) => within(table).getByText(label).closest('tr') as HTMLElement;
+    expect(within(row('Account Number')).getByText('501002003004')).toBeTruthy();
+    expect(within(row('Account Number')).getByText('999988887777')).toBeTruthy();
+    expect(within(row('IFSC Code')).getByText('HDFC0001234')).toBeTruthy();
+    expect(within(row('IFSC Code')).getByText('ICIC0000001')).toBeTruthy();
+    expect(within(row('Account Holder')).getAllByText('Ravi Kumar')).toHaveLength(2);
+  });
+
   it('rejects only with a reason; a refusal stays in the dialog, and a retry after it sends a fresh key', async () => {
     let attempts = 0;
     const fetchMock = serve((path, init) => {

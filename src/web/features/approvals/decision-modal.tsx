@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import type { Approval } from '../../../contract/approvals';
+import { bankChangeRequest } from '../../../contract/banks';
 import { errorMessage } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
@@ -13,6 +14,46 @@ interface DecisionModalProps {
   action: 'approve' | 'reject';
   onClose: () => void;
   onDecided: (message: string) => void;
+}
+
+const BANK_FIELDS = [
+  ['accountNumber', 'Account Number'],
+  ['ifsc', 'IFSC Code'],
+  ['accountHolderName', 'Account Holder'],
+  ['bank', 'Bank Name'],
+] as const;
+
+/**
+ * A bank account change (issue 22): the whole old and new account number and IFSC, side by side,
+ * so the checker sees exactly where the member's money would go.
+ */
+function BankChangeTable({ details }: { details: Approval['details'] }) {
+  const parsed = bankChangeRequest.safeParse(details);
+  if (!parsed.success) return null;
+  const { before, changes } = parsed.data;
+  return (
+    <Table withTableBorder aria-label="Bank account change">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Field</Table.Th>
+          <Table.Th>Before</Table.Th>
+          <Table.Th>After</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {BANK_FIELDS.map(([key, label]) => {
+          const after = changes[key] ?? before[key];
+          return (
+            <Table.Tr key={key} fw={after !== before[key] ? 700 : undefined}>
+              <Table.Td>{label}</Table.Td>
+              <Table.Td>{before[key]}</Table.Td>
+              <Table.Td>{after}</Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
 }
 
 /** Confirms a decision; a rejection asks why. A refusal stays in the dialog with the server's reason. */
@@ -40,12 +81,17 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
     <Modal opened onClose={onClose} title={approving ? 'Approve Request' : 'Reject Request'} centered>
       <Stack gap="md">
         <Text>
-          {approval.userId === null
+          {approval.kind === 'bank_account_change'
+            ? `${kindLabel(approval.kind)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`
+            : approval.userId === null
             ? `${kindLabel(approval.kind)} (${formatINR(approval.amount)}), requested by ${approval.makerName}.`
             : `${kindLabel(approval.kind)} of ${formatINR(approval.amount)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`}
         </Text>
+        {approval.kind === 'bank_account_change' && <BankChangeTable details={approval.details} />}
         <Text size="sm" c="dimmed">
-          {approving ? 'The money moves as soon as you approve.' : 'Nothing moves; the requesting operator sees your reason.'}
+          {approval.kind === 'bank_account_change'
+            ? approving ? 'The account takes the new details as soon as you approve.' : 'Nothing changes; the requesting operator sees your reason.'
+            : approving ? 'The money moves as soon as you approve.' : 'Nothing moves; the requesting operator sees your reason.'}
         </Text>
         {!approving && (
           <Textarea

@@ -6,6 +6,7 @@ import { maskAccountNumber, type BankAccount } from '../../../contract/banks';
 import type { User } from '../../../contract/users';
 import { isInvalidAnswer } from '../../lib/api-client';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ApprovalNotice } from '../../components/approval-notice';
 import { ErrorAlert, messageOf } from '../../components/error-alert';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { StatusBadge } from '../../components/status-badge';
@@ -101,17 +102,20 @@ export function BankDetailsModal({ member, onClose }: { member: User | null; onC
   const [form, setForm] = useState<{ editing: BankAccount | null } | null>(null);
   const [deleting, setDeleting] = useState<BankAccount | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
+  const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const update = useUpdateBank();
   const remove = useDeleteBank();
 
   const covered = form !== null || deleting !== null;
-  const done = (message: string) => {
+  const done = (message: string, pending = false) => {
     setFailure(null);
-    setSuccess(message);
+    setSuccess(pending ? null : message);
+    setAwaitingApproval(pending ? message : null);
   };
   const begin = () => {
     setSuccess(null);
+    setAwaitingApproval(null);
     setFailure(null);
   };
   const close = () => {
@@ -161,6 +165,7 @@ export function BankDetailsModal({ member, onClose }: { member: User | null; onC
                 {success}
               </Alert>
             )}
+            <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
             <ErrorAlert error={failure} />
             <BankAccounts userId={member.userId} actions={canManage ? actions : null} />
           </Stack>
@@ -172,9 +177,9 @@ export function BankDetailsModal({ member, onClose }: { member: User | null; onC
           holder={member.fullName}
           account={form.editing}
           onClose={() => setForm(null)}
-          onSaved={(message) => {
+          onSaved={(message, pending) => {
             setForm(null);
-            done(message);
+            done(message, pending);
           }}
         />
       )}

@@ -11,7 +11,8 @@ interface BankFormProps {
   /** null: a new account. */
   account: BankAccount | null;
   onClose: () => void;
-  onSaved: (message: string) => void;
+  /** `awaitingApproval`: a new account number or IFSC was filed for a second operator (202), nothing changed yet. */
+  onSaved: (message: string, awaitingApproval: boolean) => void;
 }
 
 /**
@@ -43,7 +44,7 @@ export function BankForm({ userId, holder, account, onClose, onSaved }: BankForm
       onClose={onClose}
       onSubmit={submit(async (body) => {
         const saved = account ? await update.mutateAsync({ bankId: account.bankId, body }) : await create.mutateAsync({ ...body, userId });
-        onSaved(saved.message);
+        onSaved(saved.message, 'approvalId' in saved.data);
       })}
       error={error}
       busy={busy}

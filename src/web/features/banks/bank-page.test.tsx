@@ -152,6 +152,26 @@ describe('BankPage', () => {
     expect(screen.getByRole('dialog', { name: 'Bank Details: Asha Rao' })).toBeTruthy();
   });
 
+  it('issue 22: a new account number is filed for approval (202): the panel says it awaits approval, not that it was updated', async () => {
+    signIn(['banks_view', 'banks_manage', 'users_view']);
+    const awaits = 'The new account number awaits approval by a second operator on the Approvals screen; the account keeps its current number until then';
+    mockFetch((path) => {
+      if (path === '/banks/updateBank/11') return jsonResponse(202, { success: true, message: awaits, data: { approvalId: 41, status: 'pending' } });
+      if (path === '/banks/getBanksByUserId/1') return jsonResponse(200, { success: true, data: [account(11, true, 'Pune')] });
+      return jsonResponse(200, USERS);
+    });
+    renderPage(<BankPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'View Bank Details of Asha Rao' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit account ending 7811' }));
+    const form = await screen.findByRole('form', { name: 'Edit Bank Account' });
+    fireEvent.change(within(form).getByLabelText(/Account Number/), { target: { value: '999988887777' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Update' }));
+    expect(await screen.findByText(awaits)).toBeTruthy();
+    expect(screen.getByText('Awaiting approval')).toBeTruthy();
+    expect(screen.queryByText('Bank account updated successfully')).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit Bank Account' })).toBeNull());
+  });
+
   it('sorts the member list on the server and keeps search and order in the address', async () => {
     signIn(['banks_view', 'users_view']);
     const fetchMock = mockFetch(() => jsonResponse(200, USERS));
