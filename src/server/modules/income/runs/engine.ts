@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { isoToWireDate } from '../../../../contract/common.ts';
-import { RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
+import { DEFAULT_INCOME_SETTINGS, RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
 import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
-import { istToday, settingsOn, type SettingsInForce } from '../settings.ts';
+import { istToday, settingsTimeline, type SettingsInForce, type SettingsTimeline } from '../settings.ts';
 import type { RunPeriod, Tally } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
+import { lockKind, periodIn, refuseOverlap, refuseUnpaid } from './periods.ts';
 import { reversalChunk } from './reversal.ts';
 import * as repo from './runs.repository.ts';
 
@@ -199,11 +200,18 @@ export function afterReversal(database: Database, runId: number, result: MoneyRe
   return background ? { ...money, afterCommit: () => void kick(database, runId) } : money;
 }
 
-/** The period of `kind` holding `day`, and the settings in force on its first day. */
-export async function periodOf(db: Db, kind: RunKind, day: string): Promise<{ period: RunPeriod; inForce: SettingsInForce }> {
-  const onDay = await settingsOn(db, day);
-  const period = RUN_HANDLERS[kind].periodOf(day, onDay.settings);
-  return { period, inForce: period.start === day ? onDay : await settingsOn(db, period.start) };
+/**
+ * The period of `kind` holding `day` (chained across changes of period type: periods.ts), and the
+ * settings in force on its first day.
+ */
+export async function periodOf(db: Db, kind: RunKind, day: string): Promise<{ period: RunPeriod; inForce: SettingsInForce; timeline: SettingsTimeline }> {
+  const timeline = await settingsTimeline(db);
+  const period = periodIn(RUN_HANDLERS[kind], day, timeline);
+  const version = timeline.versions.findLast((v) => v.from <= period.start);
+  const inForce: SettingsInForce = version
+    ? { versionId: version.versionId, effectiveFrom: version.from, settings: version.settings }
+    : { versionId: null, effectiveFrom: null, settings: DEFAULT_INCOME_SETTINGS };
+  return { period, inForce, timeline };
 }
 
 export interface Started {
@@ -223,11 +231,14 @@ export async function startRun(database: Database, input: { kind: RunKind; day: 
   const { db } = database;
   const handler = RUN_HANDLERS[input.kind];
   const today = await istToday(db);
-  const { period, inForce } = await periodOf(db, input.kind, input.day);
+  const { period, inForce, timeline } = await periodOf(db, input.kind, input.day);
   if (period.start > today) {
     throw new AppError(400, `The ${kindLabel(input.kind).toLowerCase()} period from ${wire(period.start)} has not started yet (today is ${wire(today)}, India time)`);
   }
+  refuseUnpaid(handler, period, timeline);
   const createdId = await db.transaction(async (tx) => {
+    await lockKind(tx, input.kind);
+    await refuseOverlap(tx, input.kind, kindLabel(input.kind).toLowerCase(), period);
     const runId = await repo.insertRun(tx, {
       kind: input.kind, periodStart: period.start, periodEnd: period.end, settings: inForce.settings,
       settingsVersionId: inForce.versionId, startedBy: input.startedBy,
@@ -263,7 +274,9 @@ export async function runToEnd(database: Database, input: { kind: RunKind; day: 
 export async function previewRun(database: Database, kind: RunKind, day: string) {
   return database.db.transaction(async (tx) => {
     const handler = RUN_HANDLERS[kind];
-    const { period, inForce } = await periodOf(tx, kind, day);
+    const { period, inForce, timeline } = await periodOf(tx, kind, day);
+    refuseUnpaid(handler, period, timeline);
+    await refuseOverlap(tx, kind, kindLabel(kind).toLowerCase(), period);
     const scope = { kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId };
     const begun = await handler.begin(tx, { runId: 0, ...scope });
     const tally: Tally = await handler.preview(tx, { ...scope, state: begun.state });
