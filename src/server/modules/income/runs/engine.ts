@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { isoToWireDate } from '../../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
 import { rowsOf, type Database, type Db } from '../../../db/client.ts';
+import { isRetryable, retryPause } from '../../../db/retry.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
 import { istToday, settingsTimeline, type SettingsInForce, type SettingsTimeline } from '../settings.ts';
@@ -105,15 +106,6 @@ async function chunk(tx: Db, runId: number, slice: number, size: number): Promis
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** A deadlock or serialization failure (PostgreSQL rolled the chunk back; trying again is safe). */
-function retryable(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === '40P01' || code === '40001') return true;
-  }
-  return false;
-}
-
 async function workSlice(database: Database, runId: number, slice: number): Promise<void> {
   const w = workersOf(database);
   for (let n = 1, tries = 0; ; n++) {
@@ -125,7 +117,11 @@ async function workSlice(database: Database, runId: number, slice: number): Prom
       if (outcome === 'stop') return;
     } catch (error) {
       if (error instanceof Conflict) return; // another worker has it
-      if (retryable(error) && ++tries <= RETRIES) continue;
+      // db.transaction has already tried the chunk again (db/retry.ts); this covers the rest of a step.
+      if (isRetryable(error) && ++tries <= RETRIES) {
+        await retryPause(tries);
+        continue;
+      }
       w.log(`income run ${runId} failed: ${messageOf(error)}`);
       await repo.markFailed(database.db, runId, messageOf(error)).catch(() => {});
       return;
@@ -143,7 +139,10 @@ async function workReversal(database: Database, runId: number): Promise<void> {
       tries = 0;
       if (!chunked || chunked.next === 'reversed') return;
     } catch (error) {
-      if (retryable(error) && ++tries <= RETRIES) continue;
+      if (isRetryable(error) && ++tries <= RETRIES) {
+        await retryPause(tries);
+        continue;
+      }
       if (error instanceof AppError && error.statusCode === 409) return; // another worker has it
       // The run stays 'reversing' with the error shown; the next schedule tick (or start-up) tries again.
       w.log(`reversal of income run ${runId} stopped: ${messageOf(error)}`);
