@@ -41,7 +41,7 @@ import * as repo from './runs.repository.ts';
 export const CHUNK_SIZE = 20_000;
 const POSTGRES_CHUNK_SIZE = 40_000;
 /** The advisory lock's first key plus the slice (the second is the run id): "a copy is working this slice". */
-const RUN_LOCK = 800_916;
+export const RUN_LOCK = 800_916;
 /** Slices worked side by side on PostgreSQL (one per core of the 2-core machine the targets are set on). */
 const POSTGRES_SLICES = 2;
 /** A chunk that lost a deadlock or a serialization check to the other slice is tried again this often. */
@@ -61,6 +61,8 @@ interface Workers {
   slices: number;
   beforeChunk?: BeforeChunk;
   log: (message: string) => void;
+  /** Wakes the workers waiting for a lock held elsewhere (shutdown). */
+  wakers: Set<() => void>;
 }
 
 const registry = new WeakMap<Database, Workers>();
@@ -68,7 +70,7 @@ const registry = new WeakMap<Database, Workers>();
 function workersOf(database: Database): Workers {
   let w = registry.get(database);
   if (!w) {
-    w = { running: new Map(), stopping: false, chunkSize: database.kind === 'postgres' ? POSTGRES_CHUNK_SIZE : CHUNK_SIZE, slices: database.kind === 'postgres' ? POSTGRES_SLICES : 1, log: () => {} };
+    w = { running: new Map(), stopping: false, chunkSize: database.kind === 'postgres' ? POSTGRES_CHUNK_SIZE : CHUNK_SIZE, slices: database.kind === 'postgres' ? POSTGRES_SLICES : 1, log: () => {}, wakers: new Set() };
     registry.set(database, w);
   }
   return w;
@@ -86,15 +88,37 @@ export function configureRuns(
   if (options.log) w.log = options.log;
 }
 
-/** A chunk's outcome: go on, or stop (done, not running any more, or another copy holds it). */
-type ChunkOutcome = 'more' | 'stop';
+/** A chunk's outcome: go on, stop (done, or not running any more), or busy (another connection holds the slice's lock). */
+type ChunkOutcome = 'more' | 'stop' | 'busy';
+
+/**
+ * A slice (or a reversal) whose lock another connection holds is tried again until it moves
+ * (issue 22, finding 9): the holder may be a live copy working it — it finishes, and this worker
+ * then finds nothing left — or a crashed one whose backend PostgreSQL has not yet noticed is gone.
+ * The pause grows from BUSY_FIRST_MS to BUSY_MAX_MS (jittered); shutdown cuts it short.
+ */
+const BUSY_FIRST_MS = 200;
+const BUSY_MAX_MS = 5_000;
+
+function whileBusy(w: Workers, waits: number): Promise<void> {
+  const ms = Math.min(BUSY_MAX_MS, BUSY_FIRST_MS * 2 ** Math.min(waits, 10)) * (0.5 + Math.random() / 2);
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      w.wakers.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    w.wakers.add(wake);
+  });
+}
 
 class Conflict extends Error {}
 
 
 async function chunk(tx: Db, runId: number, slice: number, size: number): Promise<ChunkOutcome> {
   const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RUN_LOCK + slice}, ${runId}::int) as locked`));
-  if (!lock.locked) return 'stop';
+  if (!lock.locked) return 'busy';
   const run = await repo.runById(tx, runId);
   const from = run?.cursors[slice];
   if (!run || run.status !== 'running' || from === undefined || from === -1) return 'stop';
@@ -108,12 +132,21 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 async function workSlice(database: Database, runId: number, slice: number): Promise<void> {
   const w = workersOf(database);
-  for (let n = 1, tries = 0; ; n++) {
+  for (let n = 1, tries = 0, waits = 0; ; ) {
     if (w.stopping) return;
     try {
       if (w.beforeChunk?.(runId, n, slice) === 'halt') return;
       const outcome = await database.db.transaction((tx) => chunk(tx, runId, slice, w.chunkSize));
       tries = 0;
+      if (outcome === 'busy') {
+        const run = await repo.runById(database.db, runId);
+        if (!run || run.status !== 'running' || run.cursors[slice] === -1) return;
+        if (waits === 0) w.log(`income run ${runId}: slice ${slice} is locked by another connection (a copy working it, or one that crashed); trying again until it moves`);
+        await whileBusy(w, waits++);
+        continue;
+      }
+      waits = 0;
+      n += 1;
       if (outcome === 'stop') return;
     } catch (error) {
       if (error instanceof Conflict) return; // another worker has it
@@ -132,12 +165,22 @@ async function workSlice(database: Database, runId: number, slice: number): Prom
 /** A reversal's ranges after the request's first, one transaction each, to its end. */
 async function workReversal(database: Database, runId: number): Promise<void> {
   const w = workersOf(database);
-  for (let n = 1, tries = 0; !w.stopping; n++) {
+  for (let n = 1, tries = 0, waits = 0; !w.stopping; ) {
     try {
       if (w.beforeChunk?.(runId, n, 0) === 'halt') return;
       const chunked = await database.db.transaction((tx) => reversalChunk(tx, runId, w.chunkSize));
       tries = 0;
-      if (!chunked || chunked.next === 'reversed') return;
+      if (!chunked) {
+        // Nothing done: the reversal is over, or another connection holds its lock (then wait for it).
+        const run = await repo.runById(database.db, runId);
+        if (!run || run.status !== 'reversing' || run.cursors[0] === -1) return;
+        if (waits === 0) w.log(`reversal of income run ${runId} is locked by another connection; trying again until it moves`);
+        await whileBusy(w, waits++);
+        continue;
+      }
+      waits = 0;
+      n += 1;
+      if (chunked.next === 'reversed') return;
     } catch (error) {
       if (isRetryable(error) && ++tries <= RETRIES) {
         await retryPause(tries);
@@ -178,7 +221,9 @@ export async function runsSettled(database: Database): Promise<void> {
 
 /** Shutdown: no new chunk starts; the chunk under way finishes (its run resumes at the next start). */
 export async function stopRuns(database: Database): Promise<void> {
-  workersOf(database).stopping = true;
+  const w = workersOf(database);
+  w.stopping = true;
+  for (const wake of [...w.wakers]) wake();
   await runsSettled(database);
 }
 
