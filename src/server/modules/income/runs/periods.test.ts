@@ -7,6 +7,7 @@ import { runsSettled } from './engine.ts';
 import { addDays, ledgerOf, member, membership, membershipOf, settingsFrom, today, wire } from './payout-test-kit.ts';
 import { periodIn } from './periods.ts';
 import { royalty } from './royalty.ts';
+import { scheduleTick } from './scheduler.ts';
 import { monthOf } from './team.ts';
 
 /**
@@ -167,5 +168,29 @@ describe('finding 5: royalty periods never overlap', () => {
     // Once that run is reversed, the month may be run.
     await t.database.query(`update income_runs set status = 'reversed' where run_id = $1`, [legacy]);
     expect((await post('', 'royalty', month.start)).statusCode).toBe(201);
+  });
+});
+
+describe('the schedule with a royalty period it cannot run', () => {
+  let s: TestContext;
+  beforeAll(async () => {
+    s = await createTestApp();
+  });
+  afterAll(() => s.close());
+
+  it('a kind refused for an overlap does not hold up the kinds after it; the tick reports it', async () => {
+    const day0 = await today(s.database);
+    await settingsFrom(s.database, addDays(day0, -100), { tdsPercent: 0, adminChargePercent: 0 });
+    const userId = await member(s.database);
+    await membership(s.database, userId, { dailyPaise: 1000, capPaise: 100_000, durationDays: 90, startsOn: addDays(day0, -40) });
+    // A weekly royalty run from before the rule, across the end of the first month the schedule reaches.
+    const month = monthOf(addDays(day0, -40));
+    await s.database.query(
+      `insert into income_runs (kind, period_start, period_end, status, settings) values ('royalty', $1::date, $2::date, 'completed', '{}'::jsonb)`,
+      [addDays(month.end, -2), addDays(month.end, 4)]);
+    const tick = scheduleTick(s.database, { now: { day: day0, time: '09:00' }, kinds: ['royalty', 'monthly_reward'] });
+    await expect(tick).rejects.toThrow(/^income schedule: royalty: The royalty period .* overlaps run \d+ for /);
+    const rewards = await s.database.query<{ day: string }>(`select period_start::text as day from income_runs where kind = 'monthly_reward' and status = 'completed'`);
+    expect(rewards.map((r) => r.day)).toContain(month.start);
   });
 });

@@ -76,10 +76,18 @@ export async function scheduleTick(
   const halted = options.halted ?? (() => false);
   const timeline = await settingsTimeline(database.db);
   const worked: number[] = [];
+  const refused: string[] = [];
   for (const kind of options.kinds ?? (Object.keys(RUN_HANDLERS) as RunKind[])) {
     if (halted()) break;
-    worked.push(...(await catchUp(database, kind, now, timeline, halted)));
+    try {
+      worked.push(...(await catchUp(database, kind, now, timeline, halted)));
+    } catch (error) {
+      // One kind that cannot go on (e.g. a period overlapping a run made before issue 22) does not
+      // hold up the kinds after it; the tick reports it (and tries again next minute).
+      refused.push(`${kind}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
+  if (refused.length > 0) throw new Error(`income schedule: ${refused.join('; ')} (the other kinds ran: ${worked.join(', ') || 'none due'})`);
   return worked;
 }
 
