@@ -20,7 +20,8 @@ import * as repo from './runs.repository.ts';
  * - the run's first transaction inserts it and `begin`s it (settings in force on the period's start,
  *   what the kind fixes for the run, its income batch, its slices); then its chunks are worked in
  *   the background, each chunk one transaction: a transaction-level advisory lock on the run's
- *   slice (a second copy that can't take it leaves the slice to the first), the run row re-read,
+ *   slice (a copy that can't take it waits and tries again until the slice moves or is done: a
+ *   crashed copy's backend may hold it a while), the run row re-read,
  *   the kind's `step`, and the slice's cursor and the run's totals moved, guarded by the cursor
  *   read. A crash leaves whole chunks; the run goes on from its cursors at the next start-up
  *   (`resumeRuns`) or schedule tick;
