@@ -132,7 +132,8 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
     const amount = Math.min(10_000, Math.max(1, Math.floor(start / 100 / 20)));
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        call(i % 2 ? a.url : b.url, 'POST', '/wallets/userWalletRecharge', token, { userId, amount, transactionType: 'wallet_withdrawal' }),
+        // Each its own key: 50 withdrawals meant, not one sent 50 times (a keyless twin within a minute is a duplicate, issue 22).
+        call(i % 2 ? a.url : b.url, 'POST', '/wallets/userWalletRecharge', token, { userId, amount, transactionType: 'wallet_withdrawal' }, `scale-out-withdrawal-${Date.now()}-${i}`),
       ),
     );
     const accepted = answers.filter((r) => r.status === 200).length;

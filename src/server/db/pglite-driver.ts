@@ -4,6 +4,7 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { Db } from './client.ts';
 import { MIGRATIONS_FOLDER, statementName, type Driver } from './driver.ts';
 import { applyFunctions } from './functions.ts';
+import { retryingTransactions } from './retry.ts';
 import { queryTiming } from './query-timing.ts';
 
 /**
@@ -20,7 +21,7 @@ export const PGLITE_PARSERS = { [types.DATE]: (value: string) => value };
 export function pgliteDriver(client: PGlite): Driver {
   const preparedQuery = pglitePreparedQueries(client);
   return {
-    db: drizzle(client) as unknown as Db,
+    db: retryingTransactions(drizzle(client) as unknown as Db),
     async query(text, params) {
       if (queryTiming.getStore() || !params?.length) return (await client.query(text, params as unknown[])).rows as never[];
       return preparedQuery(text, params) as Promise<never[]>;

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Db } from './client.ts';
 import { MIGRATIONS_FOLDER, statementName, type Driver } from './driver.ts';
 import { applyFunctions } from './functions.ts';
+import { retryingTransactions } from './retry.ts';
 
 // node-postgres returns bigint (int8) as string: our ids and paise fit in a JS number, in arrays too
 // (as PGlite reads them).
@@ -47,7 +48,7 @@ export function postgresDriver(pool: pg.Pool, url: string): Driver {
     own.query = (...args: unknown[]) => (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(client, prepared(args as QueryArgs));
   });
   return {
-    db: drizzle(pool) as unknown as Db,
+    db: retryingTransactions(drizzle(pool) as unknown as Db),
     async query(text, params) {
       return (await pool.query(text, params as unknown[])).rows;
     },

@@ -40,13 +40,41 @@ export function requestHash(request: FastifyRequest): string {
   return createHash('sha256').update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex');
 }
 
+/** How long an identical money request without a key is taken for a duplicate (issue 22). */
+export const KEYLESS_WINDOW_SECONDS = 60;
+export const KEYLESS_DUPLICATE_MESSAGE =
+  'This looks like a duplicate of a request you sent less than a minute ago: nothing was done. If you meant to do it twice, send it again with a new Idempotency-Key';
+
+/**
+ * A money request without an Idempotency-Key (issue 22, finding 11): an identical one (same
+ * operator, method, address and body) that was done less than KEYLESS_WINDOW_SECONDS ago is
+ * refused with 409. The request's own key is derived ("keyless " + the request's hash: a space is
+ * never in a key a client may send) and kept in idempotency_keys with its time, in the movement's
+ * transaction: a concurrent twin waits on it and is refused once it commits; a movement that was
+ * refused or rolled back leaves no key, so sending it again is not a duplicate. An older key is
+ * taken over (its time renewed); housekeeping clears old keys. The panel always sends a key.
+ */
+async function refuseKeylessDuplicate(tx: Db, ctx: Ctx, request: FastifyRequest): Promise<void> {
+  const actorId = ctx.auth?.userId ?? 0;
+  const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
+  const hash = requestHash(request);
+  const claimed = rowsOf(await tx.execute(sql`
+    insert into idempotency_keys (actor_id, key, route, request_hash)
+    values (${actorId}, ${`keyless ${hash}`}, ${route}, ${hash})
+    on conflict (actor_id, key) do update set created_at = now(), status_code = null, response = null
+     where idempotency_keys.created_at < now() - make_interval(secs => ${KEYLESS_WINDOW_SECONDS})
+    returning actor_id`));
+  if (claimed.length === 0) throw new AppError(409, KEYLESS_DUPLICATE_MESSAGE);
+}
+
 /**
  * Runs a money movement exactly once per Idempotency-Key (decisions.md). The key row is
  * inserted first, inside the same transaction as the movement: a concurrent duplicate blocks
  * on the key's primary key until the first commits, then finds the stored answer and replays
  * it; if the first rolls back, the key goes with it. A refusal (4xx) is remembered too, so a
  * retry answers the same; a key reused for another request is refused with 422.
- * Without the header the movement simply runs in one transaction.
+ * Without the header the movement runs in one transaction, refused as a duplicate when an
+ * identical one was done less than a minute ago (refuseKeylessDuplicate).
  */
 export async function idempotent(
   ctx: Ctx,
@@ -58,6 +86,7 @@ export async function idempotent(
   const header = request.headers[IDEMPOTENCY_HEADER];
   if (header === undefined) {
     const result = await db.transaction(async (tx) => {
+      await refuseKeylessDuplicate(tx, ctx, request);
       const done = await work(tx);
       await audit(tx, ctx, done.audit);
       return done;

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isConflictFailure } from '../db/retry.ts';
 import { AppError, inputProblem, invalidInput } from '../lib/errors.ts';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
@@ -51,6 +52,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (sqlState === PG_CHECK_VIOLATION) {
       return reply.code(400).send({ success: false, message: 'The change would break a data rule' });
+    }
+    if (isConflictFailure(err)) {
+      // A deadlock or serialization failure that was tried TRANSACTION_TRIES times (db/retry.ts):
+      // the transaction rolled back, so nothing was written; the client may simply send it again.
+      request.log.warn({ err }, 'transaction kept losing to concurrent changes');
+      return reply.code(503).header('retry-after', '1').send({
+        success: false,
+        message: 'The database was busy with other changes to the same records, so nothing was done: send the request again in a moment',
+      });
     }
     if (sqlState === PG_QUERY_CANCELED) {
       request.log.warn({ err }, 'query cancelled by the statement timeout');

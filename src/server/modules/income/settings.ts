@@ -40,6 +40,30 @@ export async function settingsOn(db: Db, day: string): Promise<SettingsInForce> 
   return { versionId: row.versionId, effectiveFrom: isoDate(row.effectiveFrom), settings: incomeSettings.parse(stored) };
 }
 
+/**
+ * Every saved settings version, oldest first, and the settings in force on a day picked from them
+ * without asking the database again (the schedule and a period's type read many days).
+ */
+export interface SettingsTimeline {
+  versions: { versionId: number; from: string; settings: IncomeSettings }[];
+  /** The settings in force on `day`: the latest version from a day not after it, else the defaults. */
+  on(day: string): IncomeSettings;
+}
+
+export async function settingsTimeline(db: Db): Promise<SettingsTimeline> {
+  const rows = rowsOf<{ versionId: number; from: string | Date; settings: unknown }>(await db.execute(sql`
+    select version_id as "versionId", effective_from::text as "from", settings from income_settings_versions order by effective_from`));
+  const versions = rows.map((r) => ({
+    versionId: Number(r.versionId),
+    from: isoDate(r.from),
+    settings: incomeSettings.parse(typeof r.settings === 'string' ? JSON.parse(r.settings) : r.settings),
+  }));
+  return {
+    versions,
+    on: (day) => versions.findLast((v) => v.from <= day)?.settings ?? DEFAULT_INCOME_SETTINGS,
+  };
+}
+
 export interface PlanTermsInForce {
   planId: number;
   versionId: number;

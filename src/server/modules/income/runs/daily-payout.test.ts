@@ -13,6 +13,8 @@ beforeAll(async () => {
   t = await createTestApp();
   token = await t.login();
   now = await today(t.database);
+  // The days below are whatever weekday they fall on: these tests are about the amounts, not the calendar (issue 22).
+  await settingsFrom(t.database, addDays(now, -400), { payOnWeekends: true });
 });
 afterAll(() => t.close());
 afterEach(async () => {
@@ -23,8 +25,8 @@ describe('the daily payout run', () => {
   it('pays each membership its day to the paisa: percent and fixed plans, the cap mid-day, the last day, an inactive member', async () => {
     const day = addDays(now, -20);
     // TDS 5 %, admin charge 2.5 % from that day (the next day back to the defaults).
-    await settingsFrom(t.database, day, { tdsPercent: 5, adminChargePercent: 2.5 });
-    await settingsFrom(t.database, addDays(day, 1), {});
+    await settingsFrom(t.database, day, { payOnWeekends: true, tdsPercent: 5, adminChargePercent: 2.5 });
+    await settingsFrom(t.database, addDays(day, 1), { payOnWeekends: true });
     const percent = await member(t.database); // a 1.5 % plan of ₹1,000: ₹15 a day
     const m1 = await membership(t.database, percent, { pricePaise: 100_000, dailyPaise: 1500, capPaise: 200_000, durationDays: 30, startsOn: addDays(day, -2) });
     const capped = await member(t.database); // fixed ₹9.99 a day, ₹5 left under the cap
@@ -113,8 +115,8 @@ describe('the daily payout run', () => {
 
   it('pays to bank: a member without a primary bank account gets a Failure with its reason', async () => {
     const day = addDays(now, -30);
-    await settingsFrom(t.database, day, { payTo: 'bank', tdsPercent: 0, adminChargePercent: 0 });
-    await settingsFrom(t.database, addDays(day, 1), {});
+    await settingsFrom(t.database, day, { payOnWeekends: true, payTo: 'bank', tdsPercent: 0, adminChargePercent: 0 });
+    await settingsFrom(t.database, addDays(day, 1), { payOnWeekends: true });
     const banked = await member(t.database);
     await t.database.query(
       `insert into bank_accounts (user_id, account_holder_name, account_number, ifsc, bank, is_primary) values ($1, 'A', '123456789', 'SBIN0000001', 'SBI', true)`,

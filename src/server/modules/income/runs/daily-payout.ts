@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { isoToWireDate } from '../../../../contract/common.ts';
 import { percentToBp, type IncomeSettings } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
@@ -141,6 +142,11 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
 export const dailyPayout: RunKindHandler = {
   kind: 'daily_payout',
   periodOf: (day): RunPeriod => ({ start: day, end: day }),
+  unpaid: (period, settings) => {
+    if (isBusinessDay(period.start, settings)) return null;
+    const weekday = new Date(`${period.start}T00:00:00Z`).getUTCDay() === 6 ? 'Saturday' : 'Sunday';
+    return `${isoToWireDate(period.start)} is a ${weekday}: with Pay on weekends off the daily payout runs Monday to Friday`;
+  },
   isDue: (period, settings, now) =>
     isBusinessDay(period.start, settings) && (period.start < now.day || (period.start === now.day && now.time >= settings.payoutTime)),
   async begin(tx, scope) {

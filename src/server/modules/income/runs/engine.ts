@@ -1,12 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { isoToWireDate } from '../../../../contract/common.ts';
-import { RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
+import { DEFAULT_INCOME_SETTINGS, RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
 import { rowsOf, type Database, type Db } from '../../../db/client.ts';
+import { isRetryable, retryPause } from '../../../db/retry.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
-import { istToday, settingsOn, type SettingsInForce } from '../settings.ts';
+import { istToday, settingsTimeline, type SettingsInForce, type SettingsTimeline } from '../settings.ts';
 import type { RunPeriod, Tally } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
+import { lockKind, periodIn, refuseOverlap, refuseUnpaid } from './periods.ts';
 import { reversalChunk } from './reversal.ts';
 import * as repo from './runs.repository.ts';
 
@@ -18,7 +20,8 @@ import * as repo from './runs.repository.ts';
  * - the run's first transaction inserts it and `begin`s it (settings in force on the period's start,
  *   what the kind fixes for the run, its income batch, its slices); then its chunks are worked in
  *   the background, each chunk one transaction: a transaction-level advisory lock on the run's
- *   slice (a second copy that can't take it leaves the slice to the first), the run row re-read,
+ *   slice (a copy that can't take it waits and tries again until the slice moves or is done: a
+ *   crashed copy's backend may hold it a while), the run row re-read,
  *   the kind's `step`, and the slice's cursor and the run's totals moved, guarded by the cursor
  *   read. A crash leaves whole chunks; the run goes on from its cursors at the next start-up
  *   (`resumeRuns`) or schedule tick;
@@ -39,7 +42,7 @@ import * as repo from './runs.repository.ts';
 export const CHUNK_SIZE = 20_000;
 const POSTGRES_CHUNK_SIZE = 40_000;
 /** The advisory lock's first key plus the slice (the second is the run id): "a copy is working this slice". */
-const RUN_LOCK = 800_916;
+export const RUN_LOCK = 800_916;
 /** Slices worked side by side on PostgreSQL (one per core of the 2-core machine the targets are set on). */
 const POSTGRES_SLICES = 2;
 /** A chunk that lost a deadlock or a serialization check to the other slice is tried again this often. */
@@ -59,6 +62,8 @@ interface Workers {
   slices: number;
   beforeChunk?: BeforeChunk;
   log: (message: string) => void;
+  /** Wakes the workers waiting for a lock held elsewhere (shutdown). */
+  wakers: Set<() => void>;
 }
 
 const registry = new WeakMap<Database, Workers>();
@@ -66,7 +71,7 @@ const registry = new WeakMap<Database, Workers>();
 function workersOf(database: Database): Workers {
   let w = registry.get(database);
   if (!w) {
-    w = { running: new Map(), stopping: false, chunkSize: database.kind === 'postgres' ? POSTGRES_CHUNK_SIZE : CHUNK_SIZE, slices: database.kind === 'postgres' ? POSTGRES_SLICES : 1, log: () => {} };
+    w = { running: new Map(), stopping: false, chunkSize: database.kind === 'postgres' ? POSTGRES_CHUNK_SIZE : CHUNK_SIZE, slices: database.kind === 'postgres' ? POSTGRES_SLICES : 1, log: () => {}, wakers: new Set() };
     registry.set(database, w);
   }
   return w;
@@ -84,15 +89,37 @@ export function configureRuns(
   if (options.log) w.log = options.log;
 }
 
-/** A chunk's outcome: go on, or stop (done, not running any more, or another copy holds it). */
-type ChunkOutcome = 'more' | 'stop';
+/** A chunk's outcome: go on, stop (done, or not running any more), or busy (another connection holds the slice's lock). */
+type ChunkOutcome = 'more' | 'stop' | 'busy';
+
+/**
+ * A slice (or a reversal) whose lock another connection holds is tried again until it moves
+ * (issue 22, finding 9): the holder may be a live copy working it — it finishes, and this worker
+ * then finds nothing left — or a crashed one whose backend PostgreSQL has not yet noticed is gone.
+ * The pause grows from BUSY_FIRST_MS to BUSY_MAX_MS (jittered); shutdown cuts it short.
+ */
+const BUSY_FIRST_MS = 200;
+const BUSY_MAX_MS = 5_000;
+
+function whileBusy(w: Workers, waits: number): Promise<void> {
+  const ms = Math.min(BUSY_MAX_MS, BUSY_FIRST_MS * 2 ** Math.min(waits, 10)) * (0.5 + Math.random() / 2);
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      w.wakers.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    w.wakers.add(wake);
+  });
+}
 
 class Conflict extends Error {}
 
 
 async function chunk(tx: Db, runId: number, slice: number, size: number): Promise<ChunkOutcome> {
   const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RUN_LOCK + slice}, ${runId}::int) as locked`));
-  if (!lock.locked) return 'stop';
+  if (!lock.locked) return 'busy';
   const run = await repo.runById(tx, runId);
   const from = run?.cursors[slice];
   if (!run || run.status !== 'running' || from === undefined || from === -1) return 'stop';
@@ -104,27 +131,31 @@ async function chunk(tx: Db, runId: number, slice: number, size: number): Promis
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** A deadlock or serialization failure (PostgreSQL rolled the chunk back; trying again is safe). */
-function retryable(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (code === '40P01' || code === '40001') return true;
-  }
-  return false;
-}
-
 async function workSlice(database: Database, runId: number, slice: number): Promise<void> {
   const w = workersOf(database);
-  for (let n = 1, tries = 0; ; n++) {
+  for (let n = 1, tries = 0, waits = 0; ; ) {
     if (w.stopping) return;
     try {
       if (w.beforeChunk?.(runId, n, slice) === 'halt') return;
       const outcome = await database.db.transaction((tx) => chunk(tx, runId, slice, w.chunkSize));
       tries = 0;
+      if (outcome === 'busy') {
+        const run = await repo.runById(database.db, runId);
+        if (!run || run.status !== 'running' || run.cursors[slice] === -1) return;
+        if (waits === 0) w.log(`income run ${runId}: slice ${slice} is locked by another connection (a copy working it, or one that crashed); trying again until it moves`);
+        await whileBusy(w, waits++);
+        continue;
+      }
+      waits = 0;
+      n += 1;
       if (outcome === 'stop') return;
     } catch (error) {
       if (error instanceof Conflict) return; // another worker has it
-      if (retryable(error) && ++tries <= RETRIES) continue;
+      // db.transaction has already tried the chunk again (db/retry.ts); this covers the rest of a step.
+      if (isRetryable(error) && ++tries <= RETRIES) {
+        await retryPause(tries);
+        continue;
+      }
       w.log(`income run ${runId} failed: ${messageOf(error)}`);
       await repo.markFailed(database.db, runId, messageOf(error)).catch(() => {});
       return;
@@ -135,14 +166,27 @@ async function workSlice(database: Database, runId: number, slice: number): Prom
 /** A reversal's ranges after the request's first, one transaction each, to its end. */
 async function workReversal(database: Database, runId: number): Promise<void> {
   const w = workersOf(database);
-  for (let n = 1, tries = 0; !w.stopping; n++) {
+  for (let n = 1, tries = 0, waits = 0; !w.stopping; ) {
     try {
       if (w.beforeChunk?.(runId, n, 0) === 'halt') return;
       const chunked = await database.db.transaction((tx) => reversalChunk(tx, runId, w.chunkSize));
       tries = 0;
-      if (!chunked || chunked.next === 'reversed') return;
+      if (!chunked) {
+        // Nothing done: the reversal is over, or another connection holds its lock (then wait for it).
+        const run = await repo.runById(database.db, runId);
+        if (!run || run.status !== 'reversing' || run.cursors[0] === -1) return;
+        if (waits === 0) w.log(`reversal of income run ${runId} is locked by another connection; trying again until it moves`);
+        await whileBusy(w, waits++);
+        continue;
+      }
+      waits = 0;
+      n += 1;
+      if (chunked.next === 'reversed') return;
     } catch (error) {
-      if (retryable(error) && ++tries <= RETRIES) continue;
+      if (isRetryable(error) && ++tries <= RETRIES) {
+        await retryPause(tries);
+        continue;
+      }
       if (error instanceof AppError && error.statusCode === 409) return; // another worker has it
       // The run stays 'reversing' with the error shown; the next schedule tick (or start-up) tries again.
       w.log(`reversal of income run ${runId} stopped: ${messageOf(error)}`);
@@ -178,7 +222,9 @@ export async function runsSettled(database: Database): Promise<void> {
 
 /** Shutdown: no new chunk starts; the chunk under way finishes (its run resumes at the next start). */
 export async function stopRuns(database: Database): Promise<void> {
-  workersOf(database).stopping = true;
+  const w = workersOf(database);
+  w.stopping = true;
+  for (const wake of [...w.wakers]) wake();
   await runsSettled(database);
 }
 
@@ -199,11 +245,18 @@ export function afterReversal(database: Database, runId: number, result: MoneyRe
   return background ? { ...money, afterCommit: () => void kick(database, runId) } : money;
 }
 
-/** The period of `kind` holding `day`, and the settings in force on its first day. */
-export async function periodOf(db: Db, kind: RunKind, day: string): Promise<{ period: RunPeriod; inForce: SettingsInForce }> {
-  const onDay = await settingsOn(db, day);
-  const period = RUN_HANDLERS[kind].periodOf(day, onDay.settings);
-  return { period, inForce: period.start === day ? onDay : await settingsOn(db, period.start) };
+/**
+ * The period of `kind` holding `day` (chained across changes of period type: periods.ts), and the
+ * settings in force on its first day.
+ */
+export async function periodOf(db: Db, kind: RunKind, day: string): Promise<{ period: RunPeriod; inForce: SettingsInForce; timeline: SettingsTimeline }> {
+  const timeline = await settingsTimeline(db);
+  const period = periodIn(RUN_HANDLERS[kind], day, timeline);
+  const version = timeline.versions.findLast((v) => v.from <= period.start);
+  const inForce: SettingsInForce = version
+    ? { versionId: version.versionId, effectiveFrom: version.from, settings: version.settings }
+    : { versionId: null, effectiveFrom: null, settings: DEFAULT_INCOME_SETTINGS };
+  return { period, inForce, timeline };
 }
 
 export interface Started {
@@ -237,10 +290,13 @@ export interface StartInput {
 export async function beginRun(tx: Db, database: Database, input: StartInput): Promise<number | null> {
   const handler = RUN_HANDLERS[input.kind];
   const today = await istToday(tx);
-  const { period, inForce } = await periodOf(tx, input.kind, input.day);
+  const { period, inForce, timeline } = await periodOf(tx, input.kind, input.day);
   if (period.start > today) {
     throw new AppError(400, `The ${kindLabel(input.kind).toLowerCase()} period from ${wire(period.start)} has not started yet (today is ${wire(today)}, India time)`);
   }
+  refuseUnpaid(handler, period, timeline);
+  await lockKind(tx, input.kind);
+  await refuseOverlap(tx, input.kind, kindLabel(input.kind).toLowerCase(), period);
   const prior = await repo.lockPeriodRuns(tx, input.kind, period.start);
   const reversed = prior.find((r) => r.status === 'reversed');
   if (reversed && prior.every((r) => r.status === 'reversed') && !input.rerunApproved) {
@@ -292,7 +348,9 @@ export async function previewRun(database: Database, kind: RunKind, day: string,
   const inTx = <T>(work: (tx: Db) => Promise<T>) => (within ? work(within) : database.db.transaction(work));
   return inTx(async (tx) => {
     const handler = RUN_HANDLERS[kind];
-    const { period, inForce } = await periodOf(tx, kind, day);
+    const { period, inForce, timeline } = await periodOf(tx, kind, day);
+    refuseUnpaid(handler, period, timeline);
+    await refuseOverlap(tx, kind, kindLabel(kind).toLowerCase(), period);
     const scope = { kind, period, settings: inForce.settings, settingsVersionId: inForce.versionId };
     const begun = await handler.begin(tx, { runId: 0, ...scope });
     const tally: Tally = await handler.preview(tx, { ...scope, state: begun.state });

@@ -60,6 +60,17 @@ export interface RunKindHandler {
   /** The period of this kind that holds `day` (daily: the day; royalty: its month or ISO week; …). */
   periodOf(day: string, settings: IncomeSettings): RunPeriod;
   /**
+   * A kind whose period depends on the settings (royalty: monthly or weekly) names the period type
+   * the settings choose; the engine then chains its periods so that two never overlap when the
+   * type changes (periods.ts). Absent: the period depends on the day only.
+   */
+  periodType?(settings: IncomeSettings): string;
+  /**
+   * Why the settings do not pay this period (a manual start or a preview is refused with it), or
+   * null. Daily payout: a Saturday or Sunday with "Pay on weekends" off.
+   */
+  unpaid?(period: RunPeriod, settings: IncomeSettings): string | null;
+  /**
    * Whether a scheduled run of the period is due (daily payout: a business day whose payout time
    * has passed; monthly kinds: the month is over). `now` is the current IST day and HH:MM.
    */

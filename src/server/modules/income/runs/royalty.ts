@@ -77,6 +77,7 @@ const share = (state: RoyaltyState) =>
 export const royalty: RunKindHandler = {
   kind: 'royalty',
   periodOf: (day, settings) => (settings.royaltyPeriod === 'weekly' ? isoWeekOf(day) : monthOf(day)),
+  periodType: (settings) => settings.royaltyPeriod,
   isDue: periodOver,
 
   async begin(tx, scope) {
