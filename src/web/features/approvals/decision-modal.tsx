@@ -7,6 +7,7 @@ import { formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
 import { useDecideApproval } from './approvals.api';
 import { kindLabel } from './approval-kinds';
+import { ChangeDetails } from './change-details';
 import { ErrorAlert } from '../../components/error-alert';
 
 interface DecisionModalProps {
@@ -78,7 +79,7 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
   };
 
   return (
-    <Modal opened onClose={onClose} title={approving ? 'Approve Request' : 'Reject Request'} centered>
+    <Modal opened onClose={onClose} title={approving ? 'Approve Request' : 'Reject Request'} centered size={approval.details ? 'lg' : 'md'}>
       <Stack gap="md">
         <Text>
           {approval.kind === 'bank_account_change'
@@ -87,10 +88,12 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
             ? `${kindLabel(approval.kind)} (${formatINR(approval.amount)}), requested by ${approval.makerName}.`
             : `${kindLabel(approval.kind)} of ${formatINR(approval.amount)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`}
         </Text>
-        {approval.kind === 'bank_account_change' && <BankChangeTable details={approval.details} />}
+        {approval.kind === 'bank_account_change' ? <BankChangeTable details={approval.details} /> : <ChangeDetails details={approval.details} />}
         <Text size="sm" c="dimmed">
           {approval.kind === 'bank_account_change'
             ? approving ? 'The account takes the new details as soon as you approve.' : 'Nothing changes; the requesting operator sees your reason.'
+            : approval.userId === null
+            ? approving ? 'It takes effect as soon as you approve.' : 'Nothing changes; the requesting operator sees your reason.'
             : approving ? 'The money moves as soon as you approve.' : 'Nothing moves; the requesting operator sees your reason.'}
         </Text>
         {!approving && (

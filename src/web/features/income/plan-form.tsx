@@ -1,3 +1,4 @@
+import { useIdempotencyKey } from '../../lib/money-request';
 import { Checkbox, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { isoToWireDate } from '../../../contract/common';
 import { DAILY_MODES, planBody, type PlanBody } from '../../../contract/income';
@@ -35,6 +36,7 @@ function dailyPreview(priceText: string, mode: string, valueText: string): strin
 /** Add Plan, or Change: a new version of the plan's terms from a day (today or later for a new plan, tomorrow or later for a change). */
 export function PlanForm({ plan, onClose, onSaved }: PlanFormProps) {
   const save = useSavePlan();
+  const keys = useIdempotencyKey();
   const base = plan ? (plan.scheduled ?? plan.current) : null;
   const { form, error, submit } = useContractForm({
     initialValues: {
@@ -66,7 +68,16 @@ export function PlanForm({ plan, onClose, onSaved }: PlanFormProps) {
     <FormModal
       title={title}
       onClose={onClose}
-      onSubmit={submit(async (body) => onSaved((await save.mutateAsync({ planId: plan?.planId ?? null, body })).message))}
+      onSubmit={submit(async (body) => {
+        // A plan is a lever that makes money (issue 22): filed for a second operator, the answer says so.
+        const request = { planId: plan?.planId ?? null, body };
+        try {
+          onSaved((await save.mutateAsync({ ...request, idempotencyKey: keys.keyFor(request) })).message);
+        } catch (err) {
+          keys.settle(err);
+          throw err;
+        }
+      })}
       error={error}
       busy={save.isPending}
       submitLabel={plan ? 'Save Change' : 'Create'}

@@ -25,8 +25,8 @@ export function usePlanVersions(planId: number) {
 export function useSavePlan() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ planId, body }: { planId: number | null; body: PlanBody }) =>
-      planId ? plans.change({ params: { id: planId }, body }) : plans.create({ body }),
+    mutationFn: ({ planId, body, idempotencyKey }: { planId: number | null; body: PlanBody; idempotencyKey: string }) =>
+      planId ? plans.change({ params: { id: planId }, body }, { idempotencyKey }) : plans.create({ body }, { idempotencyKey }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [plansApi.list.group] }),
   });
 }

@@ -1,3 +1,4 @@
+import { useIdempotencyKey } from '../../lib/money-request';
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import { isoToWireDate } from '../../../contract/common';
@@ -13,6 +14,8 @@ interface RunStartFormProps {
   onClose: () => void;
   /** created: a new run (201); false: the period's existing run (200). */
   onStarted: (run: Run, created: boolean, message: string) => void;
+  /** A reversed period's re-run was filed for a second operator (202). */
+  onFiled: (message: string) => void;
 }
 
 const toBody = (v: { kind: string; date: string }): RunBody => ({ kind: v.kind as RunKind, date: v.date ? isoToWireDate(v.date) : '' });
@@ -44,9 +47,10 @@ function PreviewFigures({ totals }: { totals: RunTotals }) {
 }
 
 /** New Run: a kind and any day of its period; Preview shows what it would do, Start Run does it. */
-export function RunStartForm({ onClose, onStarted }: RunStartFormProps) {
+export function RunStartForm({ onClose, onStarted, onFiled }: RunStartFormProps) {
   const preview = usePreviewRun();
   const start = useStartRun();
+  const keys = useIdempotencyKey();
   const { form, error, submit } = useContractForm({
     initialValues: { kind: 'daily_payout', date: istToday() },
     schema: runBody,
@@ -70,8 +74,14 @@ export function RunStartForm({ onClose, onStarted }: RunStartFormProps) {
       size="lg"
       onClose={onClose}
       onSubmit={submit(async (body) => {
-        const answer = await start.mutateAsync(body);
-        onStarted(answer.data, answer.created, answer.message);
+        try {
+          const answer = await start.mutateAsync({ body, idempotencyKey: keys.keyFor(body) });
+          if (answer.filed) onFiled(answer.message);
+          else onStarted(answer.data, answer.created, answer.message);
+        } catch (err) {
+          keys.settle(err);
+          throw err;
+        }
       })}
       error={error}
       busy={start.isPending}

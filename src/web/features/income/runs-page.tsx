@@ -148,6 +148,10 @@ export default function RunsPage() {
       {starting && (
         <RunStartForm
           onClose={() => setStarting(false)}
+          onFiled={(message) => {
+            setStarting(false);
+            showSuccess(message);
+          }}
           onStarted={(run, created, message) => {
             setStarting(false);
             if (created) {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { approvalsApi } from '../../../contract/approvals';
+import { approvalsApi, awaitingApprovalResponse } from '../../../contract/approvals';
 import { run, runsApi, type RunBody, type RunsQuery, type RunStatus } from '../../../contract/income';
 import { payoutsApi } from '../../../contract/payouts';
 import { walletApi } from '../../../contract/wallet';
@@ -10,11 +10,13 @@ export const PAGE_SIZE = 25;
 
 /** Start answers 201 (a new run) or 200 (the period's existing run): the status is told apart here. */
 const startAnswer = (created: boolean) =>
-  z.object({ success: z.literal(true), message: z.string(), data: run }).transform((a) => ({ ...a, created }));
+  z.object({ success: z.literal(true), message: z.string(), data: run }).transform((a) => ({ ...a, created, filed: false as const }));
+/** 202: a reversed period's re-run, filed for a second operator (issue 22). */
+const filedAnswer = awaitingApprovalResponse.transform((a) => ({ ...a, created: false, filed: true as const }));
 
 const runs = client({
   ...runsApi,
-  start: { ...runsApi.start, responses: { 201: startAnswer(true), 200: startAnswer(false) } },
+  start: { ...runsApi.start, responses: { 201: startAnswer(true), 200: startAnswer(false), 202: filedAnswer } },
 });
 
 /** A run still at work: the screens poll it every 2 s until none is. */
@@ -74,7 +76,7 @@ const TOUCHED = [runsApi.list.group, payoutsApi.list.group, walletApi.history.gr
 export function useStartRun() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: RunBody) => runs.start({ body }),
+    mutationFn: ({ body, idempotencyKey }: { body: RunBody; idempotencyKey: string }) => runs.start({ body }, { idempotencyKey }),
     onSuccess: () => Promise.all(TOUCHED.map((key) => queryClient.invalidateQueries({ queryKey: [key] }))),
   });
 }

@@ -1,3 +1,4 @@
+import { useIdempotencyKey } from '../../lib/money-request';
 import { Button, Fieldset, Group, Loader, Paper, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title, type TextInputProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -50,6 +51,7 @@ function FieldGroup({ legend, disabled, footer, children }: { legend: string; di
 
 function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: SettingsVersion; firstSave: boolean; readOnly: boolean; onSaved: (m: string) => void }) {
   const save = useSaveIncomeSettings();
+  const keys = useIdempotencyKey();
   const s = shown.settings;
   const earliest = istDay(firstSave ? 0 : 1);
   const { form, error, submit } = useContractForm({
@@ -94,7 +96,16 @@ function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: Settings
     <form
       aria-label="Income settings"
       noValidate
-      onSubmit={submit(async ({ effectiveFrom, ...settings }) => onSaved((await save.mutateAsync({ settings, effectiveFrom })).message))}
+      onSubmit={submit(async ({ effectiveFrom, ...settings }) => {
+        // Settings are a lever that makes money (issue 22): filed for a second operator, the answer says so.
+        const body = { settings, effectiveFrom };
+        try {
+          onSaved((await save.mutateAsync({ body, idempotencyKey: keys.keyFor(body) })).message);
+        } catch (err) {
+          keys.settle(err);
+          throw err;
+        }
+      })}
     >
       <Stack gap="md">
         <ErrorAlert error={error} />

@@ -16,7 +16,7 @@ export const incomeSettingsQuery = () =>
 export function useSaveIncomeSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: SettingsBody) => settings.save({ body }),
+    mutationFn: ({ body, idempotencyKey }: { body: SettingsBody; idempotencyKey: string }) => settings.save({ body }, { idempotencyKey }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [incomeSettingsApi.get.group] }),
   });
 }

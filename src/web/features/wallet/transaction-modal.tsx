@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { WALLET_TYPES, type MemberBalance, type WalletType } from '../../../contract/wallet';
 import { AmountInput } from '../../components/amount-input';
 import { MemberPicker } from '../../components/member-picker';
@@ -7,7 +8,7 @@ import { parseAmount } from '../../lib/amount';
 import { errorMessage } from '../../lib/api-client';
 import { formatAmount } from '../../lib/format';
 import { outcomeOf, useIdempotencyKey, type MoneyOutcome } from '../../lib/money-request';
-import { memberOptionsQuery, useCreateTransaction } from './wallet.api';
+import { memberOptionsQuery, myDayQuery, useCreateTransaction } from './wallet.api';
 import { ErrorAlert } from '../../components/error-alert';
 
 interface TransactionModalProps {
@@ -69,6 +70,7 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
             openOnFocus={false}
           />
           <AmountInput label="Amount" value={amount} onChange={setAmount} invalid={validation !== null && parseAmount(amount) === null} messageId={messageId} />
+          <MyDayNote userId={userId === null ? null : Number(userId)} />
           <Select
             label="Transaction Type"
             data={WALLET_TYPES.map((t) => ({ value: t.value, label: t.label }))}
@@ -87,6 +89,24 @@ export function TransactionModal({ onClose, onCreated }: TransactionModalProps) 
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/**
+ * How much of the operator's day is left (issue 22): credits and debits against their daily
+ * limits, and for the chosen member what may still move before a second operator must approve.
+ */
+function MyDayNote({ userId }: { userId: number | null }) {
+  const day = useQuery(myDayQuery(userId));
+  if (!day.data) return null;
+  const d = day.data;
+  const member = d.leftBeforeApproval !== undefined
+    ? ` For this member: ${formatAmount(d.leftBeforeApproval)} more today before a second operator must approve (threshold ${formatAmount(d.approvalThreshold)}).`
+    : '';
+  return (
+    <Text size="xs" c="dimmed" aria-live="polite">
+      {`Left today: ${formatAmount(d.creditLeft)} of ${formatAmount(d.dailyCreditLimit)} in credits, ${formatAmount(d.debitLeft)} of ${formatAmount(d.dailyDebitLimit)} in debits.${member}`}
+    </Text>
   );
 }
 

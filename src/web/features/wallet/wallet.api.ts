@@ -56,10 +56,18 @@ export const memberOptionsQuery = (userName: string): UseQueryOptions<MemberBala
   };
 };
 
+/** What the signed-in operator may still move today, and for one member before a checker must approve (issue 22). */
+export const myDayQuery = (userId: number | null) =>
+  queryOptions({
+    queryKey: wallet.myDay.key({ query: { userId: userId ?? undefined } }),
+    queryFn: async ({ signal }) => (await wallet.myDay({ query: { userId: userId ?? undefined } }, { signal })).data,
+  });
+
 export function useCreateTransaction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ idempotencyKey, ...body }: RechargeBody & { idempotencyKey: string }) => wallet.recharge({ body }, { idempotencyKey }),
+    // The feature's group: the history and what is left of the operator's day refresh together.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [walletApi.history.group] }),
   });
 }

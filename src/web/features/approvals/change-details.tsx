@@ -1,0 +1,80 @@
+import { List, Stack, Table, Text } from '@mantine/core';
+import type { Approval } from '../../../contract/approvals';
+
+/** "dailyAmount" → "Daily amount". */
+const labelOf = (key: string) => {
+  const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+const shown = (value: unknown) => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What the checker sees of a request beside its amount (issue 22): a compensation change's every
+ * field before and after (changed rows in bold) and its projected cost over the first 30 days,
+ * with how it was computed; an activation's payment or a re-run's preview as plain rows.
+ */
+export function ChangeDetails({ details }: { details: Approval['details'] }) {
+  if (!details) return null;
+  const { before, after, projectedCost, projectedCostBefore, projection, basis, ...rest } = details;
+  if (isRecord(after)) {
+    const previous = isRecord(before) ? before : null;
+    const keys = [...new Set([...Object.keys(after), ...Object.keys(previous ?? {})])];
+    return (
+      <Stack gap="xs">
+        <Table withTableBorder aria-label="What changes">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Field</Table.Th>
+              <Table.Th>Before</Table.Th>
+              <Table.Th>After</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {keys.map((key) => {
+              const was = previous ? shown(previous[key]) : '—';
+              const now = shown(after[key]);
+              return (
+                <Table.Tr key={key} fw={was !== now ? 700 : undefined}>
+                  <Table.Td>{labelOf(key)}</Table.Td>
+                  <Table.Td>{was}</Table.Td>
+                  <Table.Td>{now}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+        {typeof projectedCost === 'string' && (
+          <Text fw={700}>
+            {`Projected cost over the first 30 days: ${projectedCost}`}
+            {typeof projectedCostBefore === 'string' ? ` (${projectedCostBefore} with what it replaces)` : ''}
+          </Text>
+        )}
+        {Array.isArray(projection) && (
+          <List size="sm" spacing={2}>
+            {projection.filter(isRecord).map((line) => (
+              <List.Item key={String(line.label)}>{`${String(line.label)}: ${String(line.amount)}`}</List.Item>
+            ))}
+          </List>
+        )}
+        {typeof basis === 'string' && <Text size="xs" c="dimmed">{basis}</Text>}
+      </Stack>
+    );
+  }
+  const rows = Object.entries(rest);
+  if (rows.length === 0) return null;
+  return (
+    <Table withTableBorder aria-label="Details">
+      <Table.Tbody>
+        {rows.map(([key, value]) => (
+          <Table.Tr key={key}>
+            <Table.Td>{labelOf(key)}</Table.Td>
+            <Table.Td>{shown(value)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
