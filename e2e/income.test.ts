@@ -17,12 +17,14 @@ import { until } from './support/wait.ts';
 /**
  * The income engine in the browser (issue 16, "Done when"), on a fresh install (SEED_MEMBERS=0)
  * with a ₹500 approval threshold: the operator adds a plan on Membership Plans and saves the
- * income settings (pay to bank), activates two members — one from their member page (paid from
+ * income settings (pay to bank) — each waits until a second operator approves it on Approvals,
+ * where the plan's projected cost is shown (issue 22) — activates two members — one from their member page (paid from
  * the wallet), one from the Membership screen (paid outside, above the threshold: it waits, and a
  * second operator approves it on Approvals) — previews and runs the day on Income Runs until the
  * progress reaches Completed, sees the run's payouts on Daily Payout (a Success, and a Failure for
  * the member without a bank account), the fees on Revenue and the dashboard, pays the Failure with
- * Pay Now, and reverses the run (it turns Reversed, the balances go back).
+ * Pay Now, and reverses the run (it turns Reversed, the balances go back); running the reversed day
+ * again waits for the second operator too, whose approval pays it once more.
  *
  * A membership starts earning the day after its activation: between the activations and the run
  * the server is stopped and the memberships moved back one day ("the next day"), then started again.
@@ -96,6 +98,21 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** The checker approves the pending request of `kind` on Approvals; `shows` are texts the dialog must show first. */
+  async function approveOnScreen(kind: string, answer: RegExp, shows: (string | RegExp)[] = []) {
+    const checkerPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    checkerPage.setDefaultTimeout(T);
+    await signIn(checkerPage, server.url, { email: checker.email, password: PASSWORD });
+    await openScreen(checkerPage, server.url, { path: '/approvals', heading: 'Approvals' });
+    const request = checkerPage.getByRole('row').filter({ hasText: kind });
+    await request.getByRole('button', { name: /^Approve request \d+$/ }).click();
+    const dialog = checkerPage.getByRole('dialog', { name: 'Approve Request' });
+    for (const text of shows) await dialog.getByText(text).first().waitFor();
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await checkerPage.getByText(answer).waitFor();
+    await checkerPage.close();
+  }
+
   async function adminPage(): Promise<Page> {
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(T);
@@ -117,7 +134,12 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     await dialog.getByLabel('Daily payout (% of the price)').fill('1.5');
     await dialog.getByLabel('Duration (days)').fill('30');
     await dialog.getByRole('button', { name: 'Create' }).click();
-    await page.getByText(/^Plan Journey Plan created: in force from/).waitFor();
+    // A plan makes money: it waits for a second operator, who sees its terms and projected cost.
+    await page.getByText(/^New plan Journey Plan awaits approval by a second operator with money_approve \(projected cost over its first 30 days: ₹[\d,.]+\)$/).waitFor();
+    await approveOnScreen('New membership plan', /^Request approved: Plan Journey Plan created: in force from/, [
+      /^Projected cost over the first 30 days: ₹[\d,.]+$/, 'Level income on one sale (every level filled): ₹240.00', '₹2,000.00',
+    ]);
+    await page.reload();
     await page.getByRole('row').filter({ hasText: 'Journey Plan' }).first().waitFor();
 
     // Income Settings: TDS 5 %, admin charge 2.5 %, pay to the bank account (the first save is in force today).
@@ -128,8 +150,13 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     await page.getByLabel('Admin charge (%)').fill('2.5');
     await page.getByRole('combobox', { name: 'Pay to' }).click();
     await page.getByRole('option', { name: 'Bank account' }).click();
+    // Every day is a business day here, so the journey runs on a Saturday as on a Monday.
+    await page.getByLabel('Pay on weekends').check();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText(`Income settings saved: in force from ${wireDay(istToday())}`).waitFor();
+    await page.getByText(new RegExp(`^The income settings from ${wireDay(istToday())} await approval by a second operator`)).waitFor();
+    await approveOnScreen('Income settings change', new RegExp(`^Request approved: Income settings saved: in force from ${wireDay(istToday())}`), [
+      /^Projected cost over the first 30 days: /,
+    ]);
 
     // The member page: Activate Membership, paid from the wallet.
     await page.goto(`${server.url}/users/${wallet.userId}`);
@@ -157,7 +184,8 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     await dialog.getByLabel('Method').fill('UPI');
     await dialog.getByLabel('Reference').fill('UTR-JOURNEY-1');
     await dialog.getByRole('button', { name: 'Activate' }).click();
-    await page.getByText('Above the approval threshold of ₹500.00: this request awaits approval by a second operator').waitFor();
+    // Judged by what it can pay (its ₹2,000 cap), not by its price.
+    await page.getByText('Paid outside the wallet, plan Journey Plan can pay up to ₹2,000.00 (its cap), above the approval threshold of ₹500.00: this activation awaits approval by a second operator').waitFor();
     expect((await api<{ data: unknown }>(`/income/memberships/${outside.userId}`)).data).toBeNull();
 
     // The second operator approves it on Approvals.
@@ -245,6 +273,17 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     expect(await balance(outside.userId)).toBe(0);
     const run = await api<{ data: { status: string; shortfall: number } }>(`/income/runs/${runId}`);
     expect(run.data).toMatchObject({ status: 'reversed', shortfall: 0 });
+
+    // The same day again: a day is paid once, net — a re-run waits for the second operator.
+    await page.getByRole('button', { name: 'New Run' }).click();
+    dialog = page.getByRole('dialog', { name: 'New Run' });
+    await dialog.locator('input[type="date"]').fill(istToday());
+    await dialog.getByRole('button', { name: 'Start Run' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText(/running it again needs a second operator's approval\. The request awaits approval/).waitFor();
+    expect(await balance(wallet.userId)).toBe(500);
+    await approveOnScreen('Re-run of a reversed period', /^Request approved: Daily payout run \d+ started again for a reversed period$/, ['Reversed run']);
+    await until(async () => (await balance(wallet.userId)) === 513.88, () => 'the approved re-run did not pay ₹13.88', T);
     await page.close();
   }, 600_000);
 });

@@ -85,7 +85,7 @@ describe('run / spend / reverse / re-run in random order (issue 22)', () => {
 
         for (const s of steps) {
           if (s.type === 'run') {
-            const run = await runToEnd(t.database, { kind: 'daily_payout', day: addDays(base, s.day), startedBy: null });
+            const run = await runToEnd(t.database, { kind: 'daily_payout', day: addDays(base, s.day), startedBy: null, rerunApproved: true });
             expect(run.status).toBe('completed');
             if (standing.has(s.day)) {
               expect(run.runId).toBe(standing.get(s.day)); // exactly once: the standing run, nothing moves

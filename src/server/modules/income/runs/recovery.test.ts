@@ -15,8 +15,8 @@ import { addDirects } from './run-test-kit.ts';
  * collected) and ran the day again, three times: one member was paid four times for one day. Now a
  * reversal's shortfall is a recovery the member owes, settled first from their next credits, each
  * settlement its own ledger line (kind 'recovery'), shown on the run and the member.
- * Re-runs are started through the engine (runToEnd): whether a re-run needs a second operator is
- * another part of issue 22.
+ * Re-runs are started through the engine as an approved re-run (runToEnd with rerunApproved): the
+ * four eyes on a re-run are approvals/levers.test.ts's.
  */
 
 let t: TestContext;
@@ -44,7 +44,7 @@ const recoveryOf = async (userId: number) =>
   (await t.app.inject({ method: 'GET', url: `/api/income/recoveries/${userId}`, headers: bearer(operator) })).json();
 const runDetail = async (runId: number) =>
   (await t.app.inject({ method: 'GET', url: `/api/income/runs/${runId}`, headers: bearer(operator) })).json().data;
-const runDay = (day: string, kind: 'daily_payout' | 'referral_bonus' = 'daily_payout') => runToEnd(t.database, { kind, day, startedBy: null });
+const runDay = (day: string, kind: 'daily_payout' | 'referral_bonus' = 'daily_payout') => runToEnd(t.database, { kind, day, startedBy: null, rerunApproved: true });
 
 /** A member whose membership earns ₹10 gross (₹9 net after 5 % TDS and 5 % admin charge) on `day` only. */
 async function earner(day: string) {
