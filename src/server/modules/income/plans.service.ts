@@ -114,6 +114,8 @@ function shownVersion(v: PlanVersion) {
 /** What the Approvals screen shows of a compensation change: before, after, and the projected cost. */
 export function changeDetails(before: Record<string, unknown> | null, after: Record<string, unknown>, projection: Projection) {
   return {
+    // The stored JSON does not keep key order: the fields in the order they are shown.
+    fields: Object.keys(after),
     before, after,
     projectedCost: formatRupees(projection.totalPaise),
     projection: projection.lines.map((l) => ({ label: l.label, amount: formatRupees(l.paise) })),

@@ -153,3 +153,34 @@ describe('ApprovalsPage', () => {
     await waitFor(() => expect(within(table).getByRole('columnheader', { name: /Amount/ }).getAttribute('aria-sort')).toBe('ascending'));
   });
 });
+
+describe('ApprovalsPage: a compensation change (issue 22)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the checker every field before and after, the changed ones in bold, and the projected cost with its lines', async () => {
+    const change: Approval = {
+      ...base, id: 9, kind: 'plan_change', userId: null, userName: null, amount: 6800,
+      details: {
+        fields: ['name', 'price', 'cap'],
+        before: { name: 'Gold', price: '₹5,000.00', cap: '₹10,000.00' },
+        after: { name: 'Gold', price: '₹5,000.00', cap: '₹15,000.00' },
+        projectedCost: '₹6,800.00',
+        projection: [{ label: 'Level income on one sale (every level filled)', amount: '₹1,200.00' }],
+        basis: 'Each membership sold pays ₹6,800.00 in its first 30 days',
+      },
+    };
+    serve(() => jsonResponse(200, page([change])));
+    renderPage(<ApprovalsPage />);
+    const row = (await screen.findByText('#9')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('No member')).toBeTruthy();
+    fireEvent.click(within(row).getByRole('button', { name: 'Approve request 9' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
+    expect(within(dialog).getByText('Membership plan change (projected cost ₹6,800.00), requested by Meera Maker.')).toBeTruthy();
+    const table = within(dialog).getByRole('table', { name: 'What changes' });
+    const rows = within(table).getAllByRole('row').slice(1).map((r) => r.textContent);
+    expect(rows).toEqual(['NameGoldGold', 'Price₹5,000.00₹5,000.00', 'Cap₹10,000.00₹15,000.00']);
+    expect(within(dialog).getByText('Projected cost over the first 30 days: ₹6,800.00')).toBeTruthy();
+    expect(within(dialog).getByText('Level income on one sale (every level filled): ₹1,200.00')).toBeTruthy();
+    expect(within(dialog).getByText('It takes effect as soon as you approve.')).toBeTruthy();
+  });
+});

@@ -1,8 +1,11 @@
 import { List, Stack, Table, Text } from '@mantine/core';
 import type { Approval } from '../../../contract/approvals';
 
+const LABELS: Record<string, string> = { tds: 'TDS', ifsc: 'IFSC' };
+
 /** "dailyAmount" → "Daily amount". */
 const labelOf = (key: string) => {
+  if (LABELS[key]) return LABELS[key];
   const words = key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
@@ -18,10 +21,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  */
 export function ChangeDetails({ details }: { details: Approval['details'] }) {
   if (!details) return null;
-  const { before, after, projectedCost, projectedCostBefore, projection, basis, ...rest } = details;
+  const { before, after, fields, projectedCost, projectedCostBefore, projection, basis, ...rest } = details;
   if (isRecord(after)) {
     const previous = isRecord(before) ? before : null;
-    const keys = [...new Set([...Object.keys(after), ...Object.keys(previous ?? {})])];
+    const ordered = Array.isArray(fields) ? fields.map(String) : [];
+    const keys = [...new Set([...ordered, ...Object.keys(after), ...Object.keys(previous ?? {})])];
     return (
       <Stack gap="xs">
         <Table withTableBorder aria-label="What changes">

@@ -85,7 +85,7 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
           {approval.kind === 'bank_account_change'
             ? `${kindLabel(approval.kind)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`
             : approval.userId === null
-            ? `${kindLabel(approval.kind)} (${formatINR(approval.amount)}), requested by ${approval.makerName}.`
+            ? `${kindLabel(approval.kind)} (${approval.kind === 'run_rerun' ? 'it would pay' : 'projected cost'} ${formatINR(approval.amount)}), requested by ${approval.makerName}.`
             : `${kindLabel(approval.kind)} of ${formatINR(approval.amount)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`}
         </Text>
         {approval.kind === 'bank_account_change' ? <BankChangeTable details={approval.details} /> : <ChangeDetails details={approval.details} />}
