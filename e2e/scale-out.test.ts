@@ -159,7 +159,8 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
       name: 'scaleviewer', fullName: 'Scale Viewer', email: 'scale-viewer@test.local', phone: '9111111111', address: 'Pune', password: 'viewer-password',
     });
     expect(reg.status).toBe(201);
-    await sql.query('update users set role_id = $1 where email = $2', [roleId, 'scale-viewer@test.local']);
+    // The registration's mailed link is not followed here: the test confirms it in the database (issue 22).
+    await sql.query('update users set role_id = $1, unconfirmed = false where email = $2', [roleId, 'scale-viewer@test.local']);
     const viewer = (await login(b.url, 'scale-viewer@test.local', 'viewer-password')).body.data.token as string;
     expect((await call(b.url, 'GET', '/users/getAllUser', viewer)).status).toBe(403);
 

@@ -39,6 +39,21 @@ export const loginResponse = z.object({
 /** A refused sign-in; `twoFactorRequired` says the password was right and a code is needed. */
 export const loginErrorResponse = errorResponse.extend({ twoFactorRequired: z.boolean().optional() });
 
+/**
+ * A password someone chooses (registration, reset, invitation, /account): at least
+ * PASSWORD_MIN_LENGTH characters. The server also refuses the most common passwords and ones too
+ * easy to guess (server/modules/auth/password-policy.ts) with the messages below, under the field.
+ */
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MESSAGES = {
+  short: `Password must be at least ${PASSWORD_MIN_LENGTH} characters`,
+  long: 'Password must be at most 256 characters',
+  common: 'This is one of the most common passwords: choose one that is harder to guess',
+  simple: 'This password repeats too few characters: choose one that is harder to guess',
+  personal: 'Your password must not be your email address or username',
+} as const;
+export const newPassword = z.string().min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGES.short).max(256, PASSWORD_MESSAGES.long);
+
 export const registerBody = z.object({
   name: z.string().trim().min(3, 'Username must be at least 3 characters').max(50)
     .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain only letters, digits, dot, dash and underscore'),
@@ -46,7 +61,7 @@ export const registerBody = z.object({
   email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
   phone: z.string().trim().regex(/^\+?[0-9]{10,13}$/, 'Phone number must be 10 to 13 digits'),
   address: z.string().trim().min(1, 'Address is required').max(300),
-  password: z.string().min(8, 'Password must be at least 8 characters').max(256),
+  password: newPassword,
 });
 export type RegisterBody = z.infer<typeof registerBody>;
 
@@ -62,7 +77,12 @@ export const forgotPasswordBody = z.object({
 });
 export const resetPasswordBody = z.object({
   token: z.string().min(10, 'Invalid or expired reset token').max(200),
-  newPassword: z.string().min(8, 'Password must be at least 8 characters').max(256),
+  newPassword,
+});
+
+/** The single-use link a registration mails (`/confirm-email?token=`): the address is the registrant's. */
+export const confirmEmailBody = z.object({
+  token: z.string().min(10, 'This confirmation link is invalid or has expired').max(200),
 });
 
 export const meResponse = z.object({ success: z.literal(true), data: sessionUser });
@@ -72,7 +92,15 @@ export const authApi = endpoints('auth', {
     method: 'POST', path: '/Adminlogin', access: 'public', body: loginBody, responses: { 200: loginResponse },
     errors: { 401: loginErrorResponse },
   },
+  /**
+   * Self-registration. The account stays unconfirmed until the mailed link is followed: until then
+   * the returned token is refused (401) and sign-in answers 403; a staff invitation for the same
+   * email takes the registration over. Limited per address (REGISTER_MAX_PER_IP, 429).
+   */
   register: { method: 'POST', path: '/register', access: 'public', body: registerBody, responses: { 201: registerResponse } },
+  confirmEmail: {
+    method: 'POST', path: '/users/confirm-email', access: 'public', body: confirmEmailBody, responses: { 200: messageResponse },
+  },
   logout: { method: 'POST', path: '/users/logout', access: 'session', duringEnrolment: true, responses: { 200: messageResponse } },
   me: { method: 'GET', path: '/users/me', access: 'session', duringEnrolment: true, responses: { 200: meResponse } },
   forgotPassword: {

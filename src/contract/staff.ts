@@ -31,6 +31,11 @@ export const staffMember = z.object({
   invitePending: z.boolean(),
   /** False until the invitee has set a password: the invitation can be sent again. */
   passwordSet: z.boolean(),
+  /**
+   * A self-registration whose email link was not followed yet: it cannot sign in and cannot be
+   * given a role; inviting its address takes it over.
+   */
+  unconfirmed: z.boolean(),
 });
 export type StaffMember = z.infer<typeof staffMember>;
 

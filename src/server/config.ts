@@ -29,12 +29,19 @@ export interface Config {
   loginMaxFailuresPerEmail: number;
   /** Failed sign-ins from one address (any email) before that address gets 429. */
   loginMaxFailuresPerIp: number;
-  /** Failed sign-ins for one email from all addresses together: the ceiling against distributed guessing. */
+  /**
+   * Failed sign-ins for one email from all addresses together after which the account is slowed:
+   * an address that has itself failed for it waits before each further attempt (never a clean address).
+   */
   loginMaxFailuresPerAccount: number;
+  /** The first such wait (seconds); it doubles with every further loginMaxFailuresPerAccount failures, up to the window. */
+  loginAccountDelaySeconds: number;
   loginWindowMinutes: number;
   /** Reset mails per email, and forgot-password calls per address, within the sign-in window. */
   resetMaxPerEmail: number;
   resetMaxPerIp: number;
+  /** Registrations (accepted or refused) per address within the sign-in window before 429. */
+  registerMaxPerIp: number;
   /** Where the panel is reached from outside: reset and invite links are built from it, never from request headers. */
   publicUrl: string;
   /** False when PUBLIC_URL was not given (development falls back to http://localhost:PORT; production refuses to start). */
@@ -125,10 +132,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
     loginMaxFailuresPerEmail: int('LOGIN_MAX_FAILURES_PER_EMAIL', env.LOGIN_MAX_FAILURES_PER_EMAIL, 5),
     loginMaxFailuresPerIp: int('LOGIN_MAX_FAILURES_PER_IP', env.LOGIN_MAX_FAILURES_PER_IP, 30),
-    loginMaxFailuresPerAccount: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 100),
+    loginMaxFailuresPerAccount: int('LOGIN_MAX_FAILURES_PER_ACCOUNT', env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 10),
+    loginAccountDelaySeconds: int('LOGIN_ACCOUNT_DELAY_SECONDS', env.LOGIN_ACCOUNT_DELAY_SECONDS, 60),
     loginWindowMinutes: int('LOGIN_WINDOW_MINUTES', env.LOGIN_WINDOW_MINUTES, 15),
     resetMaxPerEmail: int('RESET_MAX_PER_EMAIL', env.RESET_MAX_PER_EMAIL, 3),
     resetMaxPerIp: int('RESET_MAX_PER_IP', env.RESET_MAX_PER_IP, 20),
+    registerMaxPerIp: int('REGISTER_MAX_PER_IP', env.REGISTER_MAX_PER_IP, 10),
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     publicUrlSet: Boolean(env.PUBLIC_URL),
     smtpUrl: env.SMTP_URL || undefined,

@@ -5,13 +5,15 @@ export interface Mailer {
   sendPasswordReset(to: string, resetLink: string): Promise<void>;
   /** A staff invitation: the link lets the invitee choose their first password (single use). */
   sendInvite(to: string, name: string, inviteLink: string): Promise<void>;
+  /** A self-registration: the link confirms the address (single use); until then the account cannot sign in. */
+  sendEmailConfirmation(to: string, name: string, confirmLink: string): Promise<void>;
 }
 
 /**
  * A link in a mail, always on the configured PUBLIC_URL: a request's Host or X-Forwarded-* header
  * would let anyone have the real owner mailed a link to their own site (issue 13, finding 3).
  */
-export function mailLink(config: Pick<Config, 'publicUrl'>, page: 'reset-password' | 'accept-invite', token: string): string {
+export function mailLink(config: Pick<Config, 'publicUrl'>, page: 'reset-password' | 'accept-invite' | 'confirm-email', token: string): string {
   return `${config.publicUrl}/${page}?token=${encodeURIComponent(token)}`;
 }
 
@@ -32,6 +34,9 @@ export function logMailer(log: MailLog, { showLinks = false }: { showLinks?: boo
     },
     async sendInvite(to, name, inviteLink) {
       log.info({ to, name, inviteLink: link(inviteLink) }, 'staff invitation mail (no SMTP_URL): open the link to choose a password');
+    },
+    async sendEmailConfirmation(to, name, confirmLink) {
+      log.info({ to, name, confirmLink: link(confirmLink) }, 'email confirmation mail (no SMTP_URL): open the link to confirm the registration');
     },
   };
 }

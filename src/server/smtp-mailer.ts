@@ -45,6 +45,21 @@ export function smtpMailer({ smtpUrl, from }: { smtpUrl: string; from: string })
         ].join('\n'),
       );
     },
+    async sendEmailConfirmation(to, name, confirmLink) {
+      await send(
+        to,
+        'Confirm your Backoffice registration',
+        [
+          `Hello ${name},`,
+          '',
+          'An account on Backoffice was registered with this email address.',
+          'Confirm that it is yours here (the link works once, for 72 hours):',
+          confirmLink,
+          '',
+          'If it was not you, ignore this mail: the account stays unconfirmed and cannot sign in.',
+        ].join('\n'),
+      );
+    },
     close() {
       transport.close();
     },

@@ -57,7 +57,7 @@ async function freshPostgres(members: number): Promise<{ database: Database; dro
 export interface SentMail {
   to: string;
   link: string;
-  kind: 'reset' | 'invite';
+  kind: 'reset' | 'invite' | 'confirm';
 }
 
 export interface TestContext {
@@ -100,6 +100,9 @@ export async function createTestApp(
     async sendInvite(to, _name, link) {
       capture('invite', to, link);
     },
+    async sendEmailConfirmation(to, _name, link) {
+      capture('confirm', to, link);
+    },
   };
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', ...options.config };
   const logger = options.logStream ? { level: 'trace', stream: options.logStream } : undefined;
@@ -128,20 +131,33 @@ export async function createTestApp(
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /**
- * A self-registered account: signed in, but its role holds no permission — the caller every
- * permission test uses. Phone and email are derived from `n` so a file can make several.
+ * A self-registered account whose email link was followed: signed in, but it has no role, so it
+ * holds no permission — the caller every permission test uses. Phone and email are derived from
+ * `n` so a file can make several (each from its own address: registrations are limited per address).
  */
 export async function plainAccount(t: TestContext, n = 1): Promise<Record<string, string>> {
+  const email = n === 1 ? 'plain@test.local' : `plain${n}@test.local`;
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/register',
+    remoteAddress: `10.250.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`,
     payload: {
-      name: `plainuser${n === 1 ? '' : n}`, fullName: 'Plain User', email: n === 1 ? 'plain@test.local' : `plain${n}@test.local`,
+      name: `plainuser${n === 1 ? '' : n}`, fullName: 'Plain User', email,
       phone: `91111111${String(10 + n).slice(-2)}`.slice(0, 10), address: 'Pune', password: 'plain-password',
     },
   });
   if (res.statusCode !== 201 && res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  await confirmRegistration(t, email);
   return bearer(res.json().token);
+}
+
+/** Follows the confirmation link mailed to `email` by its registration (the last one mailed there). */
+export async function confirmRegistration(t: TestContext, email: string): Promise<void> {
+  const mail = t.mail.findLast((m) => m.kind === 'confirm' && m.to === email);
+  if (!mail) throw new Error(`no confirmation mail to ${email}`);
+  const token = new URL(mail.link).searchParams.get('token');
+  const res = await t.app.inject({ method: 'POST', url: '/api/users/confirm-email', payload: { token } });
+  if (res.statusCode !== 200) throw new Error(`confirmation failed: ${res.statusCode} ${res.body}`);
 }
 
 /** An inject call with the given headers (default: none): `call('GET', '/api/…', undefined, admin)`. */

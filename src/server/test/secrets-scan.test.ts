@@ -34,7 +34,7 @@ describe('secrets stay secret', () => {
     });
     expect(reg.statusCode).toBe(201);
     await t.app.inject({ method: 'POST', url: '/api/users/forgot-password', payload: { email: 'scan@test.local' } });
-    const resetToken = new URL(t.mail[0].link).searchParams.get('token')!;
+    const resetToken = new URL(t.mail.find((m) => m.kind === 'reset')!.link).searchParams.get('token')!;
     await t.app.inject({ method: 'POST', url: '/api/users/reset-password', payload: { token: resetToken, newPassword: 'scan-password-2' } });
 
     const viewer = await accountWithPermissions(t.database, []);

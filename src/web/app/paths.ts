@@ -3,7 +3,7 @@ import { PATHS } from '../lib/paths';
 
 export type MainPath = Exclude<
   (typeof PATHS)[keyof typeof PATHS],
-  '/signin' | '/signup' | '/register' | '/forgot-password' | '/reset-password' | '/accept-invite' | '/two-factor-setup'
+  '/signin' | '/signup' | '/register' | '/forgot-password' | '/reset-password' | '/accept-invite' | '/confirm-email' | '/two-factor-setup'
 >;
 
 export interface NavItem {

@@ -15,6 +15,7 @@ const RegisterPage = lazy(() => import('../features/auth/register-page'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
 const AcceptInvitePage = lazy(() => import('../features/auth/accept-invite-page'));
+const ConfirmEmailPage = lazy(() => import('../features/auth/confirm-email-page'));
 const TwoFactorSetupPage = lazy(() => import('../features/auth/two-factor-setup-page'));
 const AccountSecurityPage = lazy(() => import('../features/auth/account-security-page'));
 const StaffPage = lazy(() => import('../features/staff/staff-page'));
@@ -74,6 +75,7 @@ export const routes: RouteObject[] = [
       { path: PATHS.forgotPassword, element: <ForgotPasswordPage /> },
       { path: PATHS.resetPassword, element: <ResetPasswordPage /> },
       { path: PATHS.acceptInvite, element: <AcceptInvitePage /> },
+      { path: PATHS.confirmEmail, element: <ConfirmEmailPage /> },
       {
         element: <RequireAuth />,
         children: [

@@ -9,6 +9,7 @@ export const PATHS = {
   forgotPassword: '/forgot-password',
   resetPassword: '/reset-password',
   acceptInvite: '/accept-invite',
+  confirmEmail: '/confirm-email',
   twoFactorSetup: '/two-factor-setup',
   dashboard: '/',
   users: '/users',

@@ -28,8 +28,11 @@ export const passwordResets = pgTable(
     userId: bigint('user_id', { mode: 'number' }).notNull().references(() => users.userId),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
-    /** 'reset' (forgot password) or 'invite' (a staff member sets their first password). */
-    purpose: text('purpose').$type<'reset' | 'invite'>().notNull().default('reset'),
+    /**
+     * 'reset' (forgot password), 'invite' (a staff member sets their first password) or 'confirm'
+     * (a self-registration's email link, issue 22: it sets no password).
+     */
+    purpose: text('purpose').$type<'reset' | 'invite' | 'confirm'>().notNull().default('reset'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   // Housekeeping removes expired links (src/server/housekeeping.ts).
@@ -50,7 +53,7 @@ export const twoFactor = pgTable('two_factor', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Counted attempts over a window, shared by every server copy: failed sign-ins ('login:<email>|<address>', 'login-ip:', 'login-email:'), reset mails ('reset-email:', 'reset-ip:') and wrong two-factor codes ('totp:<userId>'). */
+/** Counted attempts over a window, shared by every server copy (modules/auth/attempts.ts reserves them): failed sign-ins ('login:<email>|<address>', 'login-ip:', 'login-email:'), reset mails ('reset-email:', 'reset-ip:'), registrations ('register-ip:'), wrong two-factor codes ('totp:<userId>') and wrong passwords on /account ('password:<userId>'). */
 export const loginFailures = pgTable(
   'login_failures',
   {

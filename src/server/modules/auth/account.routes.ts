@@ -3,22 +3,23 @@ import { accountApi } from '../../../contract/account.ts';
 import { contextOf } from '../../lib/context.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as account from './account.service.ts';
+import { withRetryAfter } from './attempts.ts';
 
 /** The signed-in account's own security (any account): two-factor sign-in and its sessions. */
 export async function accountRoutes(app: FastifyInstance) {
   registerEndpoints(app, accountApi, {
     twoFactorStatus: async (request) => ({ success: true as const, data: await account.twoFactorStatus(contextOf(request)) }),
     setUpTwoFactor: async (request) => ({ success: true as const, data: await account.setUpTwoFactor(contextOf(request)) }),
-    confirmTwoFactor: async (request) => {
-      const recoveryCodes = await account.confirmTwoFactor(contextOf(request), request.body.code);
+    confirmTwoFactor: async (request, reply) => {
+      const recoveryCodes = await withRetryAfter(reply, () => account.confirmTwoFactor(contextOf(request), request.body.code));
       return { success: true as const, message: 'Two-factor sign-in is on', data: { recoveryCodes } };
     },
-    turnOffTwoFactor: async (request) => {
-      await account.turnOffTwoFactor(contextOf(request), request.body.code);
+    turnOffTwoFactor: async (request, reply) => {
+      await withRetryAfter(reply, () => account.turnOffTwoFactor(contextOf(request), request.body.code));
       return { success: true as const, message: 'Two-factor sign-in is off' };
     },
-    changeEmail: async (request) => {
-      await account.changeOwnEmail(contextOf(request), request.body);
+    changeEmail: async (request, reply) => {
+      await withRetryAfter(reply, () => account.changeOwnEmail(contextOf(request), request.body));
       return { success: true as const, message: 'Your sign-in email has been changed' };
     },
     sessions: async (request) => ({ success: true as const, data: await account.listSessions(contextOf(request)) }),

@@ -3,6 +3,7 @@ import { audit } from '../../lib/audit.ts';
 import type { AuthContext, Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import * as repo from './auth.repository.ts';
+import { released, reserve, TooManyAttempts, waitText } from './attempts.ts';
 import { INVALID_CODE } from './auth.service.ts';
 import { verifyPassword } from './passwords.ts';
 import { beginSetup, confirmSetup, findTwoFactor, removeTwoFactor, verifyCode } from './two-factor.ts';
@@ -15,40 +16,48 @@ function signedIn(ctx: Ctx): AuthContext {
 }
 
 /** Wrong codes per account within the sign-in window on enrolment and turn-off, before 429. */
-const MAX_WRONG_CODES = 5;
+export const MAX_WRONG_CODES = 5;
 
 /**
  * Someone holding a session (stolen, or a not-yet-enrolled one) must not guess codes without end to
  * switch two-factor on or off: wrong codes are counted per account like failed sign-ins.
  */
-async function guardCodeGuessing(ctx: Ctx, userId: number) {
+function guardCodeGuessing(ctx: Ctx, userId: number) {
   return guardGuessing(ctx, `totp:${userId}`, 'wrong two-factor codes', INVALID_CODE);
 }
 
-/** Counts wrong answers under `key` like failed sign-ins: 429 after MAX_WRONG_CODES in the window. */
+/**
+ * Reserves a guess under `key` before it is checked (so concurrent guesses cannot all slip under
+ * the limit): 429 once MAX_WRONG_CODES are in the window. The caller then calls `right()` (the
+ * guess gives its reservation back) or `wrong()` (it keeps it, and answers 400).
+ */
 async function guardGuessing(ctx: Ctx, key: string, what: string, wrongMessage: string) {
-  const window = ctx.config.loginWindowMinutes;
-  const attempts = await repo.recentAttempts(ctx.database.db, [key], window);
-  if (attempts(key) >= MAX_WRONG_CODES) {
-    throw new AppError(429, `Too many ${what}. Please try again in ${window} minutes.`);
+  const { db } = ctx.database;
+  const reservation = await reserve(db, { windowMinutes: ctx.config.loginWindowMinutes, limits: [{ key, max: MAX_WRONG_CODES }] });
+  if ('retryAfterSeconds' in reservation) {
+    const seconds = reservation.retryAfterSeconds;
+    throw new TooManyAttempts(`Too many ${what}. Please try again in ${waitText(seconds)}.`, seconds);
   }
-  return async (): Promise<never> => {
-    await repo.recordAttempts(ctx.database.db, [key]);
-    throw new AppError(400, wrongMessage);
+  return {
+    right: () => released(db, reservation),
+    wrong: (): never => {
+      throw new AppError(400, wrongMessage);
+    },
   };
 }
 
 /**
- * The account changes its own sign-in email (the only other way is the Staff screen). Its password
- * is asked again, so a session left open cannot redirect the account's reset mail; links sent to the
- * old address stop working.
+ * The account changes its own sign-in email (the only other way is the Staff screen, and only for
+ * someone else's account). Its password is asked again, so a session left open cannot redirect the
+ * account's reset mail; links sent to the old address stop working.
  */
 export async function changeOwnEmail(ctx: Ctx, input: { email: string; password: string }) {
   const { email, password } = input;
   const auth = signedIn(ctx);
   const { db } = ctx.database;
-  const wrongPassword = await guardGuessing(ctx, `password:${auth.userId}`, 'wrong passwords', 'Your password is not correct');
-  if (!(await verifyPassword(password, await repo.passwordHashOf(db, auth.userId)))) await wrongPassword();
+  const guess = await guardGuessing(ctx, `password:${auth.userId}`, 'wrong passwords', 'Your password is not correct');
+  if (!(await verifyPassword(password, await repo.passwordHashOf(db, auth.userId)))) guess.wrong();
+  await guess.right();
   if (email === auth.email) throw new AppError(409, 'This is already your sign-in email');
   if (await repo.emailTakenByOther(db, email, auth.userId)) throw new AppError(409, 'An account with this email already exists');
   await db.transaction(async (tx) => {
@@ -77,7 +86,7 @@ export async function setUpTwoFactor(ctx: Ctx): Promise<TwoFactorSetup> {
 export async function confirmTwoFactor(ctx: Ctx, code: string): Promise<string[]> {
   const auth = signedIn(ctx);
   const { db } = ctx.database;
-  const wrongCode = await guardCodeGuessing(ctx, auth.userId);
+  const guess = await guardCodeGuessing(ctx, auth.userId);
   const recoveryCodes = await db.transaction(async (tx) => {
     const row = await findTwoFactor(tx, auth.userId);
     if (!row) throw new AppError(409, 'Start the two-factor setup first.');
@@ -87,8 +96,13 @@ export async function confirmTwoFactor(ctx: Ctx, code: string): Promise<string[]
     if (auth.stage === 'enrol') await repo.setSessionStage(tx, auth.tokenHash, 'full');
     await audit(tx, ctx, { action: 'two_factor_on', entity: 'user', entityId: auth.userId });
     return codes;
+  }).catch(async (error: unknown) => {
+    await guess.right(); // not a guess: nothing to set up, or already on
+    throw error;
   });
-  return recoveryCodes ?? wrongCode();
+  if (!recoveryCodes) return guess.wrong();
+  await guess.right();
+  return recoveryCodes;
 }
 
 export async function turnOffTwoFactor(ctx: Ctx, code: string) {
@@ -99,8 +113,9 @@ export async function turnOffTwoFactor(ctx: Ctx, code: string) {
   }
   const row = await findTwoFactor(db, auth.userId);
   if (!row?.enabledAt) throw new AppError(409, 'Two-factor sign-in is not on.');
-  const wrongCode = await guardCodeGuessing(ctx, auth.userId);
-  if (!(await verifyCode(db, auth.userId, row, code))) await wrongCode();
+  const guess = await guardCodeGuessing(ctx, auth.userId);
+  if (!(await verifyCode(db, auth.userId, row, code))) guess.wrong();
+  await guess.right();
   await db.transaction(async (tx) => {
     await removeTwoFactor(tx, auth.userId);
     await audit(tx, ctx, { action: 'two_factor_off', entity: 'user', entityId: auth.userId });

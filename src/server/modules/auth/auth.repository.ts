@@ -28,7 +28,7 @@ const SESSION_SQL = `
     from sessions s
     join users u on u.user_id = s.user_id
     left join roles r on r.role_id = u.role_id
-   where s.token_hash = $1 and s.expires_at > now() and u.deleted_at is null and u.status and u.can_sign_in`;
+   where s.token_hash = $1 and s.expires_at > now() and u.deleted_at is null and u.status and u.can_sign_in and not u.unconfirmed`;
 
 /** A row of SESSION_SQL, typed from the tables it reads (both drivers give Date and number here). */
 export type SessionRecord = Pick<typeof users.$inferSelect, 'userId' | 'username' | 'fullName' | 'email'>
@@ -53,6 +53,7 @@ export async function findAccountByEmail(db: Db, email: string) {
       passwordHash: users.passwordHash,
       status: users.status,
       canSignIn: users.canSignIn,
+      unconfirmed: users.unconfirmed,
       roleName: roles.name,
       roleRequiresTwoFactor: roles.twoFactorRequired,
     })
@@ -63,16 +64,17 @@ export async function findAccountByEmail(db: Db, email: string) {
   return row ?? null;
 }
 
-export async function emailOrPhoneTaken(db: Db, email: string, phone: string, username: string) {
+/**
+ * Whether a registration's email, phone or username is taken: one answer for all three, so the
+ * answer tells a sweeper less (usernames are unique among deleted accounts too).
+ */
+export async function registrationTaken(db: Db, email: string, phone: string, username: string): Promise<boolean> {
   const [row] = await db
-    .select({ email: users.email, phone: users.phone, username: users.username })
+    .select({ userId: users.userId })
     .from(users)
     .where(sql`(${users.deletedAt} is null and (${users.email} = ${email} or ${users.phone} = ${phone})) or ${users.username} = ${username}`)
     .limit(1);
-  if (!row) return null;
-  if (row.email === email) return 'An account with this email already exists';
-  if (row.phone === phone) return 'An account with this phone number already exists';
-  return 'This username is already taken';
+  return row !== undefined;
 }
 
 export async function createSession(db: Db, s: typeof sessions.$inferInsert) {
@@ -92,22 +94,62 @@ export async function touchLastLogin(db: Db, userId: number) {
 }
 
 /**
- * Attempts per key within the window. Keys: 'login:<email>|<address>', 'login-ip:<address>',
- * 'login-email:<email>' (sign-in failures), 'reset-email:<email>', 'reset-ip:<address>'
- * (forgot-password calls).
+ * Attempts are rows of login_failures per key. Keys: 'login:<email>|<address>', 'login-ip:<address>',
+ * 'login-email:<email>' (sign-in), 'reset-email:<email>', 'reset-ip:<address>' (forgot-password),
+ * 'register-ip:<address>' (registration), 'totp:<userId>' (two-factor codes on /account),
+ * 'password:<userId>' (the password /account asks for).
  */
-export async function recentAttempts(db: Db, keys: string[], windowMinutes: number) {
-  const rows = await db
-    .select({ key: loginFailures.key, n: sql<number>`count(*)::int` })
-    .from(loginFailures)
-    .where(and(inArray(loginFailures.key, keys), gt(loginFailures.createdAt, sql`now() - make_interval(mins => ${windowMinutes})`)))
-    .groupBy(loginFailures.key);
-  const counts = new Map(rows.map((r) => [r.key, Number(r.n)]));
-  return (key: string) => counts.get(key) ?? 0;
+export interface AttemptsOfKey {
+  count: number;
+  newestAge: number | null;
+  ages: number[];
 }
 
-export async function recordAttempts(db: Db, keys: string[]) {
-  await db.insert(loginFailures).values(keys.map((key) => ({ key })));
+/**
+ * Reserves one attempt under each key, atomically with the check: a transaction takes an advisory
+ * lock per key (in key order, so two reservations never wait on each other in a circle), reads the
+ * window's attempts, and writes one row per key when `wait` answers 0. A concurrent reservation for
+ * the same key waits for the lock and then counts this one. Ages are measured with clock_timestamp(),
+ * not the transaction's start, because a reservation may have waited for its lock.
+ */
+export async function reserveAttempts(
+  db: Db,
+  keys: string[],
+  windowMinutes: number,
+  wait: (attempts: (key: string) => AttemptsOfKey) => number,
+): Promise<{ ids: number[] } | { retryAfterSeconds: number }> {
+  const sorted = [...new Set(keys)].sort();
+  return db.transaction(async (tx) => {
+    for (const key of sorted) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`attempt:${key}`}, 0))`);
+    const rows = await tx
+      .select({
+        key: loginFailures.key,
+        ages: sql<number[]>`array_agg(extract(epoch from clock_timestamp() - ${loginFailures.createdAt})::float8 order by ${loginFailures.createdAt}, ${loginFailures.id})`,
+      })
+      .from(loginFailures)
+      .where(and(
+        inArray(loginFailures.key, sorted),
+        gt(loginFailures.createdAt, sql`clock_timestamp() - make_interval(mins => ${windowMinutes})`),
+      ))
+      .groupBy(loginFailures.key);
+    const byKey = new Map(rows.map((r) => [r.key, r.ages.map(Number)]));
+    const attempts = (key: string): AttemptsOfKey => {
+      const ages = byKey.get(key) ?? [];
+      return { count: ages.length, newestAge: ages.length ? ages[ages.length - 1] : null, ages };
+    };
+    const retryAfterSeconds = wait(attempts);
+    if (retryAfterSeconds > 0) return { retryAfterSeconds };
+    const inserted = await tx
+      .insert(loginFailures)
+      .values(sorted.map((key) => ({ key, createdAt: sql`clock_timestamp()` })))
+      .returning({ id: loginFailures.id });
+    return { ids: inserted.map((r) => r.id) };
+  });
+}
+
+/** Gives reserved attempts back (the attempt turned out not to count: a right password). */
+export async function releaseAttempts(db: Db, ids: number[]) {
+  if (ids.length) await db.delete(loginFailures).where(inArray(loginFailures.id, ids));
 }
 
 export async function clearAttempts(db: Db, key: string) {
@@ -126,14 +168,46 @@ export async function voidPasswordResets(db: Db, userId: number) {
     .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }
 
-/** Marks a live reset or invite link used and returns its account, or null; single use under concurrency. */
-export async function consumePasswordReset(db: Db, tokenHash: string) {
+/** A live link of one of `purposes` with its account's email and username (the password rule reads them), or null. */
+export async function findLiveLink(db: Db, tokenHash: string, purposes: ('reset' | 'invite' | 'confirm')[]) {
+  const [row] = await db
+    .select({ userId: passwordResets.userId, purpose: passwordResets.purpose, email: users.email, username: users.username })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.userId, passwordResets.userId))
+    .where(and(
+      eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`),
+      inArray(passwordResets.purpose, purposes),
+    ));
+  return row ?? null;
+}
+
+/**
+ * Marks a live link of one of `purposes` used and returns its account, or null; single use under
+ * concurrency. A confirmation link never sets a password, and a reset link never confirms by itself.
+ */
+export async function consumeLink(db: Db, tokenHash: string, purposes: ('reset' | 'invite' | 'confirm')[]) {
   const [row] = await db
     .update(passwordResets)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
+    .where(and(
+      eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`),
+      inArray(passwordResets.purpose, purposes),
+    ))
     .returning({ userId: passwordResets.userId, purpose: passwordResets.purpose });
   return row ?? null;
+}
+
+/**
+ * The account's email is proven (a confirmation, reset or invite link mailed to it was used):
+ * returns whether it was unconfirmed until now.
+ */
+export async function markConfirmed(db: Db, userId: number): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ unconfirmed: false, updatedAt: sql`now()` })
+    .where(and(eq(users.userId, userId), eq(users.unconfirmed, true)))
+    .returning({ userId: users.userId });
+  return rows.length > 0;
 }
 
 export async function setPassword(db: Db, userId: number, passwordHash: string) {

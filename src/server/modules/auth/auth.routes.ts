@@ -3,30 +3,42 @@ import { authApi } from '../../../contract/auth.ts';
 import { contextOf } from '../../lib/context.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import { accountRoutes } from './account.routes.ts';
+import { withRetryAfter } from './attempts.ts';
 import * as auth from './auth.service.ts';
 
 const clientOf = (request: FastifyRequest): auth.Client => ({ userAgent: request.headers['user-agent'] ?? null });
 
+/** A mail sent in the background: a failed delivery is logged, never the link. */
+function logFailedDelivery(request: FastifyRequest, delivery: Promise<void> | null, to: string, what: string) {
+  delivery?.catch((error: unknown) => {
+    request.log.error({ to, reason: error instanceof Error ? error.message : String(error) }, `the ${what} mail could not be sent`);
+  });
+}
+
 export async function authRoutes(app: FastifyInstance) {
   registerEndpoints(app, authApi, {
-    login: async (request) => {
-      const data = await auth.login(contextOf(request), request.body, clientOf(request));
+    login: async (request, reply) => {
+      const data = await withRetryAfter(reply, () => auth.login(contextOf(request), request.body, clientOf(request)));
       return { success: true as const, message: 'Login successful', data };
     },
-    register: async (request) => {
-      const session = await auth.register(contextOf(request), request.body, clientOf(request));
-      return { success: true as const, message: 'Registration successful', ...session };
+    register: async (request, reply) => {
+      const { token, user, delivery } = await withRetryAfter(reply, () => auth.register(contextOf(request), request.body, clientOf(request)));
+      logFailedDelivery(request, delivery, request.body.email, 'email confirmation');
+      const message = `Registration successful. We have sent a link to ${user.email}: follow it to confirm your address, then sign in.`;
+      return { success: true as const, message, token, user };
+    },
+    confirmEmail: async (request) => {
+      await auth.confirmEmail(contextOf(request), request.body.token);
+      return { success: true as const, message: 'Your email address is confirmed. You can sign in now.' };
     },
     logout: async (request) => {
       await auth.logout(contextOf(request));
       return { success: true as const, message: 'Logged out successfully' };
     },
     me: async (request) => ({ success: true as const, data: auth.toSessionUser(request.auth!) }),
-    forgotPassword: async (request) => {
-      const { delivery } = await auth.forgotPassword(contextOf(request), request.body.email);
-      delivery?.catch((error: unknown) => {
-        request.log.error({ to: request.body.email, reason: error instanceof Error ? error.message : String(error) }, 'the password reset mail could not be sent');
-      });
+    forgotPassword: async (request, reply) => {
+      const { delivery } = await withRetryAfter(reply, () => auth.forgotPassword(contextOf(request), request.body.email));
+      logFailedDelivery(request, delivery, request.body.email, 'password reset');
       return { success: true as const, message: 'If an account exists for this email, a password reset link has been sent.' };
     },
     resetPassword: async (request) => {

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { roles } from '../../db/schema/access.ts';
 import { users } from '../../db/schema/members.ts';
-import { passwordResets, sessions } from '../../db/schema/system.ts';
+import { passwordResets, sessions, twoFactor } from '../../db/schema/system.ts';
 import { likeEscape } from '../../db/member-search.ts';
 
 /** What the Staff screen shows of an account; the flags are computed in the same statement. */
@@ -25,6 +25,7 @@ const staffColumns = {
       where pr.user_id = ${users.userId} and pr.purpose = 'invite' and pr.used_at is null and pr.expires_at > now()
   ))`,
   passwordSet: sql<boolean>`${users.passwordHash} is not null`,
+  unconfirmed: users.unconfirmed,
 };
 
 /** Accounts that sign in, not deleted: written as users_staff_idx's predicate so the planner uses it. */
@@ -88,6 +89,7 @@ export interface LockedAccount {
   status: boolean;
   canSignIn: boolean;
   passwordSet: boolean;
+  unconfirmed: boolean;
 }
 
 /** The live account, locked for the rest of the transaction (null when there is none). */
@@ -95,7 +97,7 @@ export async function lockAccount(db: Db, userId: number): Promise<LockedAccount
   const [row] = await db
     .select({
       userId: users.userId, fullName: users.fullName, email: users.email, roleId: users.roleId, status: users.status,
-      canSignIn: users.canSignIn, passwordSet: sql<boolean>`${users.passwordHash} is not null`,
+      canSignIn: users.canSignIn, passwordSet: sql<boolean>`${users.passwordHash} is not null`, unconfirmed: users.unconfirmed,
     })
     .from(users)
     .where(and(eq(users.userId, userId), isNull(users.deletedAt)))
@@ -163,6 +165,32 @@ export async function otherActiveAdministrators(db: Db, adminRoleId: number, exc
       eq(users.roleId, adminRoleId), isStaff, eq(users.status, true), isNotNull(users.passwordHash), ne(users.userId, exceptUserId),
     ));
   return n;
+}
+
+/** The live account holding this email, locked for the rest of the transaction (null when there is none). */
+export async function lockAccountByEmail(db: Db, email: string): Promise<LockedAccount | null> {
+  const [row] = await db
+    .select({ userId: users.userId })
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .limit(1);
+  return row ? lockAccount(db, row.userId) : null;
+}
+
+/**
+ * An invitation takes over an unconfirmed self-registration of the same email (issue 22): whoever
+ * registered it proved nothing, so nothing of theirs stays — not the password, the username, the
+ * phone or address they typed, a second factor, or a session. The account becomes the invitee's:
+ * a staff account with the invited name and role and no password until the invitation is accepted.
+ */
+export async function takeOverRegistration(
+  db: Db, userId: number, values: { fullName: string; roleId: number; phone: string },
+): Promise<void> {
+  await db.update(users).set({
+    fullName: values.fullName, roleId: values.roleId, phone: values.phone, username: null, address: null, passwordHash: null,
+    unconfirmed: false, status: true, level: 0, lastLogin: null, updatedAt: new Date(),
+  }).where(eq(users.userId, userId));
+  await db.delete(twoFactor).where(eq(twoFactor.userId, userId));
 }
 
 export async function emailTaken(db: Db, email: string, exceptUserId?: number): Promise<boolean> {

@@ -107,22 +107,44 @@ async function mailInvite(ctx: Ctx, member: StaffMember, token: string) {
 export const listStaff = (ctx: Ctx, filter: repo.StaffFilter) => repo.listStaff(ctx.database.db, filter);
 export const assignableRoles = (ctx: Ctx) => repo.assignableRoles(ctx.database.db, ctx.config.adminTwoFactor);
 
+/**
+ * Invites a staff member by email. An unconfirmed self-registration of that email does not stand in
+ * the way (issue 22): the invitation takes it over (takeOverRegistration), so a stranger who
+ * registered a future colleague's address gains nothing and blocks nothing.
+ */
 export async function inviteStaff(ctx: Ctx, input: { fullName: string; email: string; roleId: number }): Promise<StaffMember> {
   const { member, token } = await ctx.database.db.transaction(async (tx) => {
     const role = await assignableRole(tx, ctx, input.roleId);
     await repo.lockInvitations(tx);
-    if (await repo.emailTaken(tx, input.email)) throw new AppError(409, `An account with the email ${input.email} already exists`);
-    const row = await insertUser(tx, {
-      fullName: input.fullName,
-      email: input.email,
-      phone: await firstFreeStaffPhone(tx),
-      roleId: role.roleId,
-      canSignIn: true,
-      level: 0,
+    const existing = await repo.lockAccountByEmail(tx, input.email);
+    if (existing && !(existing.canSignIn && existing.unconfirmed)) {
+      throw new AppError(409, `An account with the email ${input.email} already exists`);
+    }
+    let userId: number;
+    let before: StaffMember | null = null;
+    if (existing) {
+      before = await requireStaff(tx, existing.userId);
+      await repo.takeOverRegistration(tx, existing.userId, { fullName: input.fullName, roleId: role.roleId, phone: await firstFreeStaffPhone(tx) });
+      await repo.endSessions(tx, existing.userId);
+      await repo.retireLinks(tx, existing.userId); // the registration's confirmation link, and any reset link
+      userId = existing.userId;
+    } else {
+      const row = await insertUser(tx, {
+        fullName: input.fullName,
+        email: input.email,
+        phone: await firstFreeStaffPhone(tx),
+        roleId: role.roleId,
+        canSignIn: true,
+        level: 0,
+      });
+      userId = row.userId;
+    }
+    const token = await issueInvite(tx, userId);
+    const member = await requireStaff(tx, userId);
+    await audit(tx, ctx, {
+      action: 'invite', entity: 'user', entityId: userId, after: member,
+      ...(before ? { before: { ...before, takenOver: 'unconfirmed registration' } } : {}),
     });
-    const token = await issueInvite(tx, row.userId);
-    const member = await requireStaff(tx, row.userId);
-    await audit(tx, ctx, { action: 'invite', entity: 'user', entityId: row.userId, after: member });
     return { member, token };
   });
   await mailInvite(ctx, member, token);
@@ -133,6 +155,9 @@ export async function resendInvite(ctx: Ctx, userId: number): Promise<StaffMembe
   const { member, token } = await ctx.database.db.transaction(async (tx) => {
     const account = await lockStaff(tx, userId);
     await assertOutranks(tx, ctx, account);
+    if (account.unconfirmed) {
+      throw new AppError(409, `${account.fullName} registered themselves and has not confirmed their email: invite ${account.email} instead (the invitation takes the registration over)`);
+    }
     if (account.passwordSet) throw new AppError(409, `${account.fullName} has already accepted the invitation and set a password`);
     if (!account.status) throw new AppError(409, `${account.fullName} is inactive: reactivate the account before inviting them again`);
     const before = await requireStaff(tx, userId);
@@ -145,12 +170,16 @@ export async function resendInvite(ctx: Ctx, userId: number): Promise<StaffMembe
   return member;
 }
 
+export const OWN_EMAIL = 'Change your own sign-in email under Your account (/account), where your password is asked again.';
+
 export async function updateStaff(ctx: Ctx, userId: number, input: { fullName?: string; email?: string }): Promise<StaffMember> {
   return ctx.database.db.transaction(async (tx) => {
     const account = await lockStaff(tx, userId);
     await assertOutranks(tx, ctx, account);
     const before = await requireStaff(tx, userId);
     const emailChanges = input.email !== undefined && input.email !== account.email;
+    // One's own sign-in email changes only where the password is asked again (issue 22, finding 11).
+    if (emailChanges && userId === ctx.auth?.userId) throw new AppError(403, OWN_EMAIL);
     if (emailChanges && (await repo.emailTaken(tx, input.email!, userId))) {
       throw new AppError(409, `An account with the email ${input.email} already exists`);
     }
@@ -173,6 +202,9 @@ export async function changeRole(ctx: Ctx, userId: number, roleId: number): Prom
     }
     const account = await lockStaff(tx, userId);
     await assertOutranks(tx, ctx, account);
+    if (account.unconfirmed) {
+      throw new AppError(409, `${account.fullName} has not confirmed their email address, so it may not be theirs: invite ${account.email} instead (the invitation takes the registration over)`);
+    }
     const role = await assignableRole(tx, ctx, roleId);
     const before = await requireStaff(tx, userId);
     if (account.roleId === role.roleId) return before;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../plugins/auth.ts';
 import { accountWithPermissions, sessionFor } from '../../test/accounts.ts';
-import { ADMIN_EMAIL, bearer, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
+import { ADMIN_EMAIL, bearer, confirmRegistration, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 
 let t: TestContext;
@@ -71,7 +71,7 @@ describe('GET /api/staff', () => {
     expect(body.total).toBe(body.data.length);
     expect(body.data[0]).toEqual({
       userId: member.userId, fullName: member.fullName, email: member.email, roleId: roleIds.Support, role: 'Support',
-      status: true, lastSignIn: null, twoFactorEnabled: false, invitePending: true, passwordSet: false,
+      status: true, lastSignIn: null, twoFactorEnabled: false, invitePending: true, passwordSet: false, unconfirmed: false,
     });
     expect(body.data.find((s: { userId: number }) => s.userId === adminId)).toMatchObject({
       role: 'Admin', status: true, lastSignIn: expect.any(String), invitePending: false, passwordSet: true,
@@ -206,6 +206,57 @@ describe('POST /api/staff/invite', () => {
   });
 });
 
+describe('issue 22 finding 11: a registration never blocks an invitation', () => {
+  const register = (email: string, n: number) => t.app.inject({
+    method: 'POST', url: '/api/register', remoteAddress: `10.70.0.${n}`,
+    payload: { name: `squatter${n}`, fullName: 'Squatter', email, phone: `95500000${10 + n}`, address: 'Elsewhere', password: 'squatter-password-1' },
+  });
+
+  it('a stranger registers a future colleague’s email; the invitation takes the unconfirmed registration over and nothing of the stranger’s stays', async () => {
+    const reg = await register('future.colleague@test.local', 1);
+    expect(reg.statusCode).toBe(201);
+    const squatterId = reg.json().user.userId as number;
+    const listed = (await call('GET', '/staff?q=future.colleague')).json().data[0];
+    expect(listed).toMatchObject({ userId: squatterId, unconfirmed: true, role: null });
+    // It cannot be given a role while its address is not proven.
+    const role = await call('PUT', `/staff/${squatterId}/role`, { roleId: roleIds.Support });
+    expect(role.statusCode).toBe(409);
+    expect(role.json().message).toMatch(/has not confirmed their email address.*invite future\.colleague@test\.local instead/);
+
+    const res = await call('POST', '/staff/invite', { fullName: 'Future Colleague', email: 'future.colleague@test.local', roleId: roleIds.Support });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data).toMatchObject({
+      userId: squatterId, fullName: 'Future Colleague', role: 'Support', unconfirmed: false, passwordSet: false, invitePending: true,
+    });
+    const [row] = await t.database.query<{ username: string | null; address: string | null; phone: string; password_hash: string | null; level: number }>(
+      'select username, address, phone, password_hash, level from users where user_id = $1', [squatterId],
+    );
+    expect(row).toMatchObject({ username: null, address: null, password_hash: null, level: 0 });
+    expect(row.phone).toMatch(/^9000000\d{3}$/);
+    // The stranger's token, password and confirmation link are worth nothing now.
+    expect((await me(reg.json().token)).statusCode).toBe(401);
+    const signIn = await t.app.inject({ method: 'POST', url: '/api/Adminlogin', remoteAddress: '10.70.0.1', payload: { email: 'future.colleague@test.local', password: 'squatter-password-1' } });
+    expect(signIn.statusCode).toBe(401);
+    const confirm = t.mail.find((m) => m.kind === 'confirm' && m.to === 'future.colleague@test.local')!;
+    expect((await t.app.inject({ method: 'POST', url: '/api/users/confirm-email', payload: { token: tokenOf(confirm.link) } })).statusCode).toBe(400);
+    // The invitee accepts and signs in.
+    const token = await accept(t.mail.at(-1)!.link, 'future.colleague@test.local');
+    expect((await me(token)).json().data).toMatchObject({ email: 'future.colleague@test.local', role: 'Support' });
+    const [entry] = await t.database.query<{ before: { takenOver: string } }>(
+      `select before from audit_log where action = 'invite' and entity_id = $1`, [String(squatterId)],
+    );
+    expect(entry.before.takenOver).toBe('unconfirmed registration');
+  });
+
+  it('a confirmed registration is an account like any other: the invitation is refused (409)', async () => {
+    const reg = await register('confirmed.owner@test.local', 2);
+    expect(reg.statusCode).toBe(201);
+    await confirmRegistration(t, 'confirmed.owner@test.local');
+    const res = await call('POST', '/staff/invite', { fullName: 'Owner', email: 'confirmed.owner@test.local', roleId: roleIds.Support });
+    expect(res.statusCode).toBe(409);
+  });
+});
+
 describe('POST /api/staff/{userId}/invite', () => {
   it('sends a fresh link while the invitation is pending; the older link stops working; refused once a password is set', async () => {
     const { member, link: first } = await invite();
@@ -239,6 +290,16 @@ describe('PUT /api/staff/{userId}', () => {
     const taken = await call('PUT', `/staff/${member.userId}`, { email: ADMIN_EMAIL });
     expect(taken.statusCode).toBe(409);
     expect((await call('PUT', `/staff/${member.userId}`, {})).json().message).toBe('Give a new full name or email');
+  });
+
+  it('issue 22 finding 11: one\u2019s own sign-in email changes only under Your account (403 here); one\u2019s own name still changes', async () => {
+    const own = await call('PUT', `/staff/${adminId}`, { email: 'hijacked@test.local' });
+    expect(own.statusCode).toBe(403);
+    expect(own.json().message).toBe('Change your own sign-in email under Your account (/account), where your password is asked again.');
+    const [row] = await t.database.query<{ email: string }>('select email from users where user_id = $1', [adminId]);
+    expect(row.email).toBe(ADMIN_EMAIL);
+    const sameEmail = await call('PUT', `/staff/${adminId}`, { fullName: 'System Administrator', email: ADMIN_EMAIL });
+    expect(sameEmail.statusCode).toBe(200);
   });
 });
 

@@ -53,7 +53,7 @@ describe('system routes and error shapes', () => {
 describe('every route declares its access', () => {
   const PUBLIC = new Set([
     'GET /api', 'GET /api/health', 'POST /api/Adminlogin', 'POST /api/register',
-    'POST /api/users/forgot-password', 'POST /api/users/reset-password',
+    'POST /api/users/forgot-password', 'POST /api/users/reset-password', 'POST /api/users/confirm-email',
   ]);
 
   it('has a permission or is on the public list, and an unauthenticated call to a guarded one gets 401', async () => {

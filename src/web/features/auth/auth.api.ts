@@ -48,6 +48,13 @@ export function useResetPassword() {
   });
 }
 
+/** Follows a registration's confirmation link (`/confirm-email?token=`). */
+export function useConfirmEmail() {
+  return useMutation({
+    mutationFn: async (token: string) => (await calls()).confirmEmail({ body: { token } }),
+  });
+}
+
 export function useLogout() {
   return useMutation({
     mutationFn: async () => (await calls()).logout(),

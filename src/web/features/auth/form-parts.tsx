@@ -2,6 +2,9 @@ import type { ReactNode } from 'react';
 import { Anchor, Button, Loader, Text } from '@mantine/core';
 import { Link } from 'react-router';
 
+/** Under a new password field: the rule the server applies (contract PASSWORD_MIN_LENGTH, server password-policy.ts). */
+export const PASSWORD_HINT = 'At least 10 characters, and not a common password';
+
 interface SubmitButtonProps {
   pending: boolean;
   label: string;

@@ -57,4 +57,20 @@ describe('forgot and reset password', () => {
     expect((screen.getByRole('button', { name: 'Set password' }) as HTMLButtonElement).disabled).toBe(true);
     expect(fetchMock).not.toHaveBeenCalled();
   });
+
+  it('issue 22: a password the server refuses is shown under the New password field', async () => {
+    const message = 'This password repeats too few characters: choose one that is harder to guess';
+    mockFetch(() => jsonResponse(400, { success: false, message, errors: [{ path: 'body.newPassword', field: 'newPassword', message }] }));
+    renderPage(<ResetPasswordPage />, { path: '/reset-password', url: '/reset-password?token=abcdefghijkl' });
+    fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: 'short' } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'short' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    expect(screen.getByText('Password must be at least 10 characters')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: 'abababababab' } });
+    fireEvent.change(screen.getByLabelText(/^Confirm password/), { target: { value: 'abababababab' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Reset password' }));
+    const shown = await screen.findByText(message);
+    expect(screen.getByLabelText(/^New password/).getAttribute('aria-describedby')).toContain(shown.id);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });

@@ -1,17 +1,15 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Anchor, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { IconUserPlus } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Alert, Anchor, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconMailCheck, IconUserPlus } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { registerBody } from '../../../contract/auth';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorMessage } from '../../lib/api-client';
-import { saveSession } from '../../lib/session';
 import { serverFieldErrors, type FieldErrors } from '../../lib/api-client';
-import { meQuery, useRegister } from './auth.api';
+import { useRegister } from './auth.api';
 import { AuthLayout } from './auth-layout';
 import { schemaErrors } from './form-errors';
-import { SubmitButton } from './form-parts';
+import { BackToSignIn, PASSWORD_HINT, SubmitButton } from './form-parts';
 
 const EMPTY = { name: '', fullName: '', email: '', phone: '', address: '', password: '', confirmPassword: '' };
 type Field = keyof typeof EMPTY;
@@ -21,8 +19,6 @@ export default function RegisterPage() {
   const [formError, setFormError] = useState<string | null>(null);
   const [errors, setErrors] = useState<FieldErrors>({});
   const register = useRegister();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
 
   const field = (name: Field) => ({
     value: values[name],
@@ -53,18 +49,33 @@ export default function RegisterPage() {
       return;
     }
     setFormError(null);
+    // The account stays unconfirmed until the mailed link is followed: no session is kept here.
     register.mutate(parsed.data, {
-      onSuccess: ({ token, user }) => {
-        saveSession(token, user);
-        queryClient.setQueryData(meQuery(token).queryKey, user);
-        navigate('/', { replace: true });
-      },
       onError: (error) => {
-        setFormError(errorMessage(error, 'Registration failed. Please try again.'));
-        setErrors(serverFieldErrors(error));
+        const fields = serverFieldErrors(error);
+        setErrors(fields);
+        // A refusal of one field is shown under it; anything else above the form.
+        setFormError(Object.keys(fields).some((f) => f in EMPTY) ? null : errorMessage(error, 'Registration failed. Please try again.'));
       },
     });
   };
+
+  if (register.isSuccess) {
+    return (
+      <AuthLayout title="Check your email" width={600}>
+        <Stack gap="md">
+          <Alert color="teal" variant="light" icon={<IconMailCheck aria-hidden />} role="status">
+            {register.data.message}
+          </Alert>
+          <Text size="sm" c="dimmed">
+            The link works once, for 72 hours. Until it is followed the account cannot sign in. No mail? Use Forgot password on the
+            sign-in screen: its link confirms the address too.
+          </Text>
+          <BackToSignIn />
+        </Stack>
+      </AuthLayout>
+    );
+  }
 
   return (
     <AuthLayout title="Create your account" width={600}>
@@ -79,7 +90,7 @@ export default function RegisterPage() {
           </SimpleGrid>
           <TextInput label="Address" autoComplete="street-address" withAsterisk {...field('address')} />
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <PasswordInput label="Password" autoComplete="new-password" withAsterisk {...field('password')} />
+            <PasswordInput label="Password" autoComplete="new-password" description={PASSWORD_HINT} withAsterisk {...field('password')} />
             <PasswordInput label="Confirm password" autoComplete="new-password" withAsterisk {...field('confirmPassword')} />
           </SimpleGrid>
           <SubmitButton pending={register.isPending} label="Sign up" busyLabel="Signing up..." icon={<IconUserPlus size={18} aria-hidden />} />

@@ -4,11 +4,11 @@ import { IconAlertCircle, IconCircleCheck, IconKey } from '@tabler/icons-react';
 import { Link, useSearchParams } from 'react-router';
 import { resetPasswordBody } from '../../../contract/auth';
 import { ErrorAlert } from '../../components/error-alert';
-import type { FieldErrors } from '../../lib/api-client';
+import { serverFieldErrors, type FieldErrors } from '../../lib/api-client';
 import { useResetPassword } from './auth.api';
 import { AuthLayout } from './auth-layout';
 import { schemaErrors } from './form-errors';
-import { BackToSignIn, SubmitButton } from './form-parts';
+import { BackToSignIn, PASSWORD_HINT, SubmitButton } from './form-parts';
 
 const PASSWORD_FIELDS = [
   { name: 'newPassword', label: 'New password' },
@@ -44,7 +44,10 @@ export function SetPasswordScreen({ title, subtitle, submitLabel, busyLabel, inv
     const found = parsed.success ? {} : schemaErrors(parsed.error);
     if (newPassword !== confirmPassword) found.confirmPassword = 'Passwords do not match';
     setErrors(found);
-    if (parsed.success && !found.confirmPassword) reset.mutate(parsed.data);
+    if (parsed.success && !found.confirmPassword) {
+      // A password the server refuses (too common, too simple) is shown under its field.
+      reset.mutate(parsed.data, { onError: (error) => setErrors(serverFieldErrors(error)) });
+    }
   };
 
   if (reset.isSuccess) {
@@ -71,7 +74,7 @@ export function SetPasswordScreen({ title, subtitle, submitLabel, busyLabel, inv
               {invalidLink}
             </Alert>
           )}
-          <ErrorAlert error={reset.error} fallback={failure} />
+          {!errors.newPassword && <ErrorAlert error={reset.error} fallback={failure} />}
           {PASSWORD_FIELDS.map(({ name, label }) => (
             <PasswordInput
               key={name}
@@ -83,6 +86,7 @@ export function SetPasswordScreen({ title, subtitle, submitLabel, busyLabel, inv
                 setPasswords((current) => ({ ...current, [name]: value }));
               }}
               error={errors[name]}
+              description={name === 'newPassword' ? PASSWORD_HINT : undefined}
               withAsterisk
             />
           ))}

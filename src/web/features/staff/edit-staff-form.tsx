@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from 'react';
+import { Anchor } from '@mantine/core';
+import { Link } from 'react-router';
 import type { StaffMember } from '../../../contract/staff';
+import { ACCOUNT_PATH } from '../../lib/paths';
 import { errorMessage } from '../../lib/api-client';
 import { serverFieldErrors, type FieldErrors } from '../../lib/api-client';
 import { FormModal } from '../../components/form-modal';
@@ -8,12 +11,14 @@ import { useUpdateStaff } from './staff.api';
 
 interface EditStaffFormProps {
   member: StaffMember;
+  /** The signed-in account's own row: its sign-in email changes only under Your account, where the password is asked again. */
+  self?: boolean;
   onClose: () => void;
   onSaved: (message: string) => void;
 }
 
-/** The sign-in email is changed here (or by the account itself), never on the member screens. */
-export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) {
+/** Someone else's sign-in email is changed here, one's own under Your account; never on the member screens. */
+export function EditStaffForm({ member, self = false, onClose, onSaved }: EditStaffFormProps) {
   const [fullName, setFullName] = useState(member.fullName);
   const [email, setEmail] = useState(member.email);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -28,7 +33,7 @@ export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) 
     setError(null);
     if (Object.keys(found).length > 0) return;
     update.mutate(
-      { userId: member.userId, body: { fullName: fullName.trim(), email: email.trim() } },
+      { userId: member.userId, body: self ? { fullName: fullName.trim() } : { fullName: fullName.trim(), email: email.trim() } },
       {
         onSuccess: (res) => onSaved(res.message),
         onError: (err) => {
@@ -47,7 +52,20 @@ export function EditStaffForm({ member, onClose, onSaved }: EditStaffFormProps) 
         onFullName={setFullName}
         onEmail={setEmail}
         errors={errors}
-        emailDescription="Links already mailed to the old address stop working."
+        emailReadOnly={self}
+        emailDescription={
+          self ? (
+            <>
+              Your own sign-in email changes under{' '}
+              <Anchor component={Link} to={ACCOUNT_PATH} inherit>
+                Your account
+              </Anchor>
+              , where your password is asked again.
+            </>
+          ) : (
+            'Links already mailed to the old address stop working.'
+          )
+        }
       />
     </FormModal>
   );

@@ -18,6 +18,8 @@ export interface StaffActions {
 }
 
 function invitation(m: StaffMember) {
+  // A self-registration whose email link was not followed: no role until it is; inviting the address takes it over.
+  if (m.unconfirmed) return <StatusBadge tone="warning">Email not confirmed</StatusBadge>;
   if (m.passwordSet) return null;
   return m.invitePending ? (
     <StatusBadge tone="info">Invitation pending</StatusBadge>
@@ -69,11 +71,11 @@ export function staffColumns(offset: number, a: StaffActions): Column<StaffMembe
         return (
           <RowActions>
             <RowAction
-              label={self ? 'You cannot change your own role' : 'Change role'}
+              label={self ? 'You cannot change your own role' : m.unconfirmed ? 'Email not confirmed: invite this address instead' : 'Change role'}
               name={`Change role of ${m.fullName}`}
               icon={<IconUserCog size={18} aria-hidden />}
               onClick={() => a.onRole(m)}
-              disabled={self}
+              disabled={self || m.unconfirmed}
             />
             <RowAction label="Edit name and email" name={`Edit ${m.fullName}`} icon={<IconEdit size={18} aria-hidden />} onClick={() => a.onEdit(m)} />
             {m.status ? (

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { TextInput } from '@mantine/core';
 import { looksLikeEmail } from '../../lib/email';
 import type { FieldErrors } from '../../lib/api-client';
@@ -17,13 +18,15 @@ interface DetailsFieldsProps {
   onEmail: (value: string) => void;
   errors: FieldErrors;
   /** Under the email field. */
-  emailDescription?: string;
+  emailDescription?: ReactNode;
+  /** The email is shown but not edited here (one's own: it changes under Your account). */
+  emailReadOnly?: boolean;
   /** 'off' where the browser must not offer the operator's own name and email. */
   autoComplete?: 'off';
 }
 
 /** A staff member's full name and sign-in email, as invited or edited. */
-export function DetailsFields({ fullName, email, onFullName, onEmail, errors, emailDescription, autoComplete }: DetailsFieldsProps) {
+export function DetailsFields({ fullName, email, onFullName, onEmail, errors, emailDescription, emailReadOnly, autoComplete }: DetailsFieldsProps) {
   return (
     <>
       <TextInput
@@ -44,6 +47,7 @@ export function DetailsFields({ fullName, email, onFullName, onEmail, errors, em
         withAsterisk
         autoComplete={autoComplete}
         description={emailDescription}
+        readOnly={emailReadOnly}
       />
     </>
   );

@@ -6,7 +6,7 @@ import StaffPage from './staff-page';
 
 const member = (over: Partial<StaffMember>): StaffMember => ({
   userId: 200001, fullName: 'Staff Person', email: 'staff@example.com', roleId: 3, role: 'Support', status: true,
-  lastSignIn: null, twoFactorEnabled: false, invitePending: false, passwordSet: true, ...over,
+  lastSignIn: null, twoFactorEnabled: false, invitePending: false, passwordSet: true, unconfirmed: false, ...over,
 });
 
 const STAFF = [
@@ -163,6 +163,32 @@ describe('StaffPage', () => {
     const signOut = await screen.findByRole('dialog', { name: 'Sign out everywhere' });
     fireEvent.click(within(signOut).getByRole('button', { name: 'Sign out everywhere' }));
     expect(await screen.findByText('Last Admin was signed out of 2 sessions')).toBeTruthy();
+  });
+
+  it('issue 22: one\u2019s own sign-in email is not edited here (it changes under Your account); an unconfirmed registration is marked and gets no role', async () => {
+    signIn(['staff_manage']);
+    const squatter = member({ userId: 200010, fullName: 'Self Registered', email: 'someone@example.com', roleId: null, role: null, unconfirmed: true });
+    const fetchMock = serve((path, init) => {
+      if (path === `/staff/${TEST_USER.userId}` && init.method === 'PUT') {
+        return jsonResponse(200, { success: true, message: 'Staff member updated successfully', data: STAFF[2] });
+      }
+      return path.startsWith('/staff?') ? page([...STAFF, squatter]) : undefined;
+    });
+    renderPage(<StaffPage />);
+    await screen.findByText('Self Registered');
+    expect(within(row('Self Registered')).getByText('Email not confirmed')).toBeTruthy();
+    expect((within(row('Self Registered')).getByRole('button', { name: 'Change role of Self Registered' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(within(row('Asha Admin')).getByRole('button', { name: 'Edit Asha Admin' }));
+    const dialog = await screen.findByRole('dialog');
+    const email = within(dialog).getByLabelText(/Email/) as HTMLInputElement;
+    expect(email.readOnly).toBe(true);
+    expect(within(dialog).getByRole('link', { name: 'Your account' }).getAttribute('href')).toBe('/account');
+    fireEvent.change(within(dialog).getByLabelText(/Full name/), { target: { value: 'Asha A.' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(fetchMock.mock.calls.some(([url]) => String(url) === `/api/staff/${TEST_USER.userId}`)).toBe(true));
+    const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === `/api/staff/${TEST_USER.userId}`)!;
+    expect(JSON.parse(String(init!.body))).toEqual({ fullName: 'Asha A.' });
   });
 
   it('reports a load failure', async () => {

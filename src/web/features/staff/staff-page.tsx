@@ -186,7 +186,9 @@ export default function StaffPage() {
       />
 
       {dialog?.kind === 'invite' && <InviteStaffForm onClose={() => setDialog(null)} onInvited={done} />}
-      {dialog?.kind === 'edit' && <EditStaffForm member={dialog.member} onClose={() => setDialog(null)} onSaved={done} />}
+      {dialog?.kind === 'edit' && (
+        <EditStaffForm member={dialog.member} self={dialog.member.userId === user?.userId} onClose={() => setDialog(null)} onSaved={done} />
+      )}
       {dialog?.kind === 'role' && <ChangeRoleForm member={dialog.member} onClose={() => setDialog(null)} onSaved={done} />}
       <ConfirmDialog
         opened={dialog?.kind === 'status'}
