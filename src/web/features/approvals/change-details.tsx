@@ -14,6 +14,38 @@ const shown = (value: unknown) => (value === null || value === undefined ? '—'
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** One row of a before/after table: what the field was, what it becomes. */
+export interface ChangeRow {
+  key: string;
+  label: string;
+  before: string;
+  after: string;
+}
+
+/** Field | Before | After, the changed rows in bold: the one table a checker reads a change in. */
+export function BeforeAfterTable({ label, rows }: { label: string; rows: ChangeRow[] }) {
+  return (
+    <Table withTableBorder aria-label={label}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Field</Table.Th>
+          <Table.Th>Before</Table.Th>
+          <Table.Th>After</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={row.key} fw={row.before !== row.after ? 700 : undefined}>
+            <Table.Td>{row.label}</Table.Td>
+            <Table.Td>{row.before}</Table.Td>
+            <Table.Td>{row.after}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
 /**
  * What the checker sees of a request beside its amount (issue 22): a compensation change's every
  * field before and after (changed rows in bold) and its projected cost over the first 30 days,
@@ -28,28 +60,10 @@ export function ChangeDetails({ details }: { details: Approval['details'] }) {
     const keys = [...new Set([...ordered, ...Object.keys(after), ...Object.keys(previous ?? {})])];
     return (
       <Stack gap="xs">
-        <Table withTableBorder aria-label="What changes">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Field</Table.Th>
-              <Table.Th>Before</Table.Th>
-              <Table.Th>After</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {keys.map((key) => {
-              const was = previous ? shown(previous[key]) : '—';
-              const now = shown(after[key]);
-              return (
-                <Table.Tr key={key} fw={was !== now ? 700 : undefined}>
-                  <Table.Td>{labelOf(key)}</Table.Td>
-                  <Table.Td>{was}</Table.Td>
-                  <Table.Td>{now}</Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
+        <BeforeAfterTable
+          label="What changes"
+          rows={keys.map((key) => ({ key, label: labelOf(key), before: previous ? shown(previous[key]) : '—', after: shown(after[key]) }))}
+        />
         {typeof projectedCost === 'string' && (
           <Text fw={700}>
             {`Projected cost over the first 30 days: ${projectedCost}`}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import type { Approval } from '../../../contract/approvals';
 import { bankChangeRequest } from '../../../contract/banks';
 import { errorMessage } from '../../lib/api-client';
@@ -7,7 +7,7 @@ import { formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
 import { useDecideApproval } from './approvals.api';
 import { kindLabel } from './approval-kinds';
-import { ChangeDetails } from './change-details';
+import { BeforeAfterTable, ChangeDetails } from './change-details';
 import { ErrorAlert } from '../../components/error-alert';
 
 interface DecisionModalProps {
@@ -33,27 +33,10 @@ function BankChangeTable({ details }: { details: Approval['details'] }) {
   if (!parsed.success) return null;
   const { before, changes } = parsed.data;
   return (
-    <Table withTableBorder aria-label="Bank account change">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Field</Table.Th>
-          <Table.Th>Before</Table.Th>
-          <Table.Th>After</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {BANK_FIELDS.map(([key, label]) => {
-          const after = changes[key] ?? before[key];
-          return (
-            <Table.Tr key={key} fw={after !== before[key] ? 700 : undefined}>
-              <Table.Td>{label}</Table.Td>
-              <Table.Td>{before[key]}</Table.Td>
-              <Table.Td>{after}</Table.Td>
-            </Table.Tr>
-          );
-        })}
-      </Table.Tbody>
-    </Table>
+    <BeforeAfterTable
+      label="Bank account change"
+      rows={BANK_FIELDS.map(([key, label]) => ({ key, label, before: before[key], after: changes[key] ?? before[key] }))}
+    />
   );
 }
 
