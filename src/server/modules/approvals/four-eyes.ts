@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { paiseToRupees } from '../../../contract/common.ts';
 import type { ApprovalKind } from '../../../contract/approvals.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
-import type { moneyRequests, operatorDailyCredits } from '../../db/schema/money.ts';
+import { operatorMemberDaily, type moneyRequests, type operatorDailyCredits } from '../../db/schema/money.ts';
 import { actorId, type Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
@@ -85,8 +85,8 @@ export async function sumReason(tx: Db, ctx: MoneyContext, userId: number, paise
 
 /** What the maker moved to and from `userId` today (paise). */
 export async function movedToday(tx: Db, makerId: number, userId: number): Promise<number> {
-  const [row] = rowsOf<{ paise: number }>(await tx.execute(sql`
-    select paise from operator_member_daily where actor_id = ${makerId} and user_id = ${userId} and day = ${TODAY}`));
+  const [row] = await tx.select({ paise: operatorMemberDaily.paise }).from(operatorMemberDaily)
+    .where(and(eq(operatorMemberDaily.actorId, makerId), eq(operatorMemberDaily.userId, userId), eq(operatorMemberDaily.day, TODAY)));
   return row ? Number(row.paise) : 0;
 }
 

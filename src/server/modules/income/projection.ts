@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { and, count, eq, gte, lt, sql, sum } from 'drizzle-orm';
 import { LEVELS, percentToBp, type IncomeSettings, type RunKind } from '../../../contract/income.ts';
-import { rowsOf, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
+import { memberships } from '../../db/schema/members.ts';
+import { ledgerDaily } from '../../db/schema/money.ts';
 import { formatRupees } from '../approvals/four-eyes.ts';
 import { isBusinessDay } from './runs/daily-payout.ts';
 import { RUN_HANDLERS } from './runs/kinds.ts';
@@ -47,10 +49,9 @@ async function previewWith(tx: Db, kind: RunKind, day: string, settings: IncomeS
 
 /** Membership fees of the 30 days before `day` (the kept day totals, not the ledger). */
 async function feesBefore(tx: Db, day: string): Promise<number> {
-  const [row] = rowsOf<{ paise: string | null }>(await tx.execute(sql`
-    select (-sum(total_paise))::text as paise from ledger_daily
-     where kind = 'membership_fee' and day >= ${addDays(day, -PROJECTION_DAYS)}::date and day < ${day}::date`));
-  return Number(row?.paise ?? 0);
+  const [row] = await tx.select({ total: sum(ledgerDaily.totalPaise) }).from(ledgerDaily)
+    .where(and(eq(ledgerDaily.kind, 'membership_fee'), gte(ledgerDaily.day, addDays(day, -PROJECTION_DAYS)), lt(ledgerDaily.day, day)));
+  return -Number(row?.total ?? 0); // fees are debits of the member's wallet
 }
 
 /** What an activation at `pricePaise` pays its uplines at most (every level filled). */
@@ -103,9 +104,9 @@ export async function planProjection(tx: Db, terms: PlanTerms, settings: IncomeS
   const level = levelIncomePerSale(terms.pricePaise, settings);
   let sold = 0;
   if (planId !== null) {
-    const [row] = rowsOf<{ n: string }>(await tx.execute(sql`
-      select count(*)::text as n from memberships where plan_id = ${planId} and created_at >= now() - interval '30 days'`));
-    sold = Number(row?.n ?? 0);
+    const [row] = await tx.select({ n: count() }).from(memberships)
+      .where(and(eq(memberships.planId, planId), gte(memberships.createdAt, sql`now() - interval '30 days'`)));
+    sold = row?.n ?? 0;
   }
   const sales = Math.max(1, sold);
   return {

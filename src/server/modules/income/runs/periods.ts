@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gte, lte, ne, sql } from 'drizzle-orm';
 import { isoToWireDate } from '../../../../contract/common.ts';
 import type { RunKind } from '../../../../contract/income.ts';
-import { rowsOf, type Db } from '../../../db/client.ts';
+import type { Db } from '../../../db/client.ts';
+import { incomeRuns } from '../../../db/schema/income.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { addDays, type SettingsTimeline } from '../settings.ts';
 import type { RunKindHandler, RunPeriod } from './kind.ts';
@@ -68,11 +69,12 @@ const KIND_LOCK = 800_917;
 
 /** A run of `kind` that is not reversed, starts on another day and shares a day with `period` (409). */
 export async function refuseOverlap(tx: Db, kind: RunKind, label: string, period: RunPeriod): Promise<void> {
-  const [other] = rowsOf<{ runId: number; start: string; end: string }>(await tx.execute(sql`
-    select run_id::int8 as "runId", period_start::text as start, period_end::text as end from income_runs
-     where kind = ${kind} and status <> 'reversed' and period_start <> ${period.start}::date
-       and period_start <= ${period.end}::date and period_end >= ${period.start}::date
-     order by period_start limit 1`));
+  const [other] = await tx.select({ runId: incomeRuns.runId, start: incomeRuns.periodStart, end: incomeRuns.periodEnd }).from(incomeRuns)
+    .where(and(
+      eq(incomeRuns.kind, kind), ne(incomeRuns.status, 'reversed'), ne(incomeRuns.periodStart, period.start),
+      lte(incomeRuns.periodStart, period.end), gte(incomeRuns.periodEnd, period.start),
+    ))
+    .orderBy(incomeRuns.periodStart).limit(1);
   if (!other) return;
   const span = (p: { start: string; end: string }) => `${isoToWireDate(p.start.slice(0, 10))} to ${isoToWireDate(p.end.slice(0, 10))}`;
   throw new AppError(409,

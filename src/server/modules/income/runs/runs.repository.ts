@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees, type SortValue } from '../../../../contract/common.ts';
 import type { Run, RunDetail, RunKind, RUN_SORTS, RunStatus } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { iso, isoDate } from '../../../db/rows.ts';
-import type { incomeRuns } from '../../../db/schema/income.ts';
+import { incomeRuns } from '../../../db/schema/income.ts';
+import { moneyRequests } from '../../../db/schema/money.ts';
 import { orderSql } from '../../../lib/order.ts';
 import type { RunScope, Tally } from './kind.ts';
 
@@ -111,18 +112,19 @@ export async function runOfPeriod(db: Db, kind: RunKind, periodStart: string): P
 
 /** Every run of the period (reversed ones too), locked until the caller's transaction ends. */
 export async function lockPeriodRuns(db: Db, kind: RunKind, periodStart: string): Promise<{ runId: number; status: string }[]> {
-  const rows = rowsOf<{ runId: string | number; status: string }>(await db.execute(sql`
-    select run_id as "runId", status from income_runs where kind = ${kind} and period_start = ${periodStart}::date
-     order by run_id for update`));
-  return rows.map((r) => ({ runId: Number(r.runId), status: r.status }));
+  return db.select({ runId: incomeRuns.runId, status: incomeRuns.status }).from(incomeRuns)
+    .where(and(eq(incomeRuns.kind, kind), eq(incomeRuns.periodStart, periodStart)))
+    .orderBy(incomeRuns.runId).for('update');
 }
 
 /** A pending request to run a reversed period again, when there is one. */
 export async function pendingRerun(db: Db, kind: RunKind, periodStart: string): Promise<number | null> {
-  const [row] = rowsOf<{ id: string | number }>(await db.execute(sql`
-    select id from money_requests
-     where status = 'pending' and kind = 'run_rerun' and payload->>'kind' = ${kind} and payload->>'periodStart' = ${periodStart} limit 1`));
-  return row ? Number(row.id) : null;
+  const [row] = await db.select({ id: moneyRequests.id }).from(moneyRequests)
+    .where(and(
+      eq(moneyRequests.status, 'pending'), eq(moneyRequests.kind, 'run_rerun'),
+      sql`${moneyRequests.payload}->>'kind' = ${kind}`, sql`${moneyRequests.payload}->>'periodStart' = ${periodStart}`,
+    )).limit(1);
+  return row ? row.id : null;
 }
 
 export interface NewRun {
