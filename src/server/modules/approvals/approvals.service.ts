@@ -1,4 +1,5 @@
 import type { Approval, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
+import { isoToWireDate } from '../../../contract/common.ts';
 import { transferBody } from '../../../contract/payouts.ts';
 import { rechargeBody, withdrawalDecisionBody } from '../../../contract/wallet.ts';
 import type { Db } from '../../db/client.ts';
@@ -81,7 +82,7 @@ async function expiryOf(tx: Db, request: { kind: ApprovalKind; userId: number | 
     const today = await istToday(tx);
     const firstDayMayPass = request.kind === 'plan_create';
     if (from < today || (from === today && !firstDayMayPass && !(await repo.firstSettingsSave(tx, request.kind)))) {
-      return `it was to take effect on ${from.split('-').reverse().join('-')} and was not approved before that day`;
+      return `it was to take effect on ${isoToWireDate(from)} and was not approved before that day`;
     }
   }
   return null;

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
 import * as repo from './plans.repository.ts';
-import { planProjection, type Projection } from './projection.ts';
+import { changeDetails, planProjection, type Projection } from './projection.ts';
 import { addDays, dailyPaiseOf, istToday, settingsOn } from './settings.ts';
 
 /**
@@ -108,18 +108,6 @@ function shownVersion(v: PlanVersion) {
     daily: v.dailyMode === 'percent' ? `${v.dailyValue} % of the price` : `${formatRupees(rupeesToPaise(v.dailyValue))} a day`,
     dailyAmount: formatRupees(rupeesToPaise(v.dailyAmount)), durationDays: v.durationDays, cap: formatRupees(rupeesToPaise(v.cap)),
     active: v.active ? 'Yes' : 'No',
-  };
-}
-
-/** What the Approvals screen shows of a compensation change: before, after, and the projected cost. */
-export function changeDetails(before: Record<string, unknown> | null, after: Record<string, unknown>, projection: Projection) {
-  return {
-    // The stored JSON does not keep key order: the fields in the order they are shown.
-    fields: Object.keys(after),
-    before, after,
-    projectedCost: formatRupees(projection.totalPaise),
-    projection: projection.lines.map((l) => ({ label: l.label, amount: formatRupees(l.paise) })),
-    basis: projection.basis,
   };
 }
 

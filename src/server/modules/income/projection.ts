@@ -119,3 +119,15 @@ export async function planProjection(tx: Db, terms: PlanTerms, settings: IncomeS
     basis: `Each membership sold pays ${formatRupees(payout + level)} in its first 30 days; ${sales} sale(s) as in the last 30 days`,
   };
 }
+
+/** What the Approvals screen shows of a compensation change: before, after, and the projected cost. */
+export function changeDetails(before: Record<string, unknown> | null, after: Record<string, unknown>, projection: Projection) {
+  return {
+    // The stored JSON does not keep key order: the fields in the order they are shown.
+    fields: Object.keys(after),
+    before, after,
+    projectedCost: formatRupees(projection.totalPaise),
+    projection: projection.lines.map((l) => ({ label: l.label, amount: formatRupees(l.paise) })),
+    basis: projection.basis,
+  };
+}

@@ -7,8 +7,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import { iso } from '../../db/rows.ts';
 import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
-import { changeDetails } from './plans.service.ts';
-import { settingsProjection } from './projection.ts';
+import { changeDetails, settingsProjection } from './projection.ts';
 import { addDays, istToday, settingsOn, settingsVersions, upsertSettingsVersion, type SettingsVersionRow } from './settings.ts';
 
 /**
