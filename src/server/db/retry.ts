@@ -1,4 +1,3 @@
-import type { Db } from './client.ts';
 
 /**
  * Deadlocks and serialization failures are tried again (issue 22, finding 8). PostgreSQL answers
@@ -67,8 +66,8 @@ export async function withRetries<T>(work: () => Promise<T>, tries = TRANSACTION
 }
 
 /** `db` whose top-level transactions are tried again after a deadlock or serialization failure. */
-export function retryingTransactions(db: Db): Db {
-  const transaction = db.transaction.bind(db);
-  db.transaction = ((work, config) => withRetries(() => transaction(work, config))) as Db['transaction'];
+export function retryingTransactions<D extends { transaction(...args: never[]): Promise<unknown> }>(db: D): D {
+  const transaction = db.transaction.bind(db) as (...args: unknown[]) => Promise<unknown>;
+  db.transaction = ((...args: unknown[]) => withRetries(() => transaction(...args))) as D['transaction'];
   return db;
 }

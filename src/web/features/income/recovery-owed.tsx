@@ -1,8 +1,18 @@
 import { Alert, List, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { runsApi } from '../../../contract/income';
+import { client } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { kindLabel } from './run-format';
-import { memberRecoveryQuery } from './runs.api';
+
+const runs = client(runsApi);
+
+/** What a member owes from reversed runs (issue 22): the member page's recovery notice. */
+export const memberRecoveryQuery = (userId: number) =>
+  queryOptions({
+    queryKey: runs.recovery.key({ params: { userId } }),
+    queryFn: async ({ signal }) => (await runs.recovery({ params: { userId } }, { signal })).data,
+  });
 
 /**
  * "Recovery owed ₹X" on the member page (issue 22): what reversals of runs could not take back from

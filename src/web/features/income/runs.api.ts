@@ -56,13 +56,7 @@ export const runDetailQuery = (id: number) =>
     refetchInterval: (query) => pollWhileActive(query.state.data),
   });
 
-/** What a member owes from reversed runs (issue 22): the member page's recovery notice. */
-export const memberRecoveryQuery = (userId: number) =>
-  queryOptions({
-    queryKey: runs.recovery.key({ params: { userId } }),
-    queryFn: async ({ signal }) => (await runs.recovery({ params: { userId } }, { signal })).data,
-  });
-
+// The member page (network) mounts the recovery notice through this file; the notice reads its own query.
 export { RecoveryOwed } from './recovery-owed';
 
 /** A preview computes the period's counts and totals without writing anything. */
