@@ -108,7 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.corsOrigins.length > 0) {
     await app.register(cors, { origin: deps.config.corsOrigins, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
   }
-  registerAuth(app);
+  await registerAuth(app);
   registerInputGuard(app);
   registerBoundedWork(app);
   await registerOpenApi(app);

@@ -42,6 +42,12 @@ export interface Database {
    * asking it anything would wait for every query queued before, and it answers by being open.
    */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotice` with the payload of every NOTIFY on `channel` (a constant identifier) until the
+   * returned function is called. On a server it holds a connection of its own, and `onLost` hears
+   * when that connection fails (nothing more is heard on it: listen again).
+   */
+  listen(channel: string, onNotice: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -96,6 +102,32 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
     async ping() {
       await healthPool.query('select 1');
     },
+    async listen(channel, onNotice, onLost) {
+      const client = new pg.Client({ connectionString: url });
+      let stopped = false;
+      const fail = (error: Error) => {
+        if (stopped) return;
+        stopped = true;
+        onLost(error);
+      };
+      client.on('notification', (n) => {
+        if (n.channel === channel) onNotice(n.payload ?? '');
+      });
+      client.on('error', fail);
+      client.on('end', () => fail(new Error('The listening connection ended')));
+      try {
+        await client.connect();
+        await client.query(`listen "${channel}"`);
+      } catch (error) {
+        stopped = true;
+        await client.end().catch(() => {});
+        throw error;
+      }
+      return async () => {
+        stopped = true;
+        await client.end();
+      };
+    },
     async close() {
       await Promise.all([pool.end(), healthPool.end()]);
     },
@@ -131,6 +163,13 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     exclusive: (work) => work(),
     async ping() {
       if (client.closed) throw new Error('The embedded database is closed');
+    },
+    async listen(channel, onNotice) {
+      // One process, one connection: nothing to lose but the database itself.
+      const unlisten = await client.listen(channel, onNotice);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
     },
     async close() {
       await client.close();

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { AuthContext, Ctx } from '../lib/context.ts';
 import { AppError } from '../lib/errors.ts';
 import { findSession, touchSession as touchSessionRow } from '../modules/auth/auth.repository.ts';
+import { startSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
 // The decorations this guard reads (app.config, app.database) are declared by app.ts; a program
 // that reaches this file without app.ts (the e2e tests import hashToken) still needs them.
 import type {} from '../app.ts';
@@ -39,12 +40,12 @@ export function accountRequiresTwoFactor(config: Pick<Config, 'adminTwoFactor'>,
   return roleRequiresTwoFactor({ name: role, twoFactorRequired: flagged }, config.adminTwoFactor);
 }
 
-/**
- * The signed-in account of a bearer token: one prepared round trip per request, and no cache, so
- * a role change applies to the very next request on every server copy.
- */
+/** The signed-in account of a bearer token, read from the database (no cache). */
 export async function loadSession(deps: Pick<Ctx, 'database' | 'config'>, token: string): Promise<AuthContext | null> {
-  const tokenHash = hashToken(token);
+  return (await readSession(deps, hashToken(token)))?.auth ?? null;
+}
+
+async function readSession(deps: Pick<Ctx, 'database' | 'config'>, tokenHash: string): Promise<{ auth: AuthContext; expiresAt: Date } | null> {
   const row = await findSession(deps.database, tokenHash);
   if (!row) return null;
   const names = row.role === ADMIN_ROLE ? [...PERMISSION_NAMES, ...(row.permissions ?? [])] : (row.permissions ?? []);
@@ -52,7 +53,7 @@ export async function loadSession(deps: Pick<Ctx, 'database' | 'config'>, token:
   // A role that starts requiring two-factor (issue 22) sends its open sessions without a second
   // factor to enrolment on their very next request; an account with two-factor on is unaffected.
   const stage = row.stage === 'enrol' || (twoFactorRequired && !row.twoFactorEnabled) ? 'enrol' : 'full';
-  return {
+  const auth: AuthContext = {
     userId: row.userId,
     tokenHash,
     sessionId: row.sessionId,
@@ -66,6 +67,21 @@ export async function loadSession(deps: Pick<Ctx, 'database' | 'config'>, token:
     stage,
     lastUsedAt: row.lastUsedAt,
   };
+  return { auth, expiresAt: row.expiresAt };
+}
+
+/**
+ * The account of a token hash: from this copy's session cache when it holds a current entry (no
+ * round trip), else one prepared query whose answer the cache keeps (issue 23).
+ */
+async function cachedSession(app: FastifyInstance, cache: SessionCache, tokenHash: string): Promise<AuthContext | null> {
+  const hit = cache.get(tokenHash);
+  if (hit) return hit;
+  const version = cache.version;
+  const found = await readSession(app, tokenHash);
+  if (!found) return null;
+  cache.put(tokenHash, found.auth, found.expiresAt, version);
+  return found.auth;
 }
 
 /** "Last used" in the sessions list is kept to the minute: one write a minute per session, not one per request. */
@@ -74,6 +90,8 @@ const TOUCH_EVERY_MS = 60_000;
 async function touchSession(app: FastifyInstance, auth: AuthContext): Promise<void> {
   if (auth.lastUsedAt && Date.now() - auth.lastUsedAt.getTime() < TOUCH_EVERY_MS) return;
   await touchSessionRow(app.database.db, auth.tokenHash);
+  // The cached entry is this object: the next minute's requests do not touch again.
+  auth.lastUsedAt = new Date();
 }
 
 /** Secrets that travel in a page address (reset and invite links), kept out of request log lines. */
@@ -106,8 +124,13 @@ function bearerToken(request: FastifyRequest): string | null {
 /** The OpenAPI pages, registered by @fastify/swagger-ui: public documentation. */
 export const DOCS_PREFIX = '/api/docs';
 
+/** Methods that only read: they never wait for the other copies (`SessionCache.settle`). */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** The guard: every route's declared access is checked before its body is even parsed. */
-export function registerAuth(app: FastifyInstance): void {
+export async function registerAuth(app: FastifyInstance): Promise<void> {
+  const cache = await startSessionCache(app.database, app.log);
+  app.addHook('onClose', () => cache.close());
   app.decorateRequest('auth', null);
   const routeList: RouteAccess[] = [];
   app.decorate('routeList', routeList);
@@ -130,7 +153,7 @@ export function registerAuth(app: FastifyInstance): void {
     const access = request.routeOptions.config?.access;
     if (!access || access === 'public') return;
     const token = bearerToken(request);
-    const auth = token ? await loadSession(app, token) : null;
+    const auth = token ? await cachedSession(app, cache, hashToken(token)) : null;
     if (!auth) throw new AppError(401, 'Authentication required. Please sign in.');
     request.auth = auth;
     await touchSession(app, auth);
@@ -140,5 +163,13 @@ export function registerAuth(app: FastifyInstance): void {
     if (access !== 'session' && !auth.permissions.has(access)) {
       throw new AppError(403, `You do not have permission to do this (${access} is required)`);
     }
+  });
+
+  // A request that may have changed what sessions may do (a role, a permission, a sign-out, an
+  // account's standing) answers once every server copy has applied it: the caller's next request
+  // is judged by the change, whichever copy it reaches.
+  app.addHook('onSend', async (request) => {
+    if (READS.has(request.method) || !request.url.startsWith('/api')) return;
+    await cache.settle().catch((error: Error) => request.log.warn({ err: error }, 'session cache: could not settle an auth change'));
   });
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgSequence, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './members.ts';
 
 /** Server-side sessions: only the SHA-256 of the bearer token is stored. */
@@ -179,4 +179,24 @@ export const searchCounts = pgTable(
 export const dbFunctions = pgTable('db_functions', {
   digest: text('digest').primaryKey(),
   appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The version of everything a session's permissions are read from (issue 23): every statement that
+ * changes a session, an account's role or standing, a role, its permissions or two-factor takes the
+ * next value and announces it on the channel 'auth_changed' (drizzle/functions/auth_changes.sql).
+ * A sequence, not a row: it never makes two transactions wait for each other.
+ */
+export const authEpoch = pgSequence('auth_epoch');
+
+/**
+ * The API server copies running on this database, and the auth version each has applied to its
+ * session cache (modules/auth/session-cache.ts). A copy beats every few seconds; one silent for
+ * longer is no longer waited for. A request that changed what sessions may do answers only when
+ * every live copy has applied the change, so the very next request sees it on any copy.
+ */
+export const serverCopies = pgTable('server_copies', {
+  id: text('id').primaryKey(),
+  appliedVersion: bigint('applied_version', { mode: 'number' }).notNull(),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
 });

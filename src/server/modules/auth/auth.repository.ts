@@ -11,12 +11,13 @@ import { loginFailures, passwordResets, sessions } from '../../db/schema/system.
  * The session of a token hash, its account, and the permission names of the account's active
  * role — for the role Admin every permission there is, including ones created later. Only
  * accounts that sign in (staff) hold sessions; an account without a role holds no permission.
- * Every request runs it: plain SQL with one parameter, which the client prepares once per
- * connection (Drizzle's own statements pass their values where EXPLAIN_QUERIES cannot see them).
+ * A request runs it when the session cache has no current entry (modules/auth/session-cache.ts):
+ * plain SQL with one parameter, which the client prepares once per connection (Drizzle's own
+ * statements pass their values where EXPLAIN_QUERIES cannot see them).
  */
 const SESSION_SQL = `
   select u.user_id as "userId", u.username, u.full_name as "fullName", u.email, coalesce(r.name, '') as role,
-         s.id as "sessionId", s.stage, s.last_used_at as "lastUsedAt",
+         s.id as "sessionId", s.stage, s.last_used_at as "lastUsedAt", s.expires_at as "expiresAt",
          coalesce(r.two_factor_required, false) as "roleRequiresTwoFactor",
          exists (select 1 from two_factor tf where tf.user_id = u.user_id and tf.enabled_at is not null) as "twoFactorEnabled",
          case when r.name = '${ADMIN_ROLE}' then (select array_agg(p.name) from permissions p)
@@ -32,7 +33,7 @@ const SESSION_SQL = `
 
 /** A row of SESSION_SQL, typed from the tables it reads (both drivers give Date and number here). */
 export type SessionRecord = Pick<typeof users.$inferSelect, 'userId' | 'username' | 'fullName' | 'email'>
-  & Pick<typeof sessions.$inferSelect, 'stage' | 'lastUsedAt'>
+  & Pick<typeof sessions.$inferSelect, 'stage' | 'lastUsedAt' | 'expiresAt'>
   & { role: string; sessionId: number; roleRequiresTwoFactor: boolean; twoFactorEnabled: boolean; permissions: string[] | null };
 
 export async function findSession(database: Database, tokenHash: string): Promise<SessionRecord | null> {

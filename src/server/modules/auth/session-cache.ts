@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/client.ts';
+import type { AuthContext } from '../../lib/context.ts';
+
+/**
+ * The signed-in accounts this server copy has seen, so that a read costs no round trip for its
+ * session (issue 23), while a change to what a session may do still applies on the very next
+ * request on every copy:
+ *
+ * - Every statement that changes a session, an account's standing, a role, its permissions or
+ *   two-factor announces a new auth version on 'auth_changed' (drizzle/functions/auth_changes.sql).
+ *   On hearing one, a copy empties its cache and records the version it has applied in
+ *   server_copies.
+ * - A request that may have changed them (any method but GET and HEAD) answers only after every
+ *   live copy has applied a version taken after its change committed (`settle`): by then each copy
+ *   has emptied its cache, because announcements reach every listener in commit order.
+ * - While a copy cannot listen (the connection dropped), it caches nothing and reads every
+ *   session from the database, as before; it stops beating, so the others stop waiting for it.
+ */
+export interface SessionCache {
+  /** The cached account of a token hash, if it is still current and its session has not expired. */
+  get(tokenHash: string): AuthContext | undefined;
+  /** The version to pass to `put` for a session read now (read it before the query). */
+  readonly version: number;
+  put(tokenHash: string, auth: AuthContext, expiresAt: Date, version: number): void;
+  /** After a request that may have changed sessions: waits until every live copy has applied it. */
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'auth_changed';
+/** A copy beats this often; one silent for LIVE_SECONDS is no longer waited for. */
+const BEAT_MS = 5_000;
+const LIVE_SECONDS = 15;
+/** The longest a request waits for the other copies before it answers anyway. */
+const SETTLE_TIMEOUT_MS = 2_000;
+/** Entries kept at most; the oldest go first. */
+const MAX_ENTRIES = 10_000;
+const RECONNECT_MS = [250, 1_000, 5_000, 15_000];
+
+const CURRENT_VERSION = `select case when is_called then last_value else 0 end::int8 as v from auth_epoch`;
+
+interface Entry {
+  auth: AuthContext;
+  expiresAt: number;
+  version: number;
+}
+
+type Log = { warn(o: object, m: string): void };
+
+export async function startSessionCache(database: Database, log: Log): Promise<SessionCache> {
+  const id = randomUUID();
+  const entries = new Map<string, Entry>();
+  let listening = false;
+  let version = 0;
+  let closed = false;
+  let stopListening: (() => Promise<void>) | null = null;
+  let beat: NodeJS.Timeout | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  let failures = 0;
+  /** Waiters for this copy to apply a version. */
+  const waiting = new Set<{ atLeast: number; done: () => void }>();
+
+  const record = () =>
+    database
+      .query(
+        `insert into server_copies (id, applied_version, seen_at) values ($1, $2, now())
+         on conflict (id) do update set applied_version = greatest(server_copies.applied_version, excluded.applied_version), seen_at = now()`,
+        [id, version],
+      )
+      .catch((error: Error) => log.warn({ err: error }, 'session cache: could not record this copy'));
+
+  function apply(payload: string) {
+    entries.clear();
+    const heard = Number(payload);
+    if (Number.isSafeInteger(heard) && heard > version) version = heard;
+    for (const w of waiting) {
+      if (version >= w.atLeast) {
+        waiting.delete(w);
+        w.done();
+      }
+    }
+    void record();
+  }
+
+  function lost(error: Error) {
+    if (!listening && !stopListening) return;
+    listening = false;
+    entries.clear();
+    if (beat) clearInterval(beat);
+    beat = null;
+    const stop = stopListening;
+    stopListening = null;
+    void stop?.().catch(() => {});
+    log.warn({ err: error }, 'session cache: lost the auth_changed listener; reading every session from the database until it is back');
+    void database.query('delete from server_copies where id = $1', [id]).catch(() => {});
+    schedule();
+  }
+
+  function schedule() {
+    if (closed || retry) return;
+    const delay = RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)];
+    failures += 1;
+    retry = setTimeout(() => {
+      retry = null;
+      void listen();
+    }, delay);
+    retry.unref();
+  }
+
+  async function listen() {
+    try {
+      // Listen first, then read the version: a change in between is heard, not missed.
+      stopListening = await database.listen(CHANNEL, apply, lost);
+      if (closed) return void (await stopListening());
+      const [{ v }] = await database.query<{ v: number | string }>(CURRENT_VERSION);
+      version = Math.max(version, Number(v));
+      entries.clear();
+      await database.query(`delete from server_copies where seen_at < now() - interval '1 hour'`);
+      await record();
+      listening = true;
+      failures = 0;
+      beat = setInterval(() => void record(), BEAT_MS);
+      beat.unref();
+    } catch (error) {
+      const stop = stopListening;
+      stopListening = null;
+      await stop?.().catch(() => {});
+      if (closed) return;
+      log.warn({ err: error }, 'session cache: could not listen for auth changes; retrying');
+      schedule();
+    }
+  }
+
+  /** Resolves when this copy has applied `atLeast`, or after `ms`. */
+  function applied(atLeast: number, ms: number): Promise<void> {
+    if (version >= atLeast) return Promise.resolve();
+    return new Promise((resolve) => {
+      const w = { atLeast, done: () => (clearTimeout(timer), resolve()) };
+      const timer = setTimeout(() => (waiting.delete(w), resolve()), ms);
+      waiting.add(w);
+    });
+  }
+
+  await listen();
+
+  return {
+    get version() {
+      return version;
+    },
+    get(tokenHash) {
+      if (!listening) return undefined;
+      const entry = entries.get(tokenHash);
+      if (!entry) return undefined;
+      if (entry.version !== version || entry.expiresAt <= Date.now()) {
+        entries.delete(tokenHash);
+        return undefined;
+      }
+      return entry.auth;
+    },
+    put(tokenHash, auth, expiresAt, at) {
+      // A change heard while the session was being read makes the read stale: not kept.
+      if (!listening || at !== version) return;
+      entries.delete(tokenHash);
+      if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+      entries.set(tokenHash, { auth, expiresAt: expiresAt.getTime(), version: at });
+    },
+    async settle() {
+      const [{ v }] = await database.query<{ v: number | string }>(CURRENT_VERSION);
+      // Nothing announced that this copy has not heard: no change of this request's is in flight.
+      if (Number(v) <= version) return;
+      // A version taken now is announced after every change committed before it: a copy that has
+      // applied it has emptied its cache of them all.
+      const [{ w }] = await database.query<{ w: number | string }>(
+        `select w, pg_notify('${CHANNEL}', w::text) from (select nextval('auth_epoch')::int8 as w) s`,
+      );
+      const target = Number(w);
+      const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+      await applied(target, SETTLE_TIMEOUT_MS);
+      for (let pause = 2; Date.now() < deadline; pause = Math.min(pause * 2, 50)) {
+        const [{ behind }] = await database.query<{ behind: number }>(
+          `select count(*)::int as behind from server_copies
+            where applied_version < $1 and seen_at > now() - make_interval(secs => ${LIVE_SECONDS})`,
+          [target],
+        );
+        if (behind === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+      log.warn({ version: target }, 'session cache: a server copy did not apply an auth change in time');
+    },
+    async close() {
+      closed = true;
+      if (beat) clearInterval(beat);
+      if (retry) clearTimeout(retry);
+      listening = false;
+      entries.clear();
+      const stop = stopListening;
+      stopListening = null;
+      await stop?.().catch(() => {});
+      await database.query('delete from server_copies where id = $1', [id]).catch(() => {});
+    },
+  };
+}
