@@ -1,7 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { contractSerializerCompiler } from './lib/serializer.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { logMailer, type Mailer } from './mailer.ts';
@@ -85,7 +86,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Answers are written from the contract's schemas, not validated again (lib/serializer.ts).
+  app.setSerializerCompiler(contractSerializerCompiler);
   app.decorate('config', deps.config);
   app.decorate('database', deps.database);
   app.decorate('mailer', deps.mailer ?? logMailer(app.log));

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isConflictFailure } from '../db/retry.ts';
 import { AppError, inputProblem, invalidInput } from '../lib/errors.ts';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 
 const PG_UNIQUE_VIOLATION = '23505';
@@ -36,10 +36,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
       );
       const refusal = invalidInput(problems);
       return reply.code(400).send({ success: false, message: refusal.message, ...refusal.extra });
-    }
-    if (isResponseSerializationError(err)) {
-      request.log.error({ err, issues: err.cause.issues }, 'response does not match its schema');
-      return reply.code(500).send({ success: false, message: 'Internal server error' });
     }
     // Constraint violations that slipped past the service's own checks are still the client's doing.
     // Drizzle wraps the driver's error (DrizzleQueryError) and keeps the SQLSTATE on its cause.

@@ -170,6 +170,12 @@ describe('issue 15 item 1: the wallet list filters and sorts on the server', () 
     expect((await list(`userId=${asha}&sort=-amount`)).rows).toEqual([5, 1, 3]);
   });
 
+  it('reports the total with a page past the end, and 0 when nothing matches (issue 23: the page carries its total)', async () => {
+    expect(await list(`${range}&limit=2&page=9`)).toEqual({ rows: [], total: 6 });
+    expect(await list(`userId=${asha}&limit=2&page=5`)).toEqual({ rows: [], total: 3 });
+    expect(await list(`${range}&minAmount=99999`)).toEqual({ rows: [], total: 0 });
+  });
+
   it('exports the same filtered rows in the same order, in keyset batches', async () => {
     const csv = async (query: string) => {
       const res = await get(`/api/users/walletHistory.csv?${query}`);

@@ -105,29 +105,26 @@ function statement() {
 }
 
 /**
- * The filtered count. Without a member or an amount range it comes from the totals kept by
- * trigger (all time: ledger_totals; a date range: ledger_daily, the same Asia/Kolkata days);
+ * The filtered count's statement. Without a member or an amount range it comes from the totals kept
+ * by trigger (all time: ledger_totals; a date range: ledger_daily, the same Asia/Kolkata days);
  * otherwise it counts the index ranges the page reads.
  */
-async function countWallet(database: Database, f: WalletListFilters, kinds: readonly WalletType[]) {
-  const { params, p } = statement();
+function countWallet(f: WalletListFilters, kinds: readonly WalletType[], p: (value: unknown) => string) {
   const kindList = kinds.map((k) => `'${k}'`).join(', ');
   if (f.userId === undefined && f.minAmount === undefined && f.maxAmount === undefined) {
     const days = [f.fromDate && `day >= ${p(f.fromDate)}::date`, f.toDate && `day <= ${p(f.toDate)}::date`].filter(Boolean);
     const table = f.fromDate || f.toDate ? 'ledger_daily' : 'ledger_totals';
-    const [row] = await database.query<Counted>(
-      `select coalesce(sum(entries), 0)::int8 as n from ${table} where kind in (${kindList})${days.map((d) => ` and ${d}`).join('')}`, params);
-    return row.n;
+    return `select coalesce(sum(entries), 0)::int8 as n from ${table} where kind in (${kindList})${days.map((d) => ` and ${d}`).join('')}`;
   }
   const ranges = kinds.map((k) => `(select 1 from ledger_entries where ${kindRange(k, f, p, null).where})`);
-  const [row] = await database.query<Counted>(`select count(*)::int8 as n from (${ranges.join(' union all ')}) l`, params);
-  return row.n;
+  return `select count(*)::int8 as n from (${ranges.join(' union all ')}) l`;
 }
 
 /**
- * One page of wallet transactions, filtered and sorted. Each kind is read from its index in the
- * list's order and only the first offset+limit of each are merged, so a page never sorts the
- * whole ledger.
+ * One page of wallet transactions, filtered and sorted, and the filtered total, in one statement
+ * (issue 23): each row carries the total. Each kind is read from its index in the list's order
+ * and only the first offset+limit of each are merged, so a page never sorts the whole ledger. An
+ * empty first page means a total of 0; only a page past the end asks for the total again.
  */
 export async function listWalletTransactions(database: Database, f: WalletListFilters, page: number, limit: number) {
   const offset = (page - 1) * limit;
@@ -136,13 +133,18 @@ export async function listWalletTransactions(database: Database, f: WalletListFi
   const take = p(offset + limit);
   const ranges = kinds.map((k) => kindRows(kindRange(k, f, p, null), take));
   const text = `
-    select ${LISTED}
+    select ${LISTED}, (${countWallet(f, kinds, p)}) as total
       from (${ranges.join(' union all ')}) l
       join users u on u.user_id = l.user_id
      order by ${mergedOrder(f.sort)}
      limit ${p(limit)} offset ${p(offset)}`;
-  const [rows, total] = await Promise.all([database.query<Listed>(text, params), countWallet(database, f, kinds)]);
-  return { data: rows.map((r) => toTransaction(r, iso(r.createdAt))), total };
+  const rows = await database.query<Listed & { total: number }>(text, params);
+  let total = rows.length > 0 ? Number(rows[0].total) : 0;
+  if (rows.length === 0 && offset > 0) {
+    const counted = statement();
+    [{ n: total }] = await database.query<Counted>(countWallet(f, kinds, counted.p), counted.params);
+  }
+  return { data: rows.map((r) => toTransaction(r, iso(r.createdAt))), total: Number(total) };
 }
 
 /**
