@@ -26,3 +26,26 @@ export function paramSql(text: string, params: readonly unknown[]): SQL {
   const chunks = text.split(/\$(\d+)/);
   return sql.join(chunks.map((chunk, i) => (i % 2 === 1 ? sql`${params[Number(chunk) - 1]}` : sql.raw(chunk))));
 }
+
+/** A statement's rows as one json array column (`[]` when there are none). */
+export const jsonRows = (text: string) => `(select coalesce(json_agg(x), '[]'::json) from (${text}) x)`;
+
+/**
+ * A page and what goes with it (its totals) in one round trip (issue 23): `page(column)` is the
+ * page's statement with `column` added to its select list, computed once and carried by every row.
+ * `extra(params, alone)` builds the column's statement: inside the page's (`alone` false: `params`
+ * are the page's, with its numbering, and more may be pushed), or on its own (`alone` true, `params`
+ * empty), which is asked only when the page is empty and so carries nothing.
+ */
+export async function pageWith<Row, Extra>(
+  database: { query<T>(text: string, params?: unknown[]): Promise<T[]> },
+  page: { text: (column: string) => string; params: unknown[] },
+  extra: (params: unknown[], alone: boolean) => string,
+): Promise<{ rows: Row[]; extra: Extra }> {
+  const params = [...page.params];
+  const rows = await database.query<Row & { extra: Extra }>(page.text(`${jsonRows(extra(params, false))} as extra`), params);
+  if (rows.length > 0) return { rows, extra: rows[0].extra };
+  const own: unknown[] = [];
+  const [row] = await database.query<{ extra: Extra }>(`select ${jsonRows(extra(own, true))} as extra`, own);
+  return { rows, extra: row.extra };
+}

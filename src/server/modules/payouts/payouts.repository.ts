@@ -4,7 +4,7 @@ import type { Payout, PAYOUT_SORTS } from '../../../contract/payouts.ts';
 import type { SortValue } from '../../../contract/common.ts';
 import { orderSql } from '../../lib/order.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
-import { iso } from '../../db/rows.ts';
+import { iso, pageWith } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
 import { dailyPayouts } from '../../db/schema/money.ts';
 
@@ -41,9 +41,9 @@ export type PayoutSort = SortValue<(typeof PAYOUT_SORTS)[number]>;
 const SORT_COLUMNS: Record<(typeof PAYOUT_SORTS)[number], string> = { date: 'p.payout_date', amount: 'p.amount_paise', status: 'p.status' };
 
 /** The list's and the export's one statement: the filters, an optional keyset, then the order and paging. */
-const selectPayouts = (filter: string, paging: string, order = 'p.payout_date desc, p.id desc') => `
+const selectPayouts = (filter: string, paging: string, order = 'p.payout_date desc, p.id desc', column = '') => `
     select p.id, p.user_id as "userId", coalesce(u.username, u.full_name) as "userName", p.amount_paise as "amountPaise",
-           p.payout_date::text as date, p.status, p.paid_at as "paidAt", p.reason
+           p.payout_date::text as date, p.status, p.paid_at as "paidAt", p.reason${column ? `, ${column}` : ''}
       from daily_payouts p join users u on u.user_id = p.user_id
       ${filter}
      order by ${order}
@@ -89,24 +89,25 @@ export async function listPayouts(database: Database, f: PayoutFilters, sort: Pa
   const filter = where(f, params);
   params.push(limit, (page - 1) * limit);
   const order = orderSql(sort, SORT_COLUMNS, 'p.id');
-  const rows = await database.query<PayoutRow>(selectPayouts(filter, `limit $${params.length - 1} offset $${params.length}`, order), params);
-
-  // The cards, the chart and the paging total in one pass, over exactly the rows the filters
-  // select: from the trigger-kept day rollup (payouts_daily: a month is ~60 rows, the status is
-  // one of its keys), or, with a name filter, over the matching members' payouts of the range.
-  const aggParams: unknown[] = [];
-  const groups = await database.query<{ date: string; status: PayoutStatus; n: number; paise: number }>(
-    f.userName
-      ? `select p.payout_date::text as date, p.status, count(*)::int8 as n, sum(p.amount_paise)::int8 as paise
-           from daily_payouts p join users u on u.user_id = p.user_id
-           ${where(f, aggParams)}
-          group by p.payout_date, p.status
-          order by p.payout_date`
-      : `select d.day::text as date, d.status, d.payouts as n, d.total_paise as paise
-           from payouts_daily d
-          ${rollupWhere(f, aggParams)}
-          order by d.day`,
-    aggParams,
+  // The page, and the cards, the chart and the paging total in the same statement, over exactly
+  // the rows the filters select: from the trigger-kept day rollup (payouts_daily: a month is ~60
+  // rows, the status is one of its keys), or, with a name filter, over the matching members'
+  // payouts of the range.
+  const paging = `limit $${params.length - 1} offset $${params.length}`;
+  const { rows, extra: groups } = await pageWith<PayoutRow, { date: string; status: PayoutStatus; n: number; paise: number }[]>(
+    database,
+    { text: (column) => selectPayouts(filter, paging, order, column), params },
+    (aggParams, alone) =>
+      f.userName
+        ? `select p.payout_date::text as date, p.status, count(*)::int8 as n, sum(p.amount_paise)::int8 as paise
+             from daily_payouts p join users u on u.user_id = p.user_id
+             ${alone ? where(f, aggParams) : filter}
+            group by p.payout_date, p.status
+            order by p.payout_date`
+        : `select d.day::text as date, d.status, d.payouts as n, d.total_paise as paise
+             from payouts_daily d
+            ${rollupWhere(f, aggParams)}
+            order by d.day`,
   );
 
   const totals = { count: 0, amount: 0, successful: 0, failed: 0 };

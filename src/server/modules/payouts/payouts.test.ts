@@ -162,6 +162,15 @@ describe('GET /api/wallets/dailyPayout', () => {
     expect(fromOnly.total).toBe(1);
   });
 
+  it('keeps the cards and the chart on a page past the end (issue 23: one statement, the totals ride on the rows)', async () => {
+    for (const query of ['', '&status=Failure', '&userName=zebulon']) {
+      const first = (await get(`?limit=5${query}`)).json();
+      const past = (await get(`?limit=5&page=1900${query}`)).json();
+      expect(first.total).toBeGreaterThan(0);
+      expect(past).toMatchObject({ data: [], total: first.total, totals: first.totals, daily: first.daily });
+    }
+  });
+
   it('sorts by date, amount and status in either direction, stable across pages', async () => {
     const [{ n }] = await t.database.query<{ n: number }>('select count(*)::int as n from daily_payouts');
     const all = async (sort: string) => {

@@ -1,7 +1,7 @@
 import { paiseToRupees, sortParts, type SortValue } from '../../../contract/common.ts';
 import type { REVENUE_SORTS, RevenueEntry } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
-import { iso } from '../../db/rows.ts';
+import { iso, pageWith } from '../../db/rows.ts';
 import type { ledgerEntries } from '../../db/schema/money.ts';
 
 /** A business day range in India time: [from 00:00 IST, to + 1 day 00:00 IST). */
@@ -45,36 +45,44 @@ function revenueOrder(sort: RevenueSort): string {
   return desc ? 'l.created_at desc, l.id desc' : 'l.created_at asc, l.id asc';
 }
 
-/** Revenue = membership fees (ledger kind membership_fee, debits), shown positive. */
+/**
+ * Revenue = membership fees (ledger kind membership_fee, debits), shown positive: the page and its
+ * day totals in one statement (db/rows.ts pageWith).
+ */
 export async function revenuePage(database: Database, f: RevenueFilters, sort: RevenueSort, page: number, limit: number) {
   const params: unknown[] = [f.fromDate, f.toDate, limit, (page - 1) * limit];
   if (f.userName) params.push(containsPattern(f.userName));
-  const rows = await database.query<RevenueRow>(`
-    select ${FEE_COLUMNS}
-      from ledger_entries l join users u on u.user_id = l.user_id
-     where l.kind = 'membership_fee' and ${IST_RANGE} ${f.userName ? `and ${NAME_MATCH(5)}` : ''}
-     order by ${revenueOrder(sort)}
-     limit $3 offset $4`, params);
-
-  // Totals per day: from the trigger-kept ledger_daily (summing its shards) when the whole
-  // range is asked for; a user-name filter has to read the range's rows.
-  const days = f.userName
-    ? await database.query<DayTotal>(`
-        select (l.created_at at time zone 'Asia/Kolkata')::date::text as day, (-sum(l.amount_paise))::int8 as paise,
-               count(*)::int8 as n
-          from ledger_entries l join users u on u.user_id = l.user_id
-         where l.kind = 'membership_fee' and ${IST_RANGE} and ${NAME_MATCH(3)}
-         group by 1 order by 1`, [f.fromDate, f.toDate, containsPattern(f.userName)])
-    : await database.query<DayTotal>(`
-        select day::text as day, (-sum(total_paise))::int8 as paise, sum(entries)::int8 as n
-          from ledger_daily where kind = 'membership_fee' and day between $1::date and $2::date
-         group by day order by day`, [f.fromDate, f.toDate]);
-  const totalPaise = days.reduce((s, d) => s + d.paise, 0);
+  const { rows, extra: days } = await pageWith<RevenueRow, DayTotal[]>(database, {
+    text: (column) => `
+      select ${FEE_COLUMNS}, ${column}
+        from ledger_entries l join users u on u.user_id = l.user_id
+       where l.kind = 'membership_fee' and ${IST_RANGE} ${f.userName ? `and ${NAME_MATCH(5)}` : ''}
+       order by ${revenueOrder(sort)}
+       limit $3 offset $4`,
+    params,
+  }, (dayParams, alone) => {
+    // Totals per day: from the trigger-kept ledger_daily (summing its shards) when the whole
+    // range is asked for; a user-name filter has to read the range's rows.
+    // $1 and $2 are the range in both (the page's first two parameters).
+    if (alone) dayParams.push(f.fromDate, f.toDate);
+    if (!f.userName) {
+      return `select day::text as day, (-sum(total_paise))::int8 as paise, sum(entries)::int8 as n
+                from ledger_daily where kind = 'membership_fee' and day between $1::date and $2::date
+               group by day order by day`;
+    }
+    const pattern = alone ? dayParams.push(containsPattern(f.userName)) : 5;
+    return `select (l.created_at at time zone 'Asia/Kolkata')::date::text as day, (-sum(l.amount_paise))::int8 as paise,
+                   count(*)::int8 as n
+              from ledger_entries l join users u on u.user_id = l.user_id
+             where l.kind = 'membership_fee' and ${IST_RANGE} and ${NAME_MATCH(pattern)}
+             group by 1 order by 1`;
+  });
+  const totalPaise = days.reduce((s, d) => s + Number(d.paise), 0);
   return {
     data: rows.map(toEntry),
     totalAmount: paiseToRupees(totalPaise),
-    count: days.reduce((s, d) => s + d.n, 0),
-    daily: days.map((d) => ({ date: d.day, amount: paiseToRupees(d.paise) })),
+    count: days.reduce((s, d) => s + Number(d.n), 0),
+    daily: days.map((d) => ({ date: d.day, amount: paiseToRupees(Number(d.paise)) })),
   };
 }
 
