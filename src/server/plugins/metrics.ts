@@ -87,11 +87,14 @@ function requestMetrics(app: FastifyInstance, registry: Registry) {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook, not an async one: no promise per request.
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED;
-    if (route === METRICS_PATH) return;
-    requests.inc({ route, method: request.method, status_code: String(reply.statusCode) });
-    duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    if (route !== METRICS_PATH) {
+      requests.inc({ route, method: request.method, status_code: String(reply.statusCode) });
+      duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    }
+    done();
   });
 }
 
