@@ -72,8 +72,12 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       expect(res.headers['www-authenticate']).toBe('Bearer');
       expect(res.json()).toEqual({ success: false, message: 'The metrics need the bearer token from METRICS_TOKEN' });
     }
-    // An operator's session token is no metrics token.
+    // An operator's session token is no metrics token; the path's other spellings are checked alike.
     expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer(admin) })).statusCode).toBe(401);
+    for (const [method, url] of [['HEAD', '/metrics'], ['GET', '/metrics/'], ['GET', '/metrics?x=1']] as const) {
+      expect((await t.app.inject({ method, url })).statusCode, `${method} ${url}`).toBe(401);
+      expect((await t.app.inject({ method, url, headers: bearer(TOKEN) })).statusCode, `${method} ${url}`).toBe(200);
+    }
     const docs = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(docs.statusCode).toBe(200);
     expect(Object.keys(docs.json().paths)).not.toContain('/metrics');
