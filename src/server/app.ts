@@ -10,6 +10,7 @@ import { installQueryTiming, queryTiming, type QueryTiming } from './db/query-ti
 import { registerAuth, requestLogSerializers } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerBoundedWork } from './plugins/bounded-work.ts';
 import { registerWeb } from './plugins/web.ts';
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerAuth(app);
   registerInputGuard(app);
   registerBoundedWork(app);
+  registerMetrics(app);
   await registerOpenApi(app);
 
   await app.register(systemRoutes, { prefix: '/api' });

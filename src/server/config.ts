@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 
 /** Every setting the server reads, parsed once from the environment (README lists them). */
@@ -66,6 +67,19 @@ export interface Config {
   bounds: CompensationBounds;
   /** The income engine's schedule (daily payouts, royalty, rewards, ranks; ENGINE_SCHEDULE=off turns it off). */
   engineSchedule: boolean;
+  /**
+   * GET /metrics (Prometheus) exists only when one of these is set: the bearer token a scraper
+   * sends (METRICS_TOKEN), and/or the addresses it may come from (METRICS_ALLOW). Either grants.
+   */
+  metricsToken: string | undefined;
+  metricsAllow: MetricsSubnet[];
+}
+
+/** One METRICS_ALLOW entry: an address is a subnet of its whole length (/32, /128). */
+export interface MetricsSubnet {
+  network: string;
+  prefix: number;
+  family: 'ipv4' | 'ipv6';
 }
 
 export interface CompensationBounds {
@@ -102,6 +116,27 @@ function int(name: string, value: string | undefined, fallback: number): number 
 /** A whole number of rupees from the environment, as paise. */
 function rupeesSetting(name: string, value: string | undefined, fallbackRupees: number): number {
   return int(name, value, fallbackRupees) * 100;
+}
+
+/** A scraper's bearer token: long enough not to be guessed, and one word (it travels in a header). */
+function metricsToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^\S{16,256}$/.test(value)) throw new Error('METRICS_TOKEN must be 16 to 256 characters without spaces');
+  return value;
+}
+
+/** METRICS_ALLOW: comma-separated addresses or CIDR ranges (127.0.0.1,10.0.0.0/8,::1). */
+function metricsAllow(value: string | undefined): MetricsSubnet[] {
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
+    const [network, bits, ...rest] = entry.split('/');
+    const version = net.isIP(network);
+    const max = version === 4 ? 32 : 128;
+    const prefix = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : NaN;
+    if (version === 0 || rest.length > 0 || !(prefix >= 0 && prefix <= max)) {
+      throw new Error(`METRICS_ALLOW: "${entry}" is not an IP address or CIDR range (e.g. 127.0.0.1,10.0.0.0/8)`);
+    }
+    return { network, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+  });
 }
 
 function trustProxy(value: string | undefined): boolean | number | string {
@@ -154,6 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tdsMinPercent: decimal('TDS_MIN_PERCENT', env.TDS_MIN_PERCENT, 2),
     },
     engineSchedule: bool(env.ENGINE_SCHEDULE, true),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
+    metricsAllow: metricsAllow(env.METRICS_ALLOW),
   };
 }
 

@@ -48,7 +48,49 @@ export interface Database {
    * when that connection fails (nothing more is heard on it: listen again).
    */
   listen(channel: string, onNotice: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
+  /** The request pool's use, for /metrics; null on PGlite (one connection in this process, no pool). */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open, idle among them, requests queued for one, the pool's size. */
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+  /** Since the pool opened: connections handed out, and the seconds callers waited for them together. */
+  acquired: number;
+  waitSeconds: number;
+}
+
+/**
+ * Counts each hand-out of a pooled connection and how long its caller waited (queued behind busy
+ * connections, or while a new one opened): pool.query and Drizzle's transactions both go through
+ * the pool's connect.
+ */
+function timeAcquisitions(pool: pg.Pool): Pick<PoolStats, 'acquired' | 'waitSeconds'> {
+  const counts = { acquired: 0, waitSeconds: 0 };
+  type Callback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+  const connect = pool.connect.bind(pool) as (callback?: Callback) => Promise<pg.PoolClient> | undefined;
+  const note = (start: number) => {
+    counts.acquired += 1;
+    counts.waitSeconds += (performance.now() - start) / 1000;
+  };
+  (pool as unknown as { connect: (callback?: Callback) => unknown }).connect = (callback?: Callback) => {
+    const start = performance.now();
+    if (callback) {
+      return connect((err, client, done) => {
+        if (!err) note(start);
+        callback(err, client, done);
+      });
+    }
+    return connect()!.then((client) => {
+      note(start);
+      return client;
+    });
+  };
+  return counts;
 }
 
 /** How long /api/health waits for a server's answer before it reports the database unavailable. */
@@ -83,6 +125,7 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
   healthPool.on('error', () => {
     /* the health connection dropped; the next check opens another */
   });
+  const acquisitions = timeAcquisitions(pool);
   return {
     ...postgresDriver(pool, url),
     kind: 'postgres',
@@ -128,6 +171,7 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
         await client.end();
       };
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize, ...acquisitions }),
     async close() {
       await Promise.all([pool.end(), healthPool.end()]);
     },
@@ -171,6 +215,7 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
         if (!client.closed) await unlisten();
       };
     },
+    poolStats: () => null,
     async close() {
       await client.close();
       releaseLock();
