@@ -15,6 +15,9 @@ import { CAPTURED_QUERIES_HEADER, decodeCapturedQueries, type CapturedQuery } fr
  * empty -D value) is written inline.
  */
 
+/** The pgbench program: PGBENCH names another (e.g. a newer PostgreSQL's), else the one on PATH. */
+const PGBENCH = process.env.PGBENCH || 'pgbench';
+
 /** How the bench's pgbench replay of one scenario went. */
 export interface PgbenchResult {
   /** Statements one (warm) request runs (absent: not captured, e.g. on PGlite). */
@@ -206,7 +209,7 @@ export function pgbenchScript(captured: CapturedQuery[], types: (string[] | null
 /** pgbench's version line, or null when it is not installed. */
 export function pgbenchVersion(): string | null {
   try {
-    return execFileSync('pgbench', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync(PGBENCH, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return null;
   }
@@ -281,7 +284,7 @@ export async function preparePgbench(
     fs.writeFileSync(verifyFile, built.verifyScript);
     const args = (script: string, extra: string[]) => ['-n', '-M', 'prepared', '-f', script, ...built.defines, ...extra, databaseUrl];
     const dry = async (script: string) => {
-      const out = await run('pgbench', args(script, ['-c', '1', '-t', '1']), { maxBuffer: 64 * 1024 * 1024 });
+      const out = await run(PGBENCH, args(script, ['-c', '1', '-t', '1']), { maxBuffer: 64 * 1024 * 1024 });
       const failed = Number(/number of failed transactions: (\d+)/.exec(out.stdout)?.[1] ?? 0);
       if (failed > 0) throw new Error(`the one-transaction dry run failed:\n${out.stderr}`);
       return out.stdout;
@@ -295,7 +298,7 @@ export async function preparePgbench(
     return {
       result: { statements, rowsMatch, note },
       timed: async (connections, seconds) => {
-        const out = await run('pgbench', args(file, ['-c', String(connections), '-j', '2', '-T', String(seconds)]), { maxBuffer: 64 * 1024 * 1024 });
+        const out = await run(PGBENCH, args(file, ['-c', String(connections), '-j', '2', '-T', String(seconds)]), { maxBuffer: 64 * 1024 * 1024 });
         const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out.stdout)?.[1]);
         const failed = Number(/number of failed transactions: (\d+)/.exec(out.stdout)?.[1] ?? 0);
         return { statements, tps: Number.isFinite(tps) ? tps : undefined, failed, rowsMatch, note };

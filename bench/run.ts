@@ -22,6 +22,8 @@ import { BENCH_LIMITS, mixes, newIdempotencyKey, scenarios, type BenchParams } f
 // While tuning: `--database NAME` runs against a database of that server seeded earlier (by
 // `--keep`, or `npm run seed`) instead of seeding a new one, and `--only TEXT` runs just the
 // scenarios whose name contains TEXT; such runs write bench/results-dev.* instead of results.*.
+// On PostgreSQL every read is also replayed with pgbench (PGBENCH names the program, default
+// `pgbench` on PATH; without it the comparison is skipped and the report says so).
 const argv = process.argv.slice(2);
 const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -200,7 +202,7 @@ async function captureReads(): Promise<void> {
   }
   const version = pgbenchVersion();
   if (!version) {
-    pgbenchInfo = { skipped: 'pgbench is not installed (PostgreSQL\'s client tools, e.g. Debian\'s postgresql-client)' };
+    pgbenchInfo = { skipped: `pgbench is not installed (${process.env.PGBENCH || 'pgbench'} not found; it comes with PostgreSQL's client tools, e.g. Debian's postgresql-client)` };
     log(`pgbench is not installed: the reads are not compared with pgbench`);
     return;
   }
