@@ -298,14 +298,23 @@ export async function preparePgbench(
     return {
       result: { statements, rowsMatch, note },
       timed: async (connections, seconds) => {
-        const out = await run(PGBENCH, args(file, ['-c', String(connections), '-j', '2', '-T', String(seconds)]), { maxBuffer: 64 * 1024 * 1024 });
-        const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out.stdout)?.[1]);
-        const failed = Number(/number of failed transactions: (\d+)/.exec(out.stdout)?.[1] ?? 0);
-        return { statements, tps: Number.isFinite(tps) ? tps : undefined, failed, rowsMatch, note };
+        try {
+          const out = await run(PGBENCH, args(file, ['-c', String(connections), '-j', '2', '-T', String(seconds)]), { maxBuffer: 64 * 1024 * 1024 });
+          const tps = Number(/tps = ([\d.]+) \(without initial connection time\)/.exec(out.stdout)?.[1]);
+          const failed = Number(/number of failed transactions: (\d+)/.exec(out.stdout)?.[1] ?? 0);
+          return { statements, tps: Number.isFinite(tps) ? tps : undefined, failed, rowsMatch, note };
+        } catch (err) {
+          return { statements, rowsMatch, note: `the timed pgbench run failed: ${failure(err)}` };
+        }
       },
     };
   } catch (err) {
-    const e = err as Error & { stderr?: string };
-    return { result: { statements, note: `pgbench could not replay it: ${(e.stderr || e.message).trim().split('\n').slice(0, 3).join(' ')}` } };
+    return { result: { statements, note: `pgbench could not replay it: ${failure(err)}` } };
   }
+}
+
+/** The first lines of what went wrong (pgbench's own message when it ran). */
+function failure(err: unknown): string {
+  const e = err as Error & { stderr?: string };
+  return (e.stderr || e.message).trim().split('\n').slice(0, 3).join(' ');
 }

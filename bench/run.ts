@@ -196,6 +196,8 @@ const replays = new Map<string, Replay>();
 let pgbenchInfo: Report['pgbench'];
 const pgbenchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-pgbench-'));
 async function captureReads(): Promise<void> {
+  const reads = scenarios(seeded.params).filter((x) => x.read && (!only || x.name.includes(only)));
+  if (reads.length === 0) return;
   if (!bench.url) {
     pgbenchInfo = { skipped: 'PGlite is an embedded database, there is no server for pgbench to replay the statements on' };
     return;
@@ -210,7 +212,7 @@ async function captureReads(): Promise<void> {
   const capturing = await startBenchServer({ CAPTURE_QUERIES: 'true' });
   try {
     const { token } = await adminLogin(capturing.url);
-    for (const s of scenarios(seeded.params).filter((x) => x.read && (!only || x.name.includes(only)))) {
+    for (const s of reads) {
       let captured;
       try {
         captured = await captureStatements(`${capturing.url}${s.path}`, { authorization: `Bearer ${token}` });
