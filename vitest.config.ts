@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react';
 
 const serverTests = {
   environment: 'node' as const,
-  include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts'],
+  include: ['src/server/**/*.test.ts', 'src/contract/**/*.test.ts', 'bench/**/*.test.ts'],
   // Explicit, and several times what a test takes alone: `npm test` must pass while another
   // process keeps both cores of the 2-core CI machine busy (createTestApp alone takes 10–40 s then).
   testTimeout: 60_000,

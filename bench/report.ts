@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ExportTiming, HealthUnderLoad } from './heavy.ts';
 import type { LoadResult } from './load.ts';
+import type { PgbenchResult } from './pgbench.ts';
 
 export interface Row extends LoadResult {
   name: string;
@@ -12,6 +13,8 @@ export interface Row extends LoadResult {
   dbMs?: number;
   /** The database round trips of one request, median of 10. */
   dbRoundTripMs?: number;
+  /** A read's own statements replayed with pgbench right after its HTTP load (issue 23). */
+  pgbench?: PgbenchResult;
 }
 
 export interface Report {
@@ -33,6 +36,42 @@ export interface Report {
   exports?: ExportTiming[];
   /** /api/health latency while heavy requests run (issue 13: within 100 ms). */
   health?: HealthUnderLoad | null;
+  /** The pgbench comparison of the reads: pgbench's version, or why there is none (PGlite, not installed). */
+  pgbench?: { version?: string; skipped?: string };
+}
+
+/** HTTP ÷ pgbench of a read at least this (issue 23). */
+export const PGBENCH_RATIO_TARGET = 0.5;
+
+/**
+ * Each read against pgbench on the statements one warm request of it runs (issue 23); printed by
+ * the bench too. On PGlite, or without pgbench, every figure is "—" and the reason is given.
+ */
+export function pgbenchSection(report: Pick<Report, 'rows' | 'pgbench' | 'connections' | 'seconds'>): string[] {
+  const reads = report.rows.filter((r) => r.pgbench);
+  if (reads.length === 0) return [];
+  const skipped = report.pgbench?.skipped;
+  return [
+    '## Reads against pgbench on their own statements',
+    '',
+    skipped
+      ? `Not compared: ${skipped}.`
+      : `The statements one warm request of each read runs (captured by a server started with CAPTURE_QUERIES), replayed with ` +
+        `\`pgbench -M prepared -c ${report.connections} -j 2 -T ${report.seconds}\` (${report.pgbench?.version ?? 'pgbench'}; one transaction = one ` +
+        `request's statements) on the same database right after the route's HTTP load with ${report.connections} connections. ` +
+        `Target: HTTP ≥ ${PGBENCH_RATIO_TARGET} of pgbench.`,
+    '',
+    '| scenario | statements per request | pgbench (tps) | HTTP (req/s) | HTTP ÷ pgbench | target | notes |',
+    '|---|---:|---:|---:|---:|---|---|',
+    ...reads.map((r) => {
+      const p = r.pgbench;
+      const ratio = p?.tps ? r.rps / p.tps : undefined;
+      const notes = [p?.note, p?.failed ? `${p.failed} pgbench transactions failed` : undefined].filter(Boolean).join('; ');
+      return `| ${r.name} | ${p?.statements ?? '—'} | ${p?.tps === undefined ? '—' : p.tps.toFixed(0)} | ${r.rps.toFixed(0)} | ` +
+        `${fmt(ratio, 2)} | ${ratio === undefined ? '—' : `${ratio >= PGBENCH_RATIO_TARGET ? 'met' : '**missed**'} (≥ ${PGBENCH_RATIO_TARGET})`} | ${notes} |`;
+    }),
+    '',
+  ];
 }
 
 function boundedWork(report: Report): string[] {
@@ -132,6 +171,7 @@ function render(report: Report & { date: string }): string {
         `next page ${report.panel.nextPageMs} ms, level filter ${report.panel.levelFilterMs} ms.`
       : 'Users page in Chromium: not measured (no Chromium, or a tuning run).',
     '',
+    ...pgbenchSection(report),
     ...boundedWork(report),
     report.invariants == null
       ? 'Money invariants: not checked.'

@@ -8,11 +8,12 @@ import { openPglite, openPostgres, type Database } from '../src/server/db/client
 import { seedDemoData } from '../src/server/db/demo-data.ts';
 import { moneyInvariantViolations } from '../src/server/lib/money-invariants.ts';
 import { nginxPath, startNginx } from '../e2e/support/nginx.ts';
-import { E2E_ADMIN, freePort, startServer, type RunningServer } from '../e2e/support/server.ts';
+import { adminLogin, E2E_ADMIN, freePort, startServer, type RunningServer } from '../e2e/support/server.ts';
 import { measureExport, measureHealthUnderLoad, type ExportTiming, type HealthUnderLoad } from './heavy.ts';
 import { load } from './load.ts';
 import { measureUsersPage, type PanelTiming } from './panel.ts';
-import { writeReport, type Row } from './report.ts';
+import { captureStatements, pgbenchVersion, preparePgbench, type PgbenchResult } from './pgbench.ts';
+import { pgbenchSection, writeReport, type Report, type Row } from './report.ts';
 import { BENCH_LIMITS, mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
 
 // npm run bench [-- --smoke] [-- --members N] [-- --seconds S] [-- --keep]
@@ -21,6 +22,8 @@ import { BENCH_LIMITS, mixes, newIdempotencyKey, scenarios, type BenchParams } f
 // While tuning: `--database NAME` runs against a database of that server seeded earlier (by
 // `--keep`, or `npm run seed`) instead of seeding a new one, and `--only TEXT` runs just the
 // scenarios whose name contains TEXT; such runs write bench/results-dev.* instead of results.*.
+// On PostgreSQL every read is also replayed with pgbench (PGBENCH names the program, default
+// `pgbench` on PATH; without it the comparison is skipped and the report says so).
 const argv = process.argv.slice(2);
 const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -181,6 +184,64 @@ log(`seeded in ${seeded.seconds.toFixed(1)} s: ${seeded.ledgerRows.toLocaleStrin
 // SERVER_TIMING and EXPLAIN_QUERIES (their per-request bookkeeping must not slow the load runs).
 const startBenchServer = (env: Record<string, string> = {}) =>
   startServer({ databaseUrl: bench.url, dataDir: bench.dir, env: { SEED_MEMBERS: '0', LOG_LEVEL: 'error', ...BENCH_LIMITS, ...env } });
+
+/**
+ * Issue 23: each read's own statements, for pgbench to replay right after its HTTP load. A copy
+ * started with CAPTURE_QUERIES runs each read twice and hands back the statements of the second
+ * (warm) request; each becomes a pgbench script, checked with one transaction (and its reads'
+ * row counts against the app's) before the load starts.
+ */
+type Replay = Awaited<ReturnType<typeof preparePgbench>>;
+const replays = new Map<string, Replay>();
+let pgbenchInfo: Report['pgbench'];
+const pgbenchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-pgbench-'));
+async function captureReads(): Promise<void> {
+  const reads = scenarios(seeded.params).filter((x) => x.read && (!only || x.name.includes(only)));
+  if (reads.length === 0) return;
+  if (!bench.url) {
+    pgbenchInfo = { skipped: 'PGlite is an embedded database, there is no server for pgbench to replay the statements on' };
+    return;
+  }
+  const version = pgbenchVersion();
+  if (!version) {
+    pgbenchInfo = { skipped: `pgbench is not installed (${process.env.PGBENCH || 'pgbench'} not found; it comes with PostgreSQL's client tools, e.g. Debian's postgresql-client)` };
+    log(`pgbench is not installed: the reads are not compared with pgbench`);
+    return;
+  }
+  pgbenchInfo = { version };
+  const capturing = await startBenchServer({ CAPTURE_QUERIES: 'true' });
+  try {
+    const { token } = await adminLogin(capturing.url);
+    for (const s of reads) {
+      let captured;
+      try {
+        captured = await captureStatements(`${capturing.url}${s.path}`, { authorization: `Bearer ${token}` });
+      } catch (err) {
+        replays.set(s.name, { result: { note: `its statements could not be captured: ${(err as Error).message}` } });
+        log(`${s.name}: its statements could not be captured: ${(err as Error).message}`);
+        continue;
+      }
+      const replay = await preparePgbench(pgbenchDir, s.name, bench.url, captured);
+      replays.set(s.name, replay);
+      const first = (text: string) => text.trim().replace(/\s+/g, ' ').slice(0, 40);
+      log(`${s.name}: ${captured.length} statements (${captured.map((q) => first(q.text)).join(' | ')})` +
+        `${replay.timed ? `, pgbench dry run ok${replay.result.rowsMatch ? ', same row counts as the app' : ''}` : ''}${replay.result.note ? ` — ${replay.result.note}` : ''}`);
+    }
+  } finally {
+    await capturing.stop();
+  }
+}
+
+/** The read's statements with pgbench, right after its HTTP load (or why not). */
+async function replayRead(name: string): Promise<PgbenchResult> {
+  if (pgbenchInfo?.skipped) return {};
+  const replay = replays.get(name);
+  if (!replay) return { note: 'not captured' };
+  if (!replay.timed) return replay.result;
+  return replay.timed(connections, seconds);
+}
+
+await captureReads();
 let server = await startBenchServer();
 const rows: Row[] = [];
 let invariants: string[] | null = null;
@@ -222,6 +283,12 @@ try {
     rows.push(row);
     if (s.read) reads.push({ row, path: s.path });
     log(`${s.name}: ${result.rps.toFixed(0)} req/s, p95 ${result.p95} ms${result.failures ? `, ${result.failures} FAILED ${JSON.stringify(result.failureKinds)}` : ''}`);
+    if (s.read) {
+      row.pgbench = await replayRead(s.name);
+      const p = row.pgbench;
+      if (p.tps !== undefined) log(`  pgbench on its ${p.statements} statements: ${p.tps.toFixed(0)} tps; HTTP ÷ pgbench = ${(result.rps / p.tps).toFixed(2)}`);
+      else if (!pgbenchInfo?.skipped) log(`  pgbench: not measured (${p.note ?? 'no result'})`);
+    }
   }
 
   const month = `fromDate=${seeded.params.fromDate}&toDate=${seeded.params.toDate}`;
@@ -289,6 +356,8 @@ try {
 } finally {
   await server.stop();
   if (!argv.includes('--keep')) await bench.drop();
+  if (argv.includes('--keep')) log(`pgbench scripts kept in ${pgbenchDir}`);
+  else fs.rmSync(pgbenchDir, { recursive: true, force: true });
 }
 
 const file = writeReport({
@@ -306,8 +375,11 @@ const file = writeReport({
   invariants,
   exports,
   health,
+  pgbench: pgbenchInfo,
 });
 log(`wrote ${file}`);
+const comparison = pgbenchSection({ rows, pgbench: pgbenchInfo, connections, seconds });
+if (comparison.length) console.log(`\n${comparison.join('\n')}`);
 const failed = rows.filter((r) => r.failures > 0);
 if (failed.length) {
   console.error(`[bench] requests failed in: ${failed.map((r) => r.name).join(', ')}`);

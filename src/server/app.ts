@@ -6,7 +6,7 @@ import { contractSerializerCompiler } from './lib/serializer.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { logMailer, type Mailer } from './mailer.ts';
-import { installQueryTiming, queryTiming, type QueryTiming } from './db/query-timing.ts';
+import { CAPTURED_QUERIES_HEADER, encodeCapturedQueries, installQueryTiming, queryTiming, type QueryTiming } from './db/query-timing.ts';
 import { registerAuth, requestLogSerializers } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
@@ -59,16 +59,23 @@ function trustProxyOption(value: boolean | number | string) {
   return typeof value === 'number' ? (_address: string, hop: number) => hop < value : value;
 }
 
-/** Runs each request in its own timing context and reports it as `Server-Timing`. */
-function registerServerTiming(app: FastifyInstance, explain: boolean) {
+/**
+ * Runs each request in its own timing context and reports it as `Server-Timing` (SERVER_TIMING);
+ * with CAPTURE_QUERIES (never in production), a request asking with `x-capture-queries: 1` gets
+ * the statements it ran back in `x-captured-queries` (the benchmark's pgbench replay).
+ */
+function registerServerTiming(app: FastifyInstance, o: { timing: boolean; explain: boolean; capture: boolean }) {
   installQueryTiming();
   app.addHook('onRequest', (request, _reply, done) => {
-    const wanted = explain && request.headers['x-explain-queries'] === '1';
-    queryTiming.run({ queries: 0, ms: 0, execMs: 0, explain: wanted } satisfies QueryTiming, done);
+    const wanted = o.explain && request.headers['x-explain-queries'] === '1';
+    const capture = o.capture && request.headers['x-capture-queries'] === '1';
+    queryTiming.run({ queries: 0, ms: 0, execMs: 0, explain: wanted, ...(capture ? { captured: [] } : {}) } satisfies QueryTiming, done);
   });
   app.addHook('onSend', async (_request, reply) => {
     const t = queryTiming.getStore();
     if (!t) return;
+    if (t.captured) reply.header(CAPTURED_QUERIES_HEADER, encodeCapturedQueries(t.captured));
+    if (!o.timing) return;
     const parts = [`db;dur=${t.ms.toFixed(2)};desc="${t.queries} queries"`];
     if (t.explain) parts.push(`dbexec;dur=${t.execMs.toFixed(2)}`);
     reply.header('server-timing', parts.join(', '));
@@ -94,7 +101,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('mailer', deps.mailer ?? logMailer(app.log));
 
   registerErrorHandling(app);
-  if (deps.config.serverTiming) registerServerTiming(app, deps.config.explainQueries);
+  const captureQueries = deps.config.captureQueries && !deps.config.production;
+  if (deps.config.serverTiming || captureQueries) {
+    registerServerTiming(app, { timing: deps.config.serverTiming, explain: deps.config.serverTiming && deps.config.explainQueries, capture: captureQueries });
+  }
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {

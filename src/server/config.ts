@@ -22,6 +22,12 @@ export interface Config {
   /** With serverTiming: run each read under EXPLAIN ANALYZE too, for the database's own time. */
   explainQueries: boolean;
   /**
+   * A request carrying `x-capture-queries: 1` gets the statements it ran (text and parameter
+   * values) back in a header, for the benchmark's pgbench replay. Never in production: the server
+   * refuses to start with it (and the app ignores it there).
+   */
+  captureQueries: boolean;
+  /**
    * Behind a load balancer: how far to trust X-Forwarded-For for the client address (login rate
    * limit, audit): a number of proxy hops (1 = the balancer's own entry), or addresses/CIDRs.
    */
@@ -164,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     serverTiming: bool(env.SERVER_TIMING, false),
     explainQueries: bool(env.EXPLAIN_QUERIES, false),
+    captureQueries: bool(env.CAPTURE_QUERIES, false),
     corsOrigins: (env.CORS_ORIGINS || '').split(',').map((s) => s.trim()).filter(Boolean),
     loginMaxFailuresPerEmail: int('LOGIN_MAX_FAILURES_PER_EMAIL', env.LOGIN_MAX_FAILURES_PER_EMAIL, 5),
     loginMaxFailuresPerIp: int('LOGIN_MAX_FAILURES_PER_IP', env.LOGIN_MAX_FAILURES_PER_IP, 30),

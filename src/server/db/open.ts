@@ -30,5 +30,8 @@ export function productionSettingsProblems(config: Config): string[] {
   if (!config.smtpUrl) {
     problems.push('NODE_ENV=production needs SMTP_URL (e.g. smtp://user:password@mail.example.com:587): reset and invite mail must go to a real mail server; the log mailer is for development only.');
   }
+  if (config.captureQueries) {
+    problems.push('CAPTURE_QUERIES is for the benchmark only: in production it would hand every statement and its parameter values to whoever asks; remove it.');
+  }
   return problems;
 }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createRequire } from 'node:module';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -8,12 +9,42 @@ import pg from 'pg';
  * EXPLAIN_QUERIES=true, a request that carries `x-explain-queries: 1` also has each read run
  * under EXPLAIN ANALYZE first, adding the database's own execution time (that doubles the
  * database work: for measuring only).
+ *
+ * With CAPTURE_QUERIES=true (never in production: the server refuses to start), a request that
+ * carries `x-capture-queries: 1` also gets back every statement it ran, with its parameter values
+ * as sent to PostgreSQL, in an `x-captured-queries` header (base64url JSON of CapturedQuery[]):
+ * the benchmark replays them with pgbench to compare the route with its own statements.
  */
 export interface QueryTiming {
   queries: number;
   ms: number;
   execMs: number;
   explain: boolean;
+  /** Set (to []) when the request asked for its statements: each is appended as it starts. */
+  captured?: CapturedQuery[];
+}
+
+/** One statement a request ran: its text, its parameters in PostgreSQL's text form, its row count. */
+export interface CapturedQuery {
+  text: string;
+  /** As node-postgres sends them (text; null is SQL NULL; bytea as \x hex). */
+  params: (string | null)[];
+  /** Rows it returned (null: it failed, or had not finished when the answer was sent). */
+  rows: number | null;
+}
+
+export const CAPTURED_QUERIES_HEADER = 'x-captured-queries';
+
+export const encodeCapturedQueries = (captured: CapturedQuery[]) => Buffer.from(JSON.stringify(captured)).toString('base64url');
+export const decodeCapturedQueries = (header: string): CapturedQuery[] => JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+
+// node-postgres's own conversion of a JS value into a parameter (not in its typed exports).
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(v: unknown): string | Buffer | null };
+
+/** A parameter in the text form node-postgres puts on the wire. */
+function wireValue(value: unknown): string | null {
+  const prepared = prepareValue(value);
+  return Buffer.isBuffer(prepared) ? `\\x${prepared.toString('hex')}` : prepared;
 }
 
 export const queryTiming = new AsyncLocalStorage<QueryTiming>();
@@ -35,17 +66,24 @@ function wrap(original: AnyQuery, textOf: (args: unknown[]) => string | undefine
     const timing = queryTiming.getStore();
     if (!timing || typeof args[args.length - 1] === 'function') return original.apply(this, args);
     const text = textOf(args);
+    const [first, ...rest] = args;
+    // A prepared (named) query hands its values in its config object (or, from Drizzle, as the
+    // second argument next to it); a plain one passes them after the text.
+    const values = typeof first === 'object' && first !== null ? ((first as { values?: unknown[] }).values ?? rest[0]) : rest[0];
+    let capture: CapturedQuery | undefined;
+    if (timing.captured && text !== undefined) {
+      capture = { text, params: Array.isArray(values) ? values.map(wireValue) : [], rows: null };
+      timing.captured.push(capture);
+    }
     if (timing.explain && text && isRead(text)) {
-      const [first, ...rest] = args;
-      // A prepared (named) query hands its values in its config object (or, from Drizzle, as the
-      // second argument next to it); a plain one passes them after the text.
-      const values = typeof first === 'object' && first !== null ? ((first as { values?: unknown[] }).values ?? rest[0]) : rest[0];
       const explained = await original.apply(this, [`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values]);
       timing.execMs += executionTime(explained.rows);
     }
     const started = performance.now();
     try {
-      return await original.apply(this, args);
+      const result = await original.apply(this, args);
+      if (capture) capture.rows = Array.isArray(result?.rows) ? result.rows.length : null;
+      return result;
     } finally {
       timing.queries += 1;
       timing.ms += performance.now() - started;
