@@ -5,14 +5,27 @@ import fastifyStatic from '@fastify/static';
 
 /**
  * The built panel on every path outside /api; unknown /api paths answer 404 JSON. Client-side
- * routes (/users, /signin, …) get index.html.
+ * routes (/users, …) get index.html; /signin gets its prerendered page (vite-prerender.ts).
  */
 export async function registerWeb(app: FastifyInstance): Promise<void> {
   const webDir = app.config.webDir;
   const index = path.join(webDir, 'index.html');
   const hasPanel = fs.existsSync(index);
+  const prerendered = new Map([['/signin', 'signin.html']].filter(([, file]) => fs.existsSync(path.join(webDir, file))) as [string, string][]);
   if (hasPanel) {
-    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: false });
+    // The build's brotli and gzip copies (vite-compress.ts) to browsers that take them; the hashed
+    // files under /assets never change, the pages are checked every time.
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: false,
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => {
+        const hashed = file.startsWith(path.join(webDir, 'assets') + path.sep);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
@@ -22,6 +35,7 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     if (path.extname(url)) {
       return reply.code(404).send({ success: false, message: `File ${url} not found` });
     }
-    return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    const page = prerendered.get(url.replace(/\/+$/, '')) ?? 'index.html';
+    return reply.type('text/html').sendFile(page);
   });
 }

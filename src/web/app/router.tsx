@@ -7,6 +7,7 @@ import { RequireAuth, RequirePermission } from './guards';
 import { LayoutLoading } from './shell/layout-loading';
 import { ACCOUNT_PATH, MEMBER_PATH, PATHS } from '../lib/paths';
 import { ROUTE_PERMISSIONS, type MainPath } from './paths';
+import { SCREENS } from './screens';
 
 // The shell is its own chunk: the sign-in route does not load it (size budget, vite-budget.ts).
 const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
@@ -18,30 +19,30 @@ const AcceptInvitePage = lazy(() => import('../features/auth/accept-invite-page'
 const ConfirmEmailPage = lazy(() => import('../features/auth/confirm-email-page'));
 const TwoFactorSetupPage = lazy(() => import('../features/auth/two-factor-setup-page'));
 const AccountSecurityPage = lazy(() => import('../features/auth/account-security-page'));
-const StaffPage = lazy(() => import('../features/staff/staff-page'));
-const ApprovalsPage = lazy(() => import('../features/approvals/approvals-page'));
-const PlansPage = lazy(() => import('../features/income/plans-page'));
-const IncomeSettingsPage = lazy(() => import('../features/income/settings-page'));
-const RunsPage = lazy(() => import('../features/income/runs-page'));
-const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page'));
+const StaffPage = lazy(SCREENS[PATHS.staff]);
+const ApprovalsPage = lazy(SCREENS[PATHS.approvals]);
+const PlansPage = lazy(SCREENS[PATHS.plans]);
+const IncomeSettingsPage = lazy(SCREENS[PATHS.incomeSettings]);
+const RunsPage = lazy(SCREENS[PATHS.runs]);
+const DashboardPage = lazy(SCREENS[PATHS.dashboard]);
 const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
-const AuditPage = lazy(() => import('../features/audit/audit-page'));
+const AuditPage = lazy(SCREENS[PATHS.audit]);
 const MemberPage = lazy(() => import('../features/network/member-page'));
-const RevenuePage = lazy(() => import('../features/reports/revenue-page'));
-const RoyaltyIncomePage = lazy(() => import('../features/reports/royalty-income-page'));
-const RewardIncomePage = lazy(() => import('../features/reports/reward-income-page'));
-const PayoutsPage = lazy(() => import('../features/payouts/payouts-page'));
-const WalletPage = lazy(() => import('../features/wallet/wallet-page'));
-const UsersPage = lazy(() => import('../features/users/users-page'));
-const RanksPage = lazy(() => import('../features/ranks/ranks-page'));
-const BankPage = lazy(() => import('../features/banks/bank-page'));
-const MembershipPage = lazy(() => import('../features/membership/membership-page'));
+const RevenuePage = lazy(SCREENS[PATHS.revenue]);
+const RoyaltyIncomePage = lazy(SCREENS[PATHS.royaltyIncome]);
+const RewardIncomePage = lazy(SCREENS[PATHS.rewardIncome]);
+const PayoutsPage = lazy(SCREENS[PATHS.dailyPayout]);
+const WalletPage = lazy(SCREENS[PATHS.wallet]);
+const UsersPage = lazy(SCREENS[PATHS.users]);
+const RanksPage = lazy(SCREENS[PATHS.rank]);
+const BankPage = lazy(SCREENS[PATHS.bank]);
+const MembershipPage = lazy(SCREENS[PATHS.membership]);
 const MembershipListPage = lazy(() => import('../features/membership/membership-list-page'));
 const MembershipTestPage = lazy(() => import('../features/membership/membership-test-page'));
-const PermissionsPage = lazy(() => import('../features/permissions/permissions-page'));
-const RolesPage = lazy(() => import('../features/roles/roles-page'));
-const RolePermissionsPage = lazy(() => import('../features/role-permissions/role-permissions-page'));
-const ServicesPage = lazy(() => import('../features/services/services-page'));
+const PermissionsPage = lazy(SCREENS[PATHS.permissions]);
+const RolesPage = lazy(SCREENS[PATHS.roles]);
+const RolePermissionsPage = lazy(SCREENS[PATHS.rolePermissions]);
+const ServicesPage = lazy(SCREENS[PATHS.services]);
 
 function RootLayout() {
   return (

@@ -1,7 +1,10 @@
+import { useEffect } from 'react';
 import { NavLink, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'react-router';
 import { useAuth } from '../../features/auth/auth-context';
 import { visibleNavItems, type NavItem } from '../paths';
+import { prefetchScreen, preloadScreen, preloadWhenIdle } from '../screens';
 import { NAV_ICONS } from './nav-icons';
 
 function isActive(path: string, pathname: string): boolean {
@@ -16,6 +19,7 @@ interface SidebarProps {
 
 function SidebarLink({ item, mini, active, onNavigate }: { item: NavItem; mini: boolean; active: boolean; onNavigate: () => void }) {
   const Icon = NAV_ICONS[item.path];
+  const queryClient = useQueryClient();
   const link = (
     <NavLink
       component={Link}
@@ -25,6 +29,11 @@ function SidebarLink({ item, mini, active, onNavigate }: { item: NavItem; mini: 
       aria-current={active ? 'page' : undefined}
       active={active}
       onClick={onNavigate}
+      onPointerEnter={() => void preloadScreen(item.path)}
+      onFocus={() => void preloadScreen(item.path)}
+      onPointerDown={(event) => {
+        if (event.button === 0 && !active) prefetchScreen(item.path, queryClient);
+      }}
       leftSection={<Icon size={20} stroke={1.6} aria-hidden />}
       variant="light"
       styles={{ root: { borderRadius: 'var(--mantine-radius-md)', justifyContent: mini ? 'center' : undefined } }}
@@ -43,6 +52,9 @@ export function Sidebar({ mini, onNavigate }: SidebarProps) {
   const { permissions } = useAuth();
   const { pathname } = useLocation();
   const items = visibleNavItems(permissions);
+  // The screens one click away load while nothing else runs (screens.ts).
+  const paths = items.map((item) => item.path).join(' ');
+  useEffect(() => (paths ? preloadWhenIdle(paths.split(' ') as NavItem['path'][]) : undefined), [paths]);
   const groups = [
     { key: 'main', heading: null, items: items.filter((item) => item.group === 'main') },
     { key: 'access', heading: 'Access control', items: items.filter((item) => item.group === 'access') },

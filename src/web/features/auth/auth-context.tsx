@@ -13,14 +13,17 @@ interface AuthState {
 }
 
 const AuthContext = createContext<AuthState | null>(null);
+const signedOut = () => null;
 
 /**
  * The signed-in state, read from local storage so it follows logins and logouts in other tabs.
  * When a token exists the account is fetched again for fresh permissions.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const token = useSyncExternalStore(subscribeSession, getToken);
-  const userJson = useSyncExternalStore(subscribeSession, getStoredUserJson);
+  // Signed out in the prerendered sign-in page (prerender.tsx), and while hydrating it: the stored
+  // session, if any, applies right after.
+  const token = useSyncExternalStore(subscribeSession, getToken, signedOut);
+  const userJson = useSyncExternalStore(subscribeSession, getStoredUserJson, signedOut);
   const storedUser = useMemo(() => parseStoredUser(userJson), [userJson]);
   const queryClient = useQueryClient();
   const me = useQuery({ ...meQuery(token ?? ''), enabled: token !== null });

@@ -10,6 +10,7 @@ import type { FieldErrors } from '../../lib/api-client';
 import { meQuery, needsTwoFactorCode, useLogin } from './auth.api';
 import { AuthLayout } from './auth-layout';
 import { looksLikeEmail } from '../../lib/email';
+import { useHydrated } from '../../components/use-hydrated';
 
 // Checked here rather than with the contract's zod schema, so that the sign-in route loads no zod
 // (its size budget, vite-budget.ts); the server validates with the schema all the same.
@@ -35,6 +36,8 @@ export default function SignInPage() {
   const login = useLogin();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // The page comes prerendered (prerender.tsx): nothing can be typed or sent before it hydrates.
+  const hydrated = useHydrated();
 
   const send = (withCode?: string) =>
     login.mutate({ email: email.trim().toLowerCase(), password, rememberMe, ...(withCode ? { code: withCode } : {}) }, {
@@ -79,90 +82,92 @@ export default function SignInPage() {
   return (
     <AuthLayout title="Admin Portal" subtitle="Secure access to financial dashboard">
       <form onSubmit={submit} noValidate aria-label="Sign in">
-        <Stack gap="md">
-          {login.isError && !askedForCode && (
-            <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
-              {errorMessage(login.error, 'Authentication failed. Please check your credentials.')}
-            </Alert>
-          )}
-          {step === 'code' ? (
-            <>
-              <Alert color="indigo" variant="light" icon={<IconShieldLock aria-hidden />} role="status" title="Two-factor sign-in">
-                Enter the 6-digit code from your authenticator app for {email.trim().toLowerCase()}. Lost your phone? Enter one
-                of your recovery codes instead.
+        <fieldset disabled={!hydrated} style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}>
+          <Stack gap="md">
+            {login.isError && !askedForCode && (
+              <Alert color="red" variant="light" icon={<IconAlertCircle aria-hidden />} role="alert">
+                {errorMessage(login.error, 'Authentication failed. Please check your credentials.')}
               </Alert>
-              <TextInput
-                label="Two-factor code"
-                autoComplete="one-time-code"
-                placeholder="123456"
-                leftSection={<IconKey size={16} aria-hidden />}
-                value={code}
-                onChange={(event) => setCode(event.currentTarget.value)}
-                error={errors.code}
-                withAsterisk
-                autoFocus
-                maxLength={11}
-                spellCheck={false}
-              />
-            </>
-          ) : (
-            <>
-              <TextInput
-                label="Email"
-                type="email"
-                autoComplete="email"
-                placeholder="Enter your email"
-                leftSection={<IconAt size={16} aria-hidden />}
-                value={email}
-                onChange={(event) => setEmail(event.currentTarget.value)}
-                error={errors.email}
-                withAsterisk
-                data-autofocus
-              />
-              <PasswordInput
-                label="Password"
-                autoComplete="current-password"
-                placeholder="Enter your password"
-                leftSection={<IconLock size={16} aria-hidden />}
-                value={password}
-                onChange={(event) => setPassword(event.currentTarget.value)}
-                error={errors.password}
-                withAsterisk
-              />
-              <Group justify="space-between">
-                <Checkbox
-                  label="Remember me"
-                  checked={rememberMe}
-                  onChange={(event) => setRememberMe(event.currentTarget.checked)}
+            )}
+            {step === 'code' ? (
+              <>
+                <Alert color="indigo" variant="light" icon={<IconShieldLock aria-hidden />} role="status" title="Two-factor sign-in">
+                  Enter the 6-digit code from your authenticator app for {email.trim().toLowerCase()}. Lost your phone? Enter one
+                  of your recovery codes instead.
+                </Alert>
+                <TextInput
+                  label="Two-factor code"
+                  autoComplete="one-time-code"
+                  placeholder="123456"
+                  leftSection={<IconKey size={16} aria-hidden />}
+                  value={code}
+                  onChange={(event) => setCode(event.currentTarget.value)}
+                  error={errors.code}
+                  withAsterisk
+                  autoFocus
+                  maxLength={11}
+                  spellCheck={false}
                 />
-                <Anchor component={Link} to="/forgot-password" size="sm">
-                  Forgot password?
-                </Anchor>
-              </Group>
-            </>
-          )}
-          <Button
-            type="submit"
-            size="md"
-            fullWidth
-            aria-busy={login.isPending}
-            leftSection={login.isPending ? <Loader size={16} color="white" aria-hidden /> : <IconLogin size={18} aria-hidden />}
-          >
-            {login.isPending ? busyLabel : step === 'code' ? 'Verify' : 'Access Portal'}
-          </Button>
-          {step === 'code' ? (
-            <Button variant="subtle" onClick={startOver} disabled={login.isPending}>
-              Use a different account
+              </>
+            ) : (
+              <>
+                <TextInput
+                  label="Email"
+                  type="email"
+                  autoComplete="email"
+                  placeholder="Enter your email"
+                  leftSection={<IconAt size={16} aria-hidden />}
+                  value={email}
+                  onChange={(event) => setEmail(event.currentTarget.value)}
+                  error={errors.email}
+                  withAsterisk
+                  data-autofocus
+                />
+                <PasswordInput
+                  label="Password"
+                  autoComplete="current-password"
+                  placeholder="Enter your password"
+                  leftSection={<IconLock size={16} aria-hidden />}
+                  value={password}
+                  onChange={(event) => setPassword(event.currentTarget.value)}
+                  error={errors.password}
+                  withAsterisk
+                />
+                <Group justify="space-between">
+                  <Checkbox
+                    label="Remember me"
+                    checked={rememberMe}
+                    onChange={(event) => setRememberMe(event.currentTarget.checked)}
+                  />
+                  <Anchor component={Link} to="/forgot-password" size="sm">
+                    Forgot password?
+                  </Anchor>
+                </Group>
+              </>
+            )}
+            <Button
+              type="submit"
+              size="md"
+              fullWidth
+              aria-busy={login.isPending}
+              leftSection={login.isPending ? <Loader size={16} color="white" aria-hidden /> : <IconLogin size={18} aria-hidden />}
+            >
+              {login.isPending ? busyLabel : step === 'code' ? 'Verify' : 'Access Portal'}
             </Button>
-          ) : (
-            <Text size="sm" c="dimmed" ta="center">
-              No account yet?{' '}
-              <Anchor component={Link} to="/signup" size="sm">
-                Create your account
-              </Anchor>
-            </Text>
-          )}
-        </Stack>
+            {step === 'code' ? (
+              <Button variant="subtle" onClick={startOver} disabled={login.isPending}>
+                Use a different account
+              </Button>
+            ) : (
+              <Text size="sm" c="dimmed" ta="center">
+                No account yet?{' '}
+                <Anchor component={Link} to="/signup" size="sm">
+                  Create your account
+                </Anchor>
+              </Text>
+            )}
+          </Stack>
+        </fieldset>
       </form>
     </AuthLayout>
   );

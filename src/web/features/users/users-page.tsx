@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { Button, Group, Text } from '@mantine/core';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage } from '../../components/list-page';
@@ -20,6 +21,11 @@ const URL_FILTERS = { user: '', level: '', rank: '', sort: DEFAULT_SORT };
 const toFilters = (f: typeof URL_FILTERS): UserFilters => ({
   userId: f.user || null, level: f.level || null, rankId: f.rank || null, sort: f.sort,
 });
+
+/** The sidebar's link was pressed (app/screens.ts): the first page, unfiltered, starts loading. */
+export function prefetch(client: QueryClient): void {
+  void client.prefetchQuery(usersListQuery(toFilters(URL_FILTERS), 1));
+}
 
 export default function UsersPage() {
   return (

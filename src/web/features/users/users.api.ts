@@ -83,6 +83,9 @@ export const usersListQuery = (f: UserFilters, page: number) => {
     queryKey: users.list.key(listInput(query)),
     queryFn: ({ signal }) => fetchUsers(query, { signal }),
     placeholderData: keepPreviousData,
+    // The page the sidebar link started loading when it was pressed (users-page.tsx `prefetch`)
+    // is shown as it arrives, not asked for again as the screen mounts a moment later.
+    staleTime: 2_000,
   });
 };
 
