@@ -12,6 +12,7 @@ import { adminLogin, E2E_ADMIN, freePort, startServer, type RunningServer } from
 import { measureExport, measureHealthUnderLoad, type ExportTiming, type HealthUnderLoad } from './heavy.ts';
 import { load } from './load.ts';
 import { measureUsersPage, type PanelTiming } from './panel.ts';
+import { measureLighthouse, type LighthouseResult } from './lighthouse.ts';
 import { captureStatements, pgbenchVersion, preparePgbench, type PgbenchResult } from './pgbench.ts';
 import { pgbenchSection, writeReport, type Report, type Row } from './report.ts';
 import { BENCH_LIMITS, mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
@@ -247,6 +248,7 @@ const rows: Row[] = [];
 let invariants: string[] | null = null;
 const reads: { row: Row; path: string }[] = [];
 let panel: PanelTiming | null = null;
+let lighthouse: LighthouseResult | null = null;
 const exports: ExportTiming[] = [];
 let health: HealthUnderLoad | null = null;
 try {
@@ -331,6 +333,12 @@ try {
     return null;
   });
   if (panel) log(`users page in Chromium: first rows ${panel.firstRowsMs} ms, next page ${panel.nextPageMs} ms, level filter ${panel.levelFilterMs} ms`);
+  // Lighthouse's default (mobile, simulated throttling) on /signin: issue 23's target is 100 / 100.
+  if (!only) lighthouse = await measureLighthouse(server.url).catch((err: Error) => {
+    log(`Lighthouse could not be run: ${err.message}`);
+    return null;
+  });
+  if (lighthouse) log(`Lighthouse on /signin: performance ${lighthouse.performance}, accessibility ${lighthouse.accessibility}`);
 
   if (bench.url && nginxPath && !only && !argv.includes('--no-scale-out')) {
     await scaleOut(server, token, ceiling.rps);
@@ -372,6 +380,7 @@ const file = writeReport({
   seconds,
   rows,
   panel,
+  lighthouse,
   invariants,
   exports,
   health,
