@@ -121,6 +121,8 @@ export const incomeRuns = pgTable(
     uniqueIndex('income_runs_once_uq').on(t.kind, t.periodStart).where(sql`${t.status} <> 'reversed'`),
     index('income_runs_started_idx').on(t.startedAt, t.runId),
     index('income_runs_kind_period_idx').on(t.kind, t.periodStart, t.runId),
+    // The runs still moving money: /metrics reads them at every scrape, resumeRuns at every tick (issue 23).
+    index('income_runs_in_progress_idx').on(t.runId).where(sql`${t.status} in ('running', 'reversing')`),
     check('income_runs_status', sql`${t.status} in ('running', 'completed', 'failed', 'reversing', 'reversed')`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE INDEX "income_runs_in_progress_idx" ON "income_runs" USING btree ("run_id") WHERE "income_runs"."status" in ('running', 'reversing');
