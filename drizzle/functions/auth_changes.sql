@@ -1,28 +1,45 @@
 -- What a session may do is read from sessions, users, roles, role_permissions, permissions and
--- two_factor (auth.repository.ts SESSION_SQL). Every statement that changes one of the columns it
--- reads takes the next auth version and announces it on 'auth_changed' (issue 23): each server copy
--- empties its session cache when it hears it (modules/auth/session-cache.ts). NOTIFY is delivered
--- at commit, and not at all on rollback. Statement-level, and only on the columns the sessions read:
--- a balance update or the minute's "last used" touch announces nothing. Reads: auth_epoch.
+-- two_factor (auth.repository.ts SESSION_SQL). A transaction that changes a row's column the
+-- sessions read takes the next auth version, once, and announces it on 'auth_changed' (issue 23):
+-- each server copy empties its session cache when it hears it (modules/auth/session-cache.ts).
+-- NOTIFY is delivered at commit, and not at all on rollback. Row triggers, so a statement that
+-- changes nothing announces nothing; on users only a real change of a read column counts, so a
+-- balance update or the minute's "last used" touch never announces. Reads: auth_epoch.
 
 CREATE OR REPLACE FUNCTION public.announce_auth_change()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  PERFORM pg_notify('auth_changed', nextval('auth_epoch')::text);
+  -- Once per transaction: the setting is local to it and gone at its end.
+  IF current_setting('backoffice.auth_announced', true) IS DISTINCT FROM 'yes' THEN
+    PERFORM set_config('backoffice.auth_announced', 'yes', true);
+    PERFORM pg_notify('auth_changed', nextval('auth_epoch')::text);
+  END IF;
   RETURN NULL;
 END $function$;
 
-CREATE OR REPLACE TRIGGER sessions_auth_change AFTER DELETE OR UPDATE OF token_hash, user_id, expires_at, stage ON public.sessions
-  FOR EACH STATEMENT EXECUTE FUNCTION announce_auth_change();
-CREATE OR REPLACE TRIGGER users_auth_change AFTER DELETE OR UPDATE OF username, full_name, email, role_id, deleted_at, status, can_sign_in, unconfirmed ON public.users
-  FOR EACH STATEMENT EXECUTE FUNCTION announce_auth_change();
-CREATE OR REPLACE TRIGGER roles_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.roles
-  FOR EACH STATEMENT EXECUTE FUNCTION announce_auth_change();
-CREATE OR REPLACE TRIGGER role_permissions_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.role_permissions
-  FOR EACH STATEMENT EXECUTE FUNCTION announce_auth_change();
-CREATE OR REPLACE TRIGGER permissions_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.permissions
-  FOR EACH STATEMENT EXECUTE FUNCTION announce_auth_change();
-CREATE OR REPLACE TRIGGER two_factor_auth_change AFTER INSERT OR DELETE OR UPDATE OF enabled_at, user_id ON public.two_factor
-  FOR EACH STATEMENT EXECUTE FUNCTION announce_auth_change();
+DROP TRIGGER IF EXISTS sessions_auth_change ON public.sessions;
+DROP TRIGGER IF EXISTS users_auth_change ON public.users;
+DROP TRIGGER IF EXISTS roles_auth_change ON public.roles;
+DROP TRIGGER IF EXISTS role_permissions_auth_change ON public.role_permissions;
+DROP TRIGGER IF EXISTS permissions_auth_change ON public.permissions;
+DROP TRIGGER IF EXISTS two_factor_auth_change ON public.two_factor;
+
+CREATE TRIGGER sessions_auth_change AFTER DELETE OR UPDATE OF token_hash, user_id, expires_at, stage ON public.sessions
+  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE TRIGGER users_auth_change_update AFTER UPDATE OF username, full_name, email, role_id, deleted_at, status, can_sign_in, unconfirmed ON public.users
+  FOR EACH ROW WHEN (OLD.username IS DISTINCT FROM NEW.username OR OLD.full_name IS DISTINCT FROM NEW.full_name
+    OR OLD.email IS DISTINCT FROM NEW.email OR OLD.role_id IS DISTINCT FROM NEW.role_id OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at
+    OR OLD.status IS DISTINCT FROM NEW.status OR OLD.can_sign_in IS DISTINCT FROM NEW.can_sign_in OR OLD.unconfirmed IS DISTINCT FROM NEW.unconfirmed)
+  EXECUTE FUNCTION announce_auth_change();
+CREATE TRIGGER users_auth_change_delete AFTER DELETE ON public.users
+  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE TRIGGER roles_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.roles
+  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE TRIGGER role_permissions_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.role_permissions
+  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE TRIGGER permissions_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.permissions
+  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE TRIGGER two_factor_auth_change AFTER INSERT OR DELETE OR UPDATE OF enabled_at, user_id ON public.two_factor
+  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();

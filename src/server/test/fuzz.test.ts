@@ -32,7 +32,9 @@ const COUNTED_ATTEMPTS = [/^POST \/api\/Adminlogin/, /^POST \/api\/users\/forgot
  * retry answers the same (idempotency_keys, decisions.md).
  */
 function mayWriteWhenRefused(req: FuzzRequest): Set<string> {
-  const allowed = new Set<string>();
+  // Every server copy's liveness and the auth version it applied, written by its own timer and
+  // listener (modules/auth/session-cache.ts), never by a request's own work.
+  const allowed = new Set<string>(['server_copies']);
   if (COUNTED_ATTEMPTS.some((pattern) => pattern.test(`${req.method} ${req.url}`))) allowed.add('login_failures');
   if (req.headers['idempotency-key'] !== undefined) allowed.add('idempotency_keys');
   return allowed;

@@ -106,8 +106,30 @@ describe('the session cache', () => {
     // Two seconds left, set before the cache reads it (the update announces itself; nothing after does).
     await t.database.query(`update sessions set expires_at = now() + interval '2 seconds' where token_hash = $1`, [hashToken(token)]);
     expect((await call(b, 'GET', '/users/me', token)).status).toBe(200);
-    expect((await call(b, 'GET', '/users/me', token)).queries).toBe(0);
+    // Served from the cache once the update's own announcement has been heard.
+    await expect.poll(async () => (await call(b, 'GET', '/users/me', token)).queries, { timeout: 10_000 }).toBe(0);
     await expect.poll(async () => (await call(b, 'GET', '/users/me', token)).status, { timeout: 10_000, interval: 200 }).toBe(401);
+  });
+});
+
+describe('what announces an auth change', () => {
+  it('a real change, once per transaction; not a balance update, a "last used" touch or a statement that changes no row', async () => {
+    const heard: string[] = [];
+    const stop = await t.database.listen('auth_changed', (payload) => heard.push(payload), () => {});
+    try {
+      const [{ userId }] = await t.database.query<{ userId: number }>('select user_id as "userId" from users where can_sign_in limit 1');
+      await t.database.query('update users set balance_paise = balance_paise where user_id = $1', [userId]);
+      await t.database.query('update users set status = status where user_id = $1', [userId]);
+      await t.database.query('update sessions set last_used_at = now()');
+      await t.database.query('delete from sessions where id = -1');
+      await t.database.exec(`begin; update roles set status = status where role_id = (select min(role_id) from roles);
+        insert into permissions (name, description, module) values ('announced_once', 'test', 'test'); delete from permissions where name = 'announced_once'; commit;`);
+      // Announcements arrive in commit order: anything the first five announced would be heard first.
+      await expect.poll(() => heard.length, { timeout: 10_000 }).toBeGreaterThan(0);
+      expect(heard).toHaveLength(1);
+    } finally {
+      await stop();
+    }
   });
 });
 
