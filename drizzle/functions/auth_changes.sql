@@ -19,27 +19,10 @@ BEGIN
   RETURN NULL;
 END $function$;
 
-DROP TRIGGER IF EXISTS sessions_auth_change ON public.sessions;
-DROP TRIGGER IF EXISTS users_auth_change ON public.users;
-DROP TRIGGER IF EXISTS roles_auth_change ON public.roles;
-DROP TRIGGER IF EXISTS role_permissions_auth_change ON public.role_permissions;
-DROP TRIGGER IF EXISTS permissions_auth_change ON public.permissions;
-DROP TRIGGER IF EXISTS two_factor_auth_change ON public.two_factor;
-
-CREATE TRIGGER sessions_auth_change AFTER DELETE OR UPDATE OF token_hash, user_id, expires_at, stage ON public.sessions
-  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
-CREATE TRIGGER users_auth_change_update AFTER UPDATE OF username, full_name, email, role_id, deleted_at, status, can_sign_in, unconfirmed ON public.users
-  FOR EACH ROW WHEN (OLD.username IS DISTINCT FROM NEW.username OR OLD.full_name IS DISTINCT FROM NEW.full_name
-    OR OLD.email IS DISTINCT FROM NEW.email OR OLD.role_id IS DISTINCT FROM NEW.role_id OR OLD.deleted_at IS DISTINCT FROM NEW.deleted_at
-    OR OLD.status IS DISTINCT FROM NEW.status OR OLD.can_sign_in IS DISTINCT FROM NEW.can_sign_in OR OLD.unconfirmed IS DISTINCT FROM NEW.unconfirmed)
-  EXECUTE FUNCTION announce_auth_change();
-CREATE TRIGGER users_auth_change_delete AFTER DELETE ON public.users
-  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
-CREATE TRIGGER roles_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.roles
-  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
-CREATE TRIGGER role_permissions_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.role_permissions
-  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
-CREATE TRIGGER permissions_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.permissions
-  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
-CREATE TRIGGER two_factor_auth_change AFTER INSERT OR DELETE OR UPDATE OF enabled_at, user_id ON public.two_factor
-  FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE OR REPLACE TRIGGER sessions_auth_change AFTER DELETE OR UPDATE OF token_hash, user_id, expires_at, stage ON public.sessions FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE OR REPLACE TRIGGER users_auth_change_update AFTER UPDATE OF username, full_name, email, role_id, deleted_at, status, can_sign_in, unconfirmed ON public.users FOR EACH ROW WHEN (((old.username IS DISTINCT FROM new.username) OR (old.full_name IS DISTINCT FROM new.full_name) OR (old.email IS DISTINCT FROM new.email) OR (old.role_id IS DISTINCT FROM new.role_id) OR (old.deleted_at IS DISTINCT FROM new.deleted_at) OR (old.status IS DISTINCT FROM new.status) OR (old.can_sign_in IS DISTINCT FROM new.can_sign_in) OR (old.unconfirmed IS DISTINCT FROM new.unconfirmed))) EXECUTE FUNCTION announce_auth_change();
+CREATE OR REPLACE TRIGGER users_auth_change_delete AFTER DELETE ON public.users FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE OR REPLACE TRIGGER roles_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.roles FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE OR REPLACE TRIGGER role_permissions_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.role_permissions FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE OR REPLACE TRIGGER permissions_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.permissions FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
+CREATE OR REPLACE TRIGGER two_factor_auth_change AFTER INSERT OR DELETE OR UPDATE OF enabled_at, user_id ON public.two_factor FOR EACH ROW EXECUTE FUNCTION announce_auth_change();
