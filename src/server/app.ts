@@ -1,6 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { contractSerializerCompiler } from './lib/serializer.ts';
 import type { Config } from './config.ts';
@@ -10,6 +9,7 @@ import { CAPTURED_QUERIES_HEADER, encodeCapturedQueries, installQueryTiming, que
 import { registerAuth, requestLogSerializers } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerBoundedWork } from './plugins/bounded-work.ts';
@@ -105,18 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.config.serverTiming || captureQueries) {
     registerServerTiming(app, { timing: deps.config.serverTiming, explain: deps.config.serverTiming && deps.config.explainQueries, capture: captureQueries });
   }
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
+  registerSecurityHeaders(app);
   // Closed by default: the panel is served from the same origin. CORS_ORIGINS opens it to a list.
   if (deps.config.corsOrigins.length > 0) {
     await app.register(cors, { origin: deps.config.corsOrigins, allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });

@@ -33,6 +33,14 @@ describe('hardening', () => {
       expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(res.headers['x-powered-by']).toBeUndefined();
+      // The whole set helmet gives with our options (worked out once, plugins/security-headers.ts).
+      expect(csp).toBe("default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'none';" +
+        "img-src 'self' data: blob: https:;object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' 'unsafe-inline';upgrade-insecure-requests");
+      expect(res.headers).toMatchObject({
+        'strict-transport-security': 'max-age=31536000; includeSubDomains', 'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin', 'origin-agent-cluster': '?1', 'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen', 'x-permitted-cross-domain-policies': 'none', 'x-xss-protection': '0',
+      });
     }
   });
 
