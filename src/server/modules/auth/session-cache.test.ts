@@ -29,7 +29,13 @@ beforeAll(async () => {
   } else {
     second = t.database; // one embedded database in this process, two apps on it
   }
-  b = await buildApp({ config, database: second });
+  // The second copy hears every announcement 300 ms late (a busy copy): a change must still apply
+  // on it at once, because the copy that made the change waits until every copy has applied it.
+  const slow: Database = {
+    ...second,
+    listen: (channel, onNotice, onLost) => second.listen(channel, (payload) => void setTimeout(() => onNotice(payload), 300), onLost),
+  };
+  b = await buildApp({ config, database: slow });
   await b.ready();
   admin = await t.login();
 }, 120_000);

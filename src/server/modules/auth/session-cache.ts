@@ -166,9 +166,12 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
       entries.set(tokenHash, { auth, expiresAt: expiresAt.getTime(), version: at });
     },
     async settle() {
-      const [{ v }] = await database.query<{ v: number | string }>(CURRENT_VERSION);
-      // Nothing announced that this copy has not heard: no change of this request's is in flight.
-      if (Number(v) <= version) return;
+      const [{ v, least }] = await database.query<{ v: number | string; least: number | string | null }>(
+        `select (${CURRENT_VERSION}) as v, (select min(applied_version) from server_copies
+                 where seen_at > now() - make_interval(secs => ${LIVE_SECONDS}))::int8 as least`,
+      );
+      // Every live copy has applied everything announced: no change of this request's is in flight.
+      if (least !== null && Number(v) <= Number(least)) return;
       // A version taken now is announced after every change committed before it: a copy that has
       // applied it has emptied its cache of them all.
       const [{ w }] = await database.query<{ w: number | string }>(
