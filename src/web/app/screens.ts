@@ -67,6 +67,9 @@ export function prefetchScreen(path: MainPath, client: QueryClient): void {
  * operator does meanwhile on a busy machine.
  */
 export function preloadWhenIdle(paths: readonly MainPath[], soon = 2, gapMs = 1500): () => void {
+  // Unit tests render the shell hundreds of times: loading every screen behind each would only
+  // slow them (a screen still loads when its link is pointed at, and when it is opened).
+  if (import.meta.env.MODE === 'test') return () => {};
   let stopped = false;
   let timer: number | undefined;
   const next = (i: number) => {
