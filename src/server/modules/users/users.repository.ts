@@ -181,7 +181,7 @@ function rememberFrequent(key: string) {
  *   hoping to meet a rare match;
  * - a frequent search (this process has seen ≥ SEARCH_COUNT_MIN matches): its kept count beside a
  *   page that walks the sort order, as a match turns up every few rows. Only when the kept count
- *   has gone stale (ten minutes) is it counted again, by a second statement.
+ *   has gone stale (ten minutes) is it counted again and kept, by a second statement.
  */
 export async function listUsers(database: Database, f: UserFilter): Promise<{ users: User[]; total: number }> {
   const where = ['u.deleted_at is null'];
@@ -226,14 +226,21 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
     rememberFrequent(hintKey);
     return { users: members, total: Number(first.total) };
   }
-  // A search just counted (not known to be frequent), or a frequent one whose kept count went stale.
-  const counted = frequent ? Number((await database.query<{ n: number | string }>(countSql, countParams))[0].n) : Number(first.total);
+  if (frequent) {
+    // Its kept count went stale (ten minutes): recount and keep it at once (one count of every
+    // match, not two); a search that has become rare stops being treated as frequent.
+    const total = await keepSearchCount(database, searchKey, countSql, countParams);
+    if (total < SEARCH_COUNT_MIN) frequentSearches.delete(hintKey);
+    return { users: members, total };
+  }
+  // A search just counted with its page (not known to be frequent).
+  const counted = Number(first.total);
   if (counted < SEARCH_COUNT_MIN) {
     frequentSearches.delete(hintKey);
     return { users: members, total: counted };
   }
   rememberFrequent(hintKey);
-  if (!frequent && first.kept != null) return { users: members, total: Number(first.kept) };
+  if (first.kept != null) return { users: members, total: Number(first.kept) };
   return { users: members, total: await keepSearchCount(database, searchKey, countSql, countParams) };
 }
 
