@@ -3,7 +3,7 @@ import { REWARD_TYPES, royaltyDisplayLevel, type INCOME_SORTS } from '../../../c
 import type { Database } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import type { ranks } from '../../db/schema/catalogue.ts';
-import type { incomeBatches, ledgerEntries } from '../../db/schema/money.ts';
+import type { incomeBatches, incomeMonthTotals, ledgerEntries } from '../../db/schema/money.ts';
 import { containsPattern } from './revenue.repository.ts';
 
 /** Royalty or one reward type over a range of batch run dates, optionally one user name. */
@@ -71,85 +71,82 @@ export function wholeMonths(fromDate: string, toDate: string): string[] | null {
   return months;
 }
 
-/** A receiver's credit as the report's statement sends it: [id, batchId, userId, userName, rankName, amountPaise, ISO time]. */
-type CreditJson = [number, number, number, string, string | null, number, string];
-/** A user of the page as the report's statement sends it: [userId, paise, entries, userName, rankName]. */
-type UserJson = [number, number, number, string | null, string | null];
+type UserTotalRow = Pick<Ledger, 'userId'> & { paise: number; n: number };
+type Totals = Pick<typeof incomeMonthTotals.$inferSelect, 'users'> & { paise: number; n: number };
 
 /**
- * The SQL of the totals and of one page of receivers (largest income first) as CTEs `t` (paise,
- * n, users) and `pu` (user_id, paise, n, ord), over the batches whose ids `batchIds` binds. A
- * range of whole months without a name filter (the screens' default: the current month) reads
- * the income_month_* rollups (drizzle/functions/income_months.sql); any other range groups the
- * batches' ledger credits, read through ledger_batch_user_idx.
+ * Totals and one page of receivers (largest income first). A range of whole months without a name
+ * filter (the screens' default: the current month) reads the income_month_* rollups (drizzle/functions/income_months.sql);
+ * any other range groups the batches' ledger credits, read through ledger_batch_user_idx.
  */
-function receiverTotalsSql(
-  f: IncomeFilters, sort: IncomeSort, page: number, limit: number, arg: (v: unknown) => string, batchIds: string,
-): string {
+async function receiverTotals(database: Database, f: IncomeFilters, sort: IncomeSort, ids: number[], page: number, limit: number) {
   // Smallest first reads income_month_users_top_idx backwards: amount ascending, then user id descending.
   const up = sort === 'amount';
   const months = f.userName ? null : wholeMonths(f.fromDate, f.toDate);
-  const window = () => `limit ${arg(limit)} offset ${arg((page - 1) * limit)}`;
-  const key = f.kind === 'royalty' ? '' : f.rewardType;
-  if (months && key !== undefined) {
-    const kind = arg(f.kind);
-    const reward = arg(key);
-    if (months.length === 1) {
-      const month = arg(months[0]);
-      const order = up ? 'total_paise asc, user_id desc' : 'total_paise desc nulls last, user_id';
-      return `t as (select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, coalesce(sum(users), 0)::int8 as users
-               from income_month_totals where kind = ${kind} and reward_key = ${reward} and month = ${month}::date),
-        pu as materialized (select user_id, total_paise as paise, entries as n, row_number() over (order by ${order}) as ord
-               from income_month_users where kind = ${kind} and reward_key = ${reward} and month = ${month}::date
-              order by ${order} ${window()})`;
+  const offset = (page - 1) * limit;
+  if (months) {
+    const key = f.kind === 'royalty' ? '' : f.rewardType;
+    if (key !== undefined) {
+      const one = months.length === 1;
+      const [[totals], users] = await Promise.all([
+        database.query<Totals>(one
+          ? `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, coalesce(sum(users), 0)::int8 as users
+               from income_month_totals where kind = $1 and reward_key = $2 and month = any($3::date[])`
+          : `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users
+               from income_month_users where kind = $1 and reward_key = $2 and month = any($3::date[])`,
+        [f.kind, key, months]),
+        database.query<UserTotalRow>(one
+          ? `select user_id as "userId", total_paise as paise, entries as n from income_month_users
+              where kind = $1 and reward_key = $2 and month = $3::date
+              order by ${up ? 'total_paise asc, user_id desc' : 'total_paise desc nulls last, user_id'} limit $4 offset $5`
+          : `select user_id as "userId", sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
+              where kind = $1 and reward_key = $2 and month = any($3::date[])
+              group by user_id order by sum(total_paise) ${up ? 'asc' : 'desc'}, user_id ${up ? 'desc' : 'asc'} limit $4 offset $5`,
+        [f.kind, key, one ? months[0] : months, limit, offset]),
+      ]);
+      return { totals, users };
     }
-    const list = arg(months);
-    return `t as (select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users
-             from income_month_users where kind = ${kind} and reward_key = ${reward} and month = any(${list}::date[])),
-      pu as materialized (select user_id, sum(total_paise)::int8 as paise, sum(entries)::int8 as n,
-             row_number() over (order by sum(total_paise) ${up ? 'asc' : 'desc'}, user_id ${up ? 'desc' : 'asc'}) as ord
-             from income_month_users where kind = ${kind} and reward_key = ${reward} and month = any(${list}::date[])
-            group by user_id order by sum(total_paise) ${up ? 'asc' : 'desc'}, user_id ${up ? 'desc' : 'asc'} ${window()})`;
   }
-  const name = f.userName ? arg(containsPattern(f.userName)) : null;
+  const name = f.userName ? containsPattern(f.userName) : null;
   const join = name ? 'join users u on u.user_id = l.user_id' : '';
-  const match = name ? `and (lower(u.full_name) like ${name} or lower(coalesce(u.username, '')) like ${name})` : '';
-  const order = `sum(l.amount_paise) ${up ? 'asc' : 'desc'}, l.user_id ${up ? 'desc' : 'asc'}`;
-  return `t as (select coalesce(sum(l.amount_paise), 0)::int8 as paise, count(*)::int8 as n, count(distinct l.user_id)::int8 as users
-           from ledger_entries l ${join} where l.batch_id = any(${batchIds}::int[]) ${match}),
-    pu as materialized (select l.user_id, sum(l.amount_paise)::int8 as paise, count(*)::int8 as n, row_number() over (order by ${order}) as ord
-           from ledger_entries l ${join} where l.batch_id = any(${batchIds}::int[]) ${match}
-          group by l.user_id order by ${order} ${window()})`;
+  const [[totals], users] = await Promise.all([
+    database.query<Totals>(`
+      select coalesce(sum(l.amount_paise), 0)::int8 as paise, count(*)::int8 as n, count(distinct l.user_id)::int8 as users
+        from ledger_entries l ${join}
+       where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(2)}` : ''}`, name ? [ids, name] : [ids]),
+    database.query<UserTotalRow>(`
+      select l.user_id as "userId", sum(l.amount_paise)::int8 as paise, count(*)::int8 as n
+        from ledger_entries l ${join}
+       where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(4)}` : ''}
+       group by l.user_id order by sum(l.amount_paise) ${up ? 'asc' : 'desc'}, l.user_id ${up ? 'desc' : 'asc'}
+       limit $2 offset $3`, name ? [ids, limit, offset, name] : [ids, limit, offset]),
+  ]);
+  return { totals, users };
 }
 
 /**
  * The report: totals over every receiver of the range's batches, one page of users grouped by
  * user (largest income first), and the batches with their receivers among that page's users.
- * Two statements: the range's batches (a month without any answers at once), then everything
- * else in one row, its lists as JSON built by the database (issue 23: two round trips instead of
- * three and five statements, and on PGlite each returned row costs more than building it).
  */
 export async function incomeReport(database: Database, filters: IncomeFilters, sort: IncomeSort, page: number, limit: number) {
   const f = batchSource(filters);
   const batches = await batchesInRange(database, f);
-  if (batches.length === 0) return { data: [], users: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
-  const params: unknown[] = [batches.map((b) => b.batchId)];
-  const arg = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
-  const [row] = await database.query<{ paise: number; n: number; users: number; page: UserJson[]; credits: CreditJson[] }>(
-    `with ${receiverTotalsSql(f, sort, page, limit, arg, '$1')}
-     select t.paise, t.n, t.users,
-            (select coalesce(json_agg(json_build_array(pu.user_id, pu.paise, pu.n, coalesce(u.username, u.full_name), r.name) order by pu.ord), '[]')
-               from pu left join users u on u.user_id = pu.user_id left join ranks r on r.rank_id = u.rank_id) as page,
-            (select coalesce(json_agg(json_build_array(l.id, l.batch_id, l.user_id, coalesce(u.username, u.full_name), r.name, l.amount_paise,
-                      to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) order by l.created_at, l.id), '[]')
-               from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
-              where l.user_id = any(array(select user_id from pu)) and l.batch_id = any($1::int[])) as credits
-       from t`,
-    params,
-  );
+  const ids = batches.map((b) => b.batchId);
+  if (ids.length === 0) return { data: [], users: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
+  const { totals, users: totalsByUser } = await receiverTotals(database, f, sort, ids, page, limit);
+  const pageIds = totalsByUser.map((u) => u.userId);
+  const [people, receivers] = pageIds.length === 0 ? [[], []] : await Promise.all([
+    database.query<Pick<CreditRow, 'userId' | 'userName' | 'rankName'>>(`
+      select u.user_id as "userId", coalesce(u.username, u.full_name) as "userName", r.name as "rankName"
+        from users u left join ranks r on r.rank_id = u.rank_id where u.user_id = any($1::int8[])`, [pageIds]),
+    database.query<CreditRow>(`
+      select ${CREDIT_COLUMNS}
+        from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
+       where l.user_id = any($2::int8[]) and l.batch_id = any($1::int[])
+       order by l.created_at, l.id`, [ids, pageIds]),
+  ]);
+  const person = new Map(people.map((p) => [p.userId, p]));
+
   return {
     data: batches.map((b) => ({
       batchId: b.batchId,
@@ -158,20 +155,35 @@ export async function incomeReport(database: Database, filters: IncomeFilters, s
       runDate: b.runDate,
       source: sourceOf(b),
       status: 'Paid',
-      receivers: row.credits
-        .filter((r) => r[1] === b.batchId)
-        .map(([, , userId, userName, rankName, amountPaise, dateTime]) => {
-          const amount = paiseToRupees(amountPaise);
-          return { userId, userName, amount, rankName, dateTime, level: royaltyDisplayLevel(rankName, amount) };
+      receivers: receivers
+        .filter((r) => r.batchId === b.batchId)
+        .map((r) => {
+          const amount = paiseToRupees(r.amountPaise);
+          return {
+            userId: r.userId,
+            userName: r.userName,
+            amount,
+            rankName: r.rankName,
+            dateTime: iso(r.createdAt),
+            level: royaltyDisplayLevel(r.rankName, amount),
+          };
         }),
     })),
-    users: row.page.map(([userId, paise, n, userName, rankName]) => {
-      const amount = paiseToRupees(paise);
-      return { userId, userName: userName ?? '', rankName, level: royaltyDisplayLevel(rankName, amount), amount, transactions: n };
+    users: totalsByUser.map((u) => {
+      const amount = paiseToRupees(u.paise);
+      const rankName = person.get(u.userId)?.rankName ?? null;
+      return {
+        userId: u.userId,
+        userName: person.get(u.userId)?.userName ?? '',
+        rankName,
+        level: royaltyDisplayLevel(rankName, amount),
+        amount,
+        transactions: u.n,
+      };
     }),
-    totalAmount: paiseToRupees(row.paise),
-    totalUsers: row.users,
-    transactions: row.n,
+    totalAmount: paiseToRupees(totals.paise),
+    totalUsers: totals.users,
+    transactions: totals.n,
   };
 }
 

@@ -191,7 +191,7 @@ describe('GET /api/rewards/rewardsDaily', () => {
     expect(body.data.every((b: { rewardType: string }) => b.rewardType === type)).toBe(true);
   });
 
-  it('issue 23: the receivers the database sends as JSON are the ledger\'s rows (time to the millisecond in UTC); a page past the end keeps its totals', async () => {
+  it('issue 23: the receivers are the ledger\'s rows of the page\'s users (time to the millisecond in UTC); a page past the end keeps its totals', async () => {
     const url = `/api/rewards/rewardsDaily?${WIDE}&transactionType=dailyPayout&limit=5`;
     const body = (await get(`${url}&page=2`)).json();
     expect(body.users).toHaveLength(5);
