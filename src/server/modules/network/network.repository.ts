@@ -31,23 +31,32 @@ const liveReferralsOf = (userId: number) => and(eq(users.referredBy, userId), is
 
 /**
  * Live members directly referred by this member, oldest first (lowest ids: the order of the
- * network view and the genealogy, issue 15), one page, with their total. Raw prepared statements: the benchmark measures this call.
+ * network view and the genealogy, issue 15), one page, with their total — or null when the member
+ * is not a live one. One statement: the member, the count beside the page, left-joined so that a
+ * page past the end still answers it. Count and page read users_referred_by_idx (the member's own
+ * referrals only). Raw prepared statement: the benchmark measures this call.
  */
 export async function directDownline(
   database: Database,
   userId: number,
   page: number,
   limit: number,
-): Promise<{ total: number; members: DownlineMember[] }> {
-  const [rows, [counted]] = await Promise.all([
-    database.query<MemberRow>(
-      `select ${memberColumns('u')} from users u
-        where u.referred_by = $1 and u.deleted_at is null order by u.user_id limit $2 offset $3`,
-      [userId, limit, (page - 1) * limit],
-    ),
-    database.query<{ n: number }>('select count(*) as n from users where referred_by = $1 and deleted_at is null', [userId]),
-  ]);
-  return { total: counted.n, members: rows.map(toDownlineMember) };
+): Promise<{ total: number; members: DownlineMember[] } | null> {
+  const rows = await database.query<{ total: number } & Nullable<MemberRow>>(
+    `select (select count(*) from users where referred_by = $1 and deleted_at is null) as total, x.*
+       from users r left join (
+         select ${memberColumns('u')} from users u
+          where u.referred_by = $1 and u.deleted_at is null order by u.user_id limit $2 offset $3
+       ) x on true
+      where r.user_id = $1 and r.deleted_at is null
+      order by x."userId"`,
+    [userId, limit, (page - 1) * limit],
+  );
+  if (rows.length === 0) return null;
+  return {
+    total: Number(rows[0].total),
+    members: rows.filter((r): r is { total: number } & MemberRow => r.userId !== null).map(toDownlineMember),
+  };
 }
 
 export async function directReferralCount(db: Db, userId: number): Promise<number> {
@@ -108,38 +117,57 @@ export async function upline(db: Db, userId: number): Promise<MemberRef[]> {
   return rows.map((r) => ({ userId: r.userId, fullName: r.fullName, level: r.level, referralCode: r.referralCode, status: r.status }));
 }
 
+/** A member of a level as the tree's statement sends it: [userId, fullName, level, state, status, createDate]. */
+type LevelMemberJson = [number, string, number, string | null, boolean, string];
+const fromLevelJson = ([userId, fullName, level, state, status, createDate]: LevelMemberJson): DownlineMember => ({
+  fullName,
+  userId,
+  level,
+  state,
+  status,
+  createDate,
+});
+
+/** `created_at` as ISO 8601 in UTC to the millisecond, as `iso` writes a Date (db/rows.ts). */
+const ISO_CREATED = `to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
- * The network under a member, level by level, to `depth`: each level's count of live members and
- * its first `limit` live members (lowest ids), both from the trigger-kept downline_counts
- * (drizzle/functions/downline_counts.sql) — one index read and `limit` rows a level, whatever the network's size.
- * Deleted members are not counted or shown, but their referrals stay in the network. Raw
- * prepared statements: the benchmark measures this call.
+ * The network under a live member, level by level, to `depth`: each level's count of live members
+ * and its first `limit` live members (lowest ids), both from the trigger-kept downline_counts
+ * (drizzle/functions/downline_counts.sql) — one index read and `limit` rows a level, whatever the
+ * network's size — with the member's own card; null when the member is not a live one.
+ * Deleted members are not counted or shown, but their referrals stay in the network.
+ * One statement and one row: the levels come as one JSON array (a level: [depth, count,
+ * [member, …]]), because on PGlite each row returned costs far more than building it (issue 23:
+ * 156 rows took 1.6 ms there, the same as JSON 0.7 ms). Raw prepared statement: the benchmark
+ * measures this call.
  */
-export async function downlineTree(database: Database, userId: number, depth: number, limit: number): Promise<DownlineTree['levels']> {
-  const rows = await database.query<{ depth: number; members: number } & Nullable<MemberRow>>(
-    `select d.depth, d.members, ${memberColumns('m')}
-       from downline_counts d
-       left join lateral (
-         select u.user_id, u.full_name, u.level, u.state, u.status, u.created_at
-           from users u where u.user_id = any(d.first_members) and u.deleted_at is null
-          order by u.user_id limit $3
-       ) m on true
-      where d.ancestor_id = $1 and d.depth <= $2 and d.members > 0
-      order by d.depth, m.user_id`,
+export async function downlineTree(
+  database: Database,
+  userId: number,
+  depth: number,
+  limit: number,
+): Promise<{ member: Pick<MemberRef, 'fullName' | 'level' | 'referralCode' | 'status'>; levels: DownlineTree['levels'] } | null> {
+  const [row] = await database.query<Pick<MemberRef, 'fullName' | 'level' | 'referralCode' | 'status'> & {
+    levels: [number, number, LevelMemberJson[]][];
+  }>(
+    `select r.full_name as "fullName", r.level, r.referral_code as "referralCode", r.status,
+            (select coalesce(json_agg(json_build_array(d.depth, d.members,
+                      (select coalesce(json_agg(json_build_array(u.user_id, u.full_name, u.level, u.state, u.status, ${ISO_CREATED})
+                                                order by u.user_id), '[]')
+                         from (select u.user_id, u.full_name, u.level, u.state, u.status, u.created_at
+                                 from users u where u.user_id = any(d.first_members) and u.deleted_at is null
+                                order by u.user_id limit $3) u)) order by d.depth), '[]')
+               from downline_counts d where d.ancestor_id = r.user_id and d.depth <= $2 and d.members > 0) as levels
+       from users r where r.user_id = $1 and r.deleted_at is null`,
     [userId, depth, limit],
   );
-  const levels: DownlineTree['levels'] = [];
-  for (const r of rows) {
-    let level = levels.at(-1);
-    if (level?.depth !== r.depth) {
-      level = { depth: r.depth, count: r.members, members: [] };
-      levels.push(level);
-    }
-    if (r.userId !== null) level.members.push(toDownlineMember(r as MemberRow));
-  }
+  if (!row) return null;
+  const { levels: levelsJson, ...member } = row;
+  const levels: DownlineTree['levels'] = levelsJson.map(([d, count, members]) => ({ depth: d, count, members: members.map(fromLevelJson) }));
   // So many of a level's first 100 were deleted that the page came up short: walk for it instead.
   const short = levels.some((l) => l.members.length < Math.min(limit, l.count));
-  return short ? walkedTree(database, userId, depth, limit, levels) : levels;
+  return { member, levels: short ? await walkedTree(database, userId, depth, limit, levels) : levels };
 }
 
 /** How many members of a level the fallback walk carries to the next one. */

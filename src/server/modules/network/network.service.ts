@@ -1,7 +1,7 @@
 import type { DownlineMember, DownlineTree, MemberRef, NetworkNode } from '../../../contract/network.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { requireUser } from '../users/users.service.ts';
+import { memberNotFound, requireUser } from '../users/users.service.ts';
 import * as repo from './network.repository.ts';
 
 interface Page {
@@ -11,8 +11,9 @@ interface Page {
 
 /** A live member's direct referrals (live ones), oldest first, a page, with their total. */
 export async function directDownline(ctx: Ctx, { userId, page, limit }: Page & { userId: number }): Promise<{ total: number; members: DownlineMember[] }> {
-  await requireUser(ctx, userId);
-  return repo.directDownline(ctx.database, userId, page, limit);
+  const downline = await repo.directDownline(ctx.database, userId, page, limit);
+  if (!downline) throw memberNotFound();
+  return downline;
 }
 
 export interface Tree {
@@ -24,8 +25,9 @@ export interface Tree {
 
 /** Everyone within `depth` levels below a live member: each level's count and its first `limit` members. */
 export async function downlineTree(ctx: Ctx, { userId, depth, limit }: { userId: number; depth: number; limit: number }): Promise<Tree> {
-  // Both at once: an unknown member has no downline_counts rows, and the 404 wins anyway.
-  const [member, levels] = await Promise.all([requireUser(ctx, userId), repo.downlineTree(ctx.database, userId, depth, limit)]);
+  const tree = await repo.downlineTree(ctx.database, userId, depth, limit);
+  if (!tree) throw memberNotFound();
+  const { member, levels } = tree;
   return {
     user: { userId, fullName: member.fullName, level: member.level, referralCode: member.referralCode, status: member.status },
     depth,

@@ -60,6 +60,12 @@ describe('GET /api/users/downline', () => {
     expect((await get(`/api/users/downline?userId=${ids.a11}`)).json()).toMatchObject({ statusCode: 200, totalMember: 0, data: [] });
   });
 
+  it('issue 23: a page past the end still reports the total (page and count are one statement)', async () => {
+    expect((await get(`/api/users/downline?userId=${ids.a}&limit=1&page=5`)).json()).toEqual({
+      statusCode: 200, message: 'Downline fetched successfully', totalMember: 2, data: [],
+    });
+  });
+
   it('issue 15 item 14: lists the direct referrals in the order the network view shows its first level', async () => {
     const downline = (await get(`/api/users/downline?userId=${ids.a}`)).json();
     const tree = (await get(`/api/users/downline-tree?userId=${ids.a}`)).json();
@@ -113,6 +119,23 @@ describe('GET /api/users/downline-tree', () => {
     expect(body.levels.map((l: { depth: number; count: number }) => [l.depth, l.count])).toEqual([[1, 1], [2, 3], [3, 1]]);
     expect(body.totalMember).toBe(5);
     expect(body.levels[1].members.map((m: { userId: number }) => m.userId)).toEqual([ids.a1, ids.a2, ids.b1]);
+  });
+
+  it('issue 23: the levels the database sends as JSON carry exactly the downline\'s fields, times in UTC to the millisecond', async () => {
+    const before = await t.database.query<{ user_id: number; created_at: string }>(
+      'select user_id, created_at::text from users where user_id = any($1::int8[])', [[ids.a1, ids.a2]],
+    );
+    await t.database.query(`update users set created_at = '2031-02-03 04:05:06.789999+00' where user_id = $1`, [ids.a1]);
+    await t.database.query(`update users set created_at = '1999-12-31 23:59:59.0005+00' where user_id = $1`, [ids.a2]);
+    try {
+      const downline = (await get(`/api/users/downline?userId=${ids.a}`)).json();
+      const tree = (await get(`/api/users/downline-tree?userId=${ids.a}`)).json();
+      expect(tree.levels[0].members).toEqual(downline.data);
+      expect(tree.levels[0].members.map((m: { createDate: string }) => m.createDate)).toEqual(['2031-02-03T04:05:06.789Z', '1999-12-31T23:59:59.000Z']);
+      expect(tree.user).toEqual({ userId: ids.a, fullName: 'Net a', level: 2, referralCode: expect.any(String), status: true });
+    } finally {
+      for (const b of before) await t.database.query('update users set created_at = $2::timestamptz where user_id = $1', [b.user_id, b.created_at]);
+    }
   });
 
   it('honours depth and limit', async () => {

@@ -191,6 +191,27 @@ describe('GET /api/rewards/rewardsDaily', () => {
     expect(body.data.every((b: { rewardType: string }) => b.rewardType === type)).toBe(true);
   });
 
+  it('issue 23: the receivers are the ledger\'s rows of the page\'s users (time to the millisecond in UTC); a page past the end keeps its totals', async () => {
+    const url = `/api/rewards/rewardsDaily?${WIDE}&transactionType=dailyPayout&limit=5`;
+    const body = (await get(`${url}&page=2`)).json();
+    expect(body.users).toHaveLength(5);
+    const batchIds = body.data.map((b: { batchId: number }) => b.batchId);
+    const credits = await t.database.query<{ batch_id: number; user_id: number; amount_paise: number; created_at: Date; name: string; rank: string | null }>(`
+      select l.batch_id, l.user_id, l.amount_paise, l.created_at, coalesce(u.username, u.full_name) as name, r.name as rank
+        from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
+       where l.batch_id = any($1::int[]) and l.user_id = any($2::int8[]) order by l.created_at, l.id`,
+    [batchIds, body.users.map((u: { userId: number }) => u.userId)]);
+    expect(credits.length).toBeGreaterThan(0);
+    const shown = body.data.flatMap((b: { batchId: number; receivers: { userId: number; userName: string; amount: number; rankName: string | null; dateTime: string }[] }) =>
+      b.receivers.map((r) => [b.batchId, r.userId, r.userName, r.rankName, r.amount, r.dateTime]));
+    const expected = batchIds.flatMap((id: number) => credits.filter((c) => c.batch_id === id)
+      .map((c) => [id, Number(c.user_id), c.name, c.rank, Number(c.amount_paise) / 100, new Date(c.created_at).toISOString()]));
+    expect(shown).toEqual(expected);
+    const past = (await get(`${url}&page=200`)).json();
+    expect(past).toMatchObject({ users: [], totalAmount: body.totalAmount, totalUsers: body.totalUsers, transactions: body.transactions, page: 200 });
+    expect(past.data.map((b: { batchId: number; receivers: unknown[] }) => [b.batchId, b.receivers])).toEqual(batchIds.map((id: number) => [id, []]));
+  });
+
   it('reports royaltyIncome from the royalty batches (the royalty runs\' credits), as Royalty Income does', async () => {
     for (const range of [WIDE, `fromDate=${lastMonths()[0].fromWire}&toDate=${lastMonths()[0].toWire}`]) {
       const body = (await get(`/api/rewards/rewardsDaily?${range}&transactionType=royaltyIncome&limit=5`)).json();

@@ -46,6 +46,9 @@ describe('kept counts of frequent searches', () => {
     const second = await list('search=a&page=2&limit=25');
     expect(second).toMatchObject({ total: all.length });
     expect(second.users.map((u) => u.userId)).toEqual(all.slice(25, 50));
+    // A page past the end of a kept search still reports its total (issue 23: one statement).
+    const past = Math.ceil(all.length / 25) + 1;
+    expect(await list(`search=a&page=${past}&limit=25`)).toMatchObject({ users: [], total: all.length, page: past });
     const rare = await list('search=zzqx');
     expect(rare.total).toBe(0);
     expect((await kept()).map((k) => k.term)).toEqual(['a']);

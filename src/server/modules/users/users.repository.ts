@@ -36,16 +36,18 @@ export type UserRow = Pick<
   | 'rankId' | 'level' | 'dob' | 'whatsapp' | 'image' | 'state' | 'referralCode' | 'createdAt'
 > & { role: string; referrerName: string | null; rank: string | null };
 
-/** UserRow's columns in SQL. */
+/**
+ * UserRow's columns of `users u` in SQL. The role, referrer and rank names are looked up row by
+ * row (each by its primary key, at most one row): planned as three one-table lookups instead of a
+ * four-way join, which is most of what planning a page costs (issue 23).
+ */
 const USER_COLUMNS = `
   u.user_id as "userId", u.full_name as "fullName", u.email, u.phone, u.address, u.company_name as "companyName",
-  coalesce(ro.name, 'User') as role, u.status, u.last_login as "lastLogin", u.referred_by as "referredBy",
-  ref.full_name as "referrerName", rk.name as rank, u.rank_id as "rankId", u.level, u.dob::text as dob, u.whatsapp,
-  u.image, u.state, u.referral_code as "referralCode", u.created_at as "createdAt"`;
-const USER_JOINS = `
-  left join roles ro on ro.role_id = u.role_id
-  left join users ref on ref.user_id = u.referred_by
-  left join ranks rk on rk.rank_id = u.rank_id`;
+  coalesce((select ro.name from roles ro where ro.role_id = u.role_id), 'User') as role, u.status,
+  u.last_login as "lastLogin", u.referred_by as "referredBy",
+  (select ref.full_name from users ref where ref.user_id = u.referred_by) as "referrerName",
+  (select rk.name from ranks rk where rk.rank_id = u.rank_id) as rank, u.rank_id as "rankId", u.level, u.dob::text as dob,
+  u.whatsapp, u.image, u.state, u.referral_code as "referralCode", u.created_at as "createdAt"`;
 
 export function toUser(r: UserRow): User {
   return {
@@ -99,18 +101,32 @@ export interface UserFilter {
 }
 
 /**
- * Without a search, the total comes from the trigger-kept counters (drizzle/functions/stat_counters.sql, user_segments.sql): the
- * whole table, or the level/rank cells that match — never a count over a million rows.
+ * The same orders on the page's output columns (the statement's outer ORDER BY): the rows come
+ * back joined to their total, and only an ORDER BY at the top decides their order.
  */
-function countBySegment(database: Database, f: UserFilter) {
+const PAGE_SORT_COLUMNS: Record<UserSortKey, string> = {
+  userId: 'x."userId"',
+  createdAt: 'x."createdAt"',
+  fullName: 'lower(x."fullName")',
+  email: 'x.email',
+  status: 'x.status',
+  level: 'x.level',
+};
+
+/**
+ * Without a search, the total comes from the trigger-kept counters (drizzle/functions/stat_counters.sql, user_segments.sql): the
+ * whole table, or the level/rank cells that match — never a count over a million rows. A scalar
+ * subquery of the page's statement; `arg` binds the values.
+ */
+function segmentTotalSql(f: UserFilter, arg: (v: unknown) => string): string {
   if (f.level === undefined && f.rankId === undefined) {
-    return database.query<{ n: number }>(`select coalesce(sum(value), 0)::int8 as n from stat_counters where name = 'users_total'`);
+    return `select coalesce(sum(value), 0)::int8 from stat_counters where name = 'users_total'`;
   }
-  return database.query<{ n: number }>(
-    `select coalesce(sum(live), 0)::int8 as n from user_segments
-      where ($1::int is null or level = $1) and ($2::int is null or rank_key = $2)`,
-    [f.level ?? null, f.rankId ?? null],
-  );
+  const where = [
+    ...(f.level === undefined ? [] : [`level = ${arg(f.level)}`]),
+    ...(f.rankId === undefined ? [] : [`rank_key = ${arg(f.rankId)}`]),
+  ];
+  return `select coalesce(sum(live), 0)::int8 from user_segments where ${where.join(' and ')}`;
 }
 
 /** From this many matches on, a search's count is kept in search_counts (drizzle/functions/search_counts.sql). */
@@ -118,12 +134,10 @@ export const SEARCH_COUNT_MIN = 1000;
 const SEARCH_COUNT_FRESH = `counted_at > now() - interval '10 minutes'`;
 const KEPT_COUNT_SQL = `select matches from search_counts
   where term = $1 and level_key = $2 and rank_key = $3 and ${SEARCH_COUNT_FRESH}`;
-
-/** A frequent search's kept count, while fresh; null for any other search. */
-async function keptSearchCount(database: Database, key: unknown[]): Promise<number | null> {
-  const [row] = await database.query<{ matches: number }>(KEPT_COUNT_SQL, key);
-  return row ? row.matches : null;
-}
+/** KEPT_COUNT_SQL as a scalar subquery of the page's statement, its key bound by `arg`. */
+const keptCountSql = (key: unknown[], arg: (v: unknown) => string) =>
+  `select matches from search_counts
+    where term = ${arg(key[0])} and level_key = ${arg(key[1])} and rank_key = ${arg(key[2])} and ${SEARCH_COUNT_FRESH}`;
 
 /**
  * Counts a frequent search and keeps the count. The lock waits for every transaction that has
@@ -147,7 +161,7 @@ async function keepSearchCount(database: Database, key: unknown[], countSql: str
 /**
  * Searches this process has seen with a kept count (≥ SEARCH_COUNT_MIN matches), most recent
  * last: only a hint for the page's plan, so that a frequent search reads its page and its kept
- * count at once instead of one after the other. A stale hint costs speed, never correctness.
+ * count at once instead of collecting every match. A stale hint costs speed, never correctness.
  */
 const frequentSearches = new Map<string, true>();
 function rememberFrequent(key: string) {
@@ -157,8 +171,17 @@ function rememberFrequent(key: string) {
 }
 
 /**
- * One page of live members and the count of all matches. Each condition has its index: level and
- * rank (btree with user_id), name (trigram), email and phone (prefix), user id (primary key).
+ * One page of live members and the count of all matches, in one statement: the page's rows each
+ * carry the total, and a page past the end still answers one row (the total, no member). Each
+ * condition has its index: level and rank (btree with user_id), name (trigram), email and phone
+ * (prefix), user id (primary key). The total is never a count over the whole table:
+ * - no search: the trigger-kept counters (segmentTotalSql);
+ * - a search not known to be frequent: its (index-found) matches are collected once, then both
+ *   counted and sorted for the page, so the planner never walks the whole primary key backwards
+ *   hoping to meet a rare match;
+ * - a frequent search (this process has seen ≥ SEARCH_COUNT_MIN matches): its kept count beside a
+ *   page that walks the sort order, as a match turns up every few rows. Only when the kept count
+ *   has gone stale (ten minutes) is it counted again and kept, by a second statement.
  */
 export async function listUsers(database: Database, f: UserFilter): Promise<{ users: User[]; total: number }> {
   const where = ['u.deleted_at is null'];
@@ -175,41 +198,50 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
   const countSql = `select count(*) as n from users u where ${filter}`;
   const countParams = [...params];
   const searchKey = [term, f.level ?? 0, f.rankId ?? 0];
-  const order = (alias: string) => orderSql(f.sort, SORT_COLUMNS, 'u.user_id').replaceAll('u.', `${alias}.`);
-  const window = `limit ${arg(f.limit)} offset ${arg((f.page - 1) * f.limit)}`;
-  // Page ids first, then the joins for just those 25 rows: a deep page skips ids, not joined rows.
-  // A search not known to be frequent collects its (index-found) matches before sorting, so the
-  // planner never walks the whole primary key backwards hoping to meet a rare match; a frequent
-  // one walks it in order, as a match turns up every few rows. Both give the same rows.
   const hintKey = JSON.stringify(searchKey);
   const frequent = term !== undefined && frequentSearches.has(hintKey);
-  const pageIds = term && !frequent
-    ? `with m as materialized (select ${SORT_CARRY} from users u where ${filter})
-       select m.user_id from m order by ${order('m')} ${window}`
-    : `select u.user_id from users u where ${filter} order by ${order('u')} ${window}`;
-  const [rows, total] = await Promise.all([
-    database.query<UserRow>(
-      `select ${USER_COLUMNS} from (${pageIds}) p join users u on u.user_id = p.user_id ${USER_JOINS} order by ${order('u')}`,
-      params,
-    ),
-    (async () => {
-      if (!term) return countBySegment(database, f).then(([c]) => c?.n ?? 0);
-      const kept = await keptSearchCount(database, searchKey);
-      if (kept !== null) {
-        rememberFrequent(hintKey);
-        return kept;
-      }
-      const [c] = await database.query<{ n: number }>(countSql, countParams);
-      const n = c?.n ?? 0;
-      if (n < SEARCH_COUNT_MIN) {
-        frequentSearches.delete(hintKey);
-        return n;
-      }
-      rememberFrequent(hintKey);
-      return keepSearchCount(database, searchKey, countSql, countParams);
-    })(),
-  ]);
-  return { users: rows.map(toUser), total };
+  const order = (alias: string) => orderSql(f.sort, SORT_COLUMNS, 'u.user_id').replaceAll('u.', `${alias}.`);
+  const window = () => `limit ${arg(f.limit)} offset ${arg((f.page - 1) * f.limit)}`;
+  // Page ids first, then the columns for just those rows: a deep page skips ids, not looked-up rows.
+  const page = (ids: string) => `select ${USER_COLUMNS} from (${ids}) p join users u on u.user_id = p.user_id`;
+  const pageOrder = orderSql(f.sort, PAGE_SORT_COLUMNS, 'x."userId"');
+  let text: string;
+  if (term && !frequent) {
+    const kept = keptCountSql(searchKey, arg);
+    text = `with m as materialized (select ${SORT_CARRY} from users u where ${filter})
+      select (select count(*) from m) as total, (${kept}) as kept, x.*
+        from (select 1) o left join (${page(`select m.user_id from m order by ${order('m')} ${window()}`)}) x on true
+       order by ${pageOrder}`;
+  } else {
+    const total = term ? keptCountSql(searchKey, arg) : segmentTotalSql(f, arg);
+    text = `select (${total}) as total, x.*
+        from (select 1) o left join (${page(`select u.user_id from users u where ${filter} order by ${order('u')} ${window()}`)}) x on true
+       order by ${pageOrder}`;
+  }
+  const rows = await database.query<UserRow & { total: number | string | null; kept?: number | string | null }>(text, params);
+  const members = rows.filter((r) => r.userId !== null).map(toUser);
+  const first = rows[0];
+  if (!term) return { users: members, total: Number(first.total) };
+  if (frequent && first.total !== null) {
+    rememberFrequent(hintKey);
+    return { users: members, total: Number(first.total) };
+  }
+  if (frequent) {
+    // Its kept count went stale (ten minutes): recount and keep it at once (one count of every
+    // match, not two); a search that has become rare stops being treated as frequent.
+    const total = await keepSearchCount(database, searchKey, countSql, countParams);
+    if (total < SEARCH_COUNT_MIN) frequentSearches.delete(hintKey);
+    return { users: members, total };
+  }
+  // A search just counted with its page (not known to be frequent).
+  const counted = Number(first.total);
+  if (counted < SEARCH_COUNT_MIN) {
+    frequentSearches.delete(hintKey);
+    return { users: members, total: counted };
+  }
+  rememberFrequent(hintKey);
+  if (first.kept != null) return { users: members, total: Number(first.kept) };
+  return { users: members, total: await keepSearchCount(database, searchKey, countSql, countParams) };
 }
 
 /** The levels live members hold, from the trigger-kept user_segments (a few rows, never the table). */
@@ -224,7 +256,7 @@ export async function memberLevels(database: Database): Promise<number[]> {
  */
 export async function findUser(database: Database, userId: number): Promise<User | null> {
   const [row] = await database.query<UserRow>(
-    `select ${USER_COLUMNS} from users u ${USER_JOINS} where u.user_id = $1 and u.deleted_at is null`,
+    `select ${USER_COLUMNS} from users u where u.user_id = $1 and u.deleted_at is null`,
     [userId],
   );
   return row ? toUser(row) : null;

@@ -9,6 +9,8 @@ type CreateInput = z.output<typeof createUserBody>;
 type UpdateInput = z.output<typeof updateUserBody>;
 
 const NOT_FOUND = 'User ID not found';
+/** The 404 of a member that is not there (or soft-deleted), for readers that look the member up themselves. */
+export const memberNotFound = () => new AppError(404, NOT_FOUND);
 /** Finding 2 of issue 13: a member editor could change an administrator's email and take the account over. */
 const STAFF_ACCOUNT = 'This account signs in to the back-office, so it is managed on the Staff screen, not here';
 const STAFF_NOT_DELETED = 'This account signs in to the back-office and cannot be deleted here; deactivate it on the Staff screen';

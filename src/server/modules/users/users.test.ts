@@ -54,6 +54,30 @@ describe('GET /api/users/getAllusers', () => {
     expect(byRank.users.every((u: { rank: string; rankId: number }) => u.rankId === 100003 && u.rank === 'Gold')).toBe(true);
   });
 
+  it('issue 23: with the page and its total read together, every filter counts exactly and a page past the end still reports the total', async () => {
+    const count = async (where: string) =>
+      (await t.database.query<{ n: number }>(`select count(*)::int as n from users u where u.deleted_at is null and ${where}`))[0].n;
+    const cases: [string, string][] = [
+      ['', 'true'],
+      ['level=3', 'u.level = 3'],
+      ['rankId=100003', 'u.rank_id = 100003'],
+      ['level=3&rankId=100003', 'u.level = 3 and u.rank_id = 100003'],
+      ['search=an', `(lower(u.full_name) like '%an%' or u.email like 'an%')`],
+      ['search=an&level=3', `u.level = 3 and (lower(u.full_name) like '%an%' or u.email like 'an%')`],
+      ['search=zz_no_such', 'false'],
+    ];
+    for (const [query, where] of cases) {
+      const total = await count(where);
+      const first = (await get(`/api/users/getAllusers?${query}&limit=5`)).json();
+      expect(first, query).toMatchObject({ total, page: 1, limit: 5 });
+      expect(first.users, query).toHaveLength(Math.min(5, total));
+      const past = Math.floor(total / 5) + 2;
+      expect((await get(`/api/users/getAllusers?${query}&page=${past}&limit=5`)).json(), query).toEqual({
+        success: true, users: [], total, page: past, limit: 5,
+      });
+    }
+  });
+
   it('searches by name, email, phone or user id', async () => {
     const [m] = await t.database.query<{ user_id: number; full_name: string; email: string; phone: string }>(
       'select user_id, full_name, email, phone from users where level = 3 order by user_id limit 1',
