@@ -29,7 +29,7 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (url === '/api' || url.startsWith('/api/') || request.method !== 'GET' || !hasPanel) {
+    if (url === '/api' || url.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD') || !hasPanel) {
       return reply.code(404).send({ success: false, message: `Route ${request.method} ${url} not found` });
     }
     if (path.extname(url)) {
