@@ -98,6 +98,16 @@ describe('the session cache', () => {
     expect((await call(b, 'GET', '/users/me', token)).status).toBe(401);
   });
 
+  it('20 sign-outs at once on one copy (their waits shared): each session is refused on the other copy as soon as its own answer came', async () => {
+    const tokens: string[] = [];
+    for (let i = 0; i < 20; i++) tokens.push(await accountWithPermissions(t.database, ['dashboard_view']));
+    for (const token of tokens) expect((await call(b, 'GET', '/users/me', token)).status).toBe(200);
+    await Promise.all(tokens.map(async (token) => {
+      expect((await call(a, 'POST', '/users/logout', token)).status).toBe(200);
+      expect((await call(b, 'GET', '/users/me', token)).status).toBe(401);
+    }));
+  });
+
   it('hears a change written to the database directly, without any copy', async () => {
     const v = await viewer(['dashboard_view']);
     expect((await call(b, 'GET', '/users/getAllUser', v.token)).status).toBe(200);

@@ -142,6 +142,34 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
     });
   }
 
+  type Check = { v: number | string; least: number | string | null };
+  let inFlight: Promise<Check> | null = null;
+  let queued: Promise<Check> | null = null;
+  /**
+   * The last version announced and the least any live copy has applied, read by a query that
+   * starts after the call: concurrent writes share one (those arriving while one is under way
+   * share the next), so a burst of writes costs two queries, not one each.
+   */
+  function announcedAndApplied(): Promise<Check> {
+    if (!inFlight) {
+      inFlight = database
+        .query<Check>(
+          `select (${CURRENT_VERSION}) as v, (select min(applied_version) from server_copies
+                   where seen_at > now() - make_interval(secs => ${LIVE_SECONDS}))::int8 as least`,
+        )
+        .then(([row]) => row)
+        .finally(() => {
+          inFlight = null;
+        });
+      return inFlight;
+    }
+    queued ??= inFlight.catch(() => undefined).then(() => {
+      queued = null;
+      return announcedAndApplied();
+    });
+    return queued;
+  }
+
   await listen();
 
   return {
@@ -166,10 +194,7 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
       entries.set(tokenHash, { auth, expiresAt: expiresAt.getTime(), version: at });
     },
     async settle() {
-      const [{ v, least }] = await database.query<{ v: number | string; least: number | string | null }>(
-        `select (${CURRENT_VERSION}) as v, (select min(applied_version) from server_copies
-                 where seen_at > now() - make_interval(secs => ${LIVE_SECONDS}))::int8 as least`,
-      );
+      const { v, least } = await announcedAndApplied();
       // Every live copy has applied everything announced: no change of this request's is in flight.
       if (least !== null && Number(v) <= Number(least)) return;
       // A version taken now is announced after every change committed before it: a copy that has
