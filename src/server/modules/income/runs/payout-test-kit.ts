@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isoToWireDate } from '../../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../../contract/income.ts';
 import type { Database } from '../../../db/client.ts';
@@ -75,7 +76,9 @@ export async function checkerOf(t: TestContext): Promise<Record<string, string>>
  * and approved here by a second operator, then answered as the approval's replay answered (201).
  */
 export async function runDay(t: TestContext, token: string, day: string, kind = 'daily_payout') {
-  const filed = await t.app.inject({ method: 'POST', url: '/api/income/runs', headers: bearer(token), payload: { kind, date: wire(day) } });
+  // Each call is a run meant (a re-run of a reversed day within the minute is not a duplicate, issue 22).
+  const headers = { ...bearer(token), 'idempotency-key': randomUUID() };
+  const filed = await t.app.inject({ method: 'POST', url: '/api/income/runs', headers, payload: { kind, date: wire(day) } });
   const started = filed.statusCode === 202 ? await approveFiled(t, await checkerOf(t), filed, 201) : filed;
   await runsSettled(t.database);
   if (started.statusCode !== 201 && started.statusCode !== 200) return { started, run: null };
