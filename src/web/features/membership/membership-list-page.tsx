@@ -7,7 +7,7 @@ import type { Column } from '../../components/data-table';
 import { ActiveBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
-import { formatUSD } from '../../lib/format';
+import { formatINR } from '../../lib/format';
 import { AmountHistoryModal } from './amount-history-modal';
 import { knownMembershipSort, membersQuery, type MembershipSort } from './membership.api';
 import { engineColumns, MembersTable } from './members-table';
@@ -37,7 +37,7 @@ export default function MembershipListPage() {
       cell: (m) => <ActiveBadge active={m.status !== false} />,
     },
     ...engineColumns,
-    { header: 'Current Amount', cell: (m) => formatUSD(m.currentAmount) },
+    { header: 'Current Amount', cell: (m) => formatINR(m.currentAmount) },
     {
       header: 'Actions',
       cell: (m) => (
