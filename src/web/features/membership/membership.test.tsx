@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import MembershipListPage from './membership-list-page';
@@ -162,6 +162,18 @@ describe('Membership version A (/test/membership)', () => {
     expect(within(dialog).getByText('-₹20.00')).toBeTruthy();
     expect(within(dialog).getByText('Wallet Withdrawal')).toBeTruthy();
     expect(within(dialog).getByText('Level income')).toBeTruthy();
+  });
+
+  it('exports the list in its order as CSV (issue 24)', async () => {
+    signIn(['membership_view']);
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }));
+    const fetchMock = mockFetch((path) => (path.startsWith('/users/membership.csv')
+      ? new Response('User ID\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } })
+      : jsonResponse(200, MEMBERS)));
+    renderPage(<MembershipListPage />, { url: '/?sort=amount' });
+    await screen.findByText('Asha Rao');
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(fetchMock.mock.calls.map((c) => String(c[0]))).toContain('/api/users/membership.csv?sort=amount'));
   });
 
   it('shows the spec error text when the amount history cannot be loaded', async () => {
