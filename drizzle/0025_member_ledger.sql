@@ -8,3 +8,8 @@ CREATE INDEX "ledger_user_kind_created_idx" ON "ledger_entries" USING btree ("us
 -- The approval request behind a ledger line (its result names the line): a member's approved
 -- requests are few, and this finds them without reading the other members' requests.
 CREATE INDEX "money_requests_user_approved_idx" ON "money_requests" USING btree ("user_id","id") WHERE "money_requests"."status" = 'approved';
+--> statement-breakpoint
+-- The User Wallet list filtered to a kind other than recharges and withdrawals (issue 24), sorted or
+-- bounded by the amount as shown: such kinds go both ways (a reversal has the opposite sign), so
+-- by abs(amount_paise), with the id tie-break. The wallet kinds keep their own amount indexes.
+CREATE INDEX "ledger_kind_abs_amount_idx" ON "ledger_entries" USING btree ("kind", abs("amount_paise"), "id") WHERE "ledger_entries"."kind" NOT IN ('wallet_recharge', 'wallet_withdrawal');

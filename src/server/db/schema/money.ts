@@ -78,6 +78,9 @@ export const ledgerEntries = pgTable(
     // Issue 24 (drizzle/0025): a member's ledger by kind, newest first, and their earned-to-date
     // per kind summed from the index alone; the INCLUDE (amount_paise, reversal_of) has no builder here.
     index('ledger_user_kind_created_idx').on(t.userId, t.kind, t.createdAt, t.id),
+    // Issue 24 (drizzle/0025): the wallet list filtered to another kind, by the amount as shown.
+    index('ledger_kind_abs_amount_idx').on(t.kind, sql`abs(${t.amountPaise})`, t.id)
+      .where(sql`${t.kind} NOT IN ('wallet_recharge', 'wallet_withdrawal')`),
     // Revenue by amount (sort=amount / -amount): membership fees only.
     index('ledger_fee_amount_id_idx').on(t.amountPaise, t.id).where(sql`${t.kind} = 'membership_fee'`),
     // drizzle/0013 adds ledger_wallet_keyset_idx (kind, created_at, id) INCLUDE (user_id, amount_paise)

@@ -24,12 +24,12 @@ export async function walletRoutes(app: FastifyInstance) {
     },
     historyCsv: async (request, reply) => {
       const ctx = contextOf(request);
-      return sendCsv<Keyset>(reply, 'wallet-transactions.csv', ['ID', 'User ID', 'User', 'Full Name', 'Type', 'Amount', 'Date & Time'],
+      return sendCsv<Keyset>(reply, 'wallet-transactions.csv', ['ID', 'User ID', 'User', 'Full Name', 'Type', 'Amount', 'Date & Time (IST)'],
         async (cursor) => {
           const { rows, next } = await service.walletTransactionsBatch(ctx, request.query, cursor, CSV_BATCH);
           return {
             rows: rows.map((r) => [r.id, r.userId, r.userName, r.fullName, r.transactionType,
-              (r.transactionType === 'wallet_withdrawal' ? -r.amount : r.amount).toFixed(2), r.dateTime]),
+              (r.type === 'debit' ? -r.amount : r.amount).toFixed(2), r.dateTime]),
             cursor: next,
           };
         });
