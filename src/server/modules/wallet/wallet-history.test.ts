@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
+import { indiaTimestamp } from '../../lib/csv.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { balanceOf, moneyHeaders, newMember } from './money-test-kit.ts';
 
@@ -48,9 +49,7 @@ describe('finding 8: the wallet CSV export pages by key', () => {
     expect(expected.length).toBeGreaterThan(2600);
     expect(lines.map((l) => l.split(',')[0])).toEqual(expected.map((r) => r.id));
     expect(lines.map((l) => l.split(',')[4])).toEqual(expected.map((r) => r.kind));
-    // India time with its offset (issue 24): the instant shifted by 5:30, to the second.
-    const ist = (at: Date | string) => `${new Date(new Date(at).getTime() + 330 * 60_000).toISOString().slice(0, 19)}+05:30`;
-    expect(lines.map((l) => l.split(',')[6])).toEqual(expected.map((r) => ist(r.created_at)));
+    expect(lines.map((l) => l.split(',')[6])).toEqual(expected.map((r) => indiaTimestamp(new Date(r.created_at))));
   });
 });
 

@@ -187,8 +187,8 @@ export async function listWalletTransactions(database: Database, f: WalletListFi
 /**
  * One keyset batch of the filtered wallet transactions for the CSV export, in the list's order:
  * each kind is an index range that starts at the cursor, and the two are merged, so every batch
- * costs the same however deep into the ledger it is. The time comes as India time with its offset
- * (2026-11-25T19:07:00+05:30, issue 24: exports carry their zone), already text: parsing a million timestamps into Dates and printing them again was a third of the
+ * costs the same however deep into the ledger it is. The time comes as the wire's ISO text
+ * already (sendCsv writes it in India time with its offset): parsing a million timestamps into Dates and printing them again was a third of the
  * export's CPU. (Issue 13: a `kind in (…)` scan yields two kinds out of order, and `$2 is null or …`
  * cannot bound an index scan, hence one range per kind and texts without optional parts.)
  */
@@ -201,7 +201,7 @@ export async function walletTransactionsBatch(database: Database, f: WalletListF
   const rows = await database.query<TransactionRow & { dateTime: string; cursorAt: string }>(`
     select l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", u.full_name as "fullName",
            l.amount_paise as "amountPaise",
-           to_char(l.created_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD"T"HH24:MI:SS"+05:30"') as "dateTime",
+           to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",
            ${byDate ? 'l.created_at::text' : 'abs(l.amount_paise)::text'} as "cursorAt", l.kind
       from (${ranges.join(' union all ')}) l
       join users u on u.user_id = l.user_id
