@@ -11,7 +11,7 @@ import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
 import { formatINR } from '../../lib/format';
 import { AmountHistoryModal } from './amount-history-modal';
-import { knownMembershipSort, membersQuery, type MembershipSort } from './membership.api';
+import { knownMembershipSort, membersCsvInput, membersQuery, type MembershipSort } from './membership.api';
 import { engineColumns, MembersTable } from './members-table';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
@@ -60,7 +60,7 @@ export default function MembershipListPage() {
         <Group gap="sm">
           <CsvButton
             endpoint={membershipApi.listCsv}
-            input={{ query: sort === '-dateTime' ? {} : { sort } }}
+            input={membersCsvInput(null, sort)}
             filename="memberships.csv"
             onError={setDownloadError}
           />

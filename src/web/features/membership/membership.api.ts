@@ -98,6 +98,12 @@ export const membersInput = (range: DateRange | null, page: number, sort: Member
   },
 });
 
+/** The CSV export's query: the same range and order as the list, every row. */
+export const membersCsvInput = (range: DateRange | null, sort: MembershipSort = DEFAULT_MEMBERSHIP_SORT) => {
+  const { page: _page, limit: _limit, ...query } = membersInput(range, 1, sort).query;
+  return { query };
+};
+
 export const membersQuery = (range: DateRange | null, page: number, sort: MembershipSort = DEFAULT_MEMBERSHIP_SORT) => {
   const input = membersInput(range, page, sort);
   return queryOptions({

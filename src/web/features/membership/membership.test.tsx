@@ -86,6 +86,19 @@ describe('Membership version B (/membership)', () => {
     expect(screen.queryByText('Failed to fetch members. Please try again later.')).toBeNull();
   });
 
+  it('exports the filtered range in its order as CSV (issue 24)', async () => {
+    signIn(['membership_view']);
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }));
+    const fetchMock = mockFetch((path) => (path.startsWith('/users/membership.csv')
+      ? new Response('User ID\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } })
+      : jsonResponse(200, MEMBERS)));
+    renderPage(<MembershipPage />, { url: '/?from=2026-03-01&to=2026-03-31&sort=-amount' });
+    await screen.findByText('Asha Rao');
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(fetchMock.mock.calls.map((c) => String(c[0])))
+      .toContain('/api/users/membership.csv?fromDate=01-03-2026&toDate=31-03-2026&sort=-amount'));
+  });
+
   it('sorts by a column header and keeps the order in the address', async () => {
     signIn(['membership_view']);
     const fetchMock = mockFetch(() => jsonResponse(200, MEMBERS));
