@@ -68,7 +68,7 @@ function MoneyFigures({ m }: { m: MemberMoney }) {
         <Figure label="Balance">{formatINR(m.balance)}</Figure>
         <Figure label="Earned to date (net)">{formatINR(earned.totalNet)}</Figure>
         <Figure label="Recovery owed">
-          <Text span inherit c={m.recoveryOwed > 0 ? 'orange' : undefined}>
+          <Text span inherit>
             {formatINR(m.recoveryOwed)}
           </Text>
         </Figure>
