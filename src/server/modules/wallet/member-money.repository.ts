@@ -152,20 +152,27 @@ export interface LineApproval {
 }
 
 /**
- * The approved requests whose movement wrote one of `ids` (its answer names the ledger line:
- * `transactionId`, or `feeEntryId` for an activation paid outside).
+ * The approved request whose movement wrote each of `ids`: its answer names the line
+ * (`transactionId`), or, for a movement whose answer names none (an activation paid outside), the
+ * line was written in the approval's own transaction, so its created_at is the request's
+ * decided_at (both are that transaction's now()). The member's approved requests are few
+ * (money_requests_user_approved_idx).
  */
 export async function approvalsOf(database: Database, userId: number, ids: number[]): Promise<Map<number, LineApproval>> {
   if (ids.length === 0) return new Map();
-  const rows = await database.query<{ id: string | number; entry: string; maker: string | null; checker: string | null }>(`
-    select m.id, coalesce(m.result->>'transactionId', m.result->>'feeEntryId') as entry,
-           mk.full_name as maker, ck.full_name as checker
-      from money_requests m
+  const rows = await database.query<{ id: string | number; entry: string | number; maker: string | null; checker: string | null }>(`
+    select m.id, l.id as entry, mk.full_name as maker, ck.full_name as checker
+      from ledger_entries l
+      join lateral (
+        select r.id, r.maker_id, r.checker_id from money_requests r
+         where r.user_id = l.user_id and r.status = 'approved'
+           and (r.result->>'transactionId' = l.id::text or r.decided_at = l.created_at)
+         order by (r.result->>'transactionId' = l.id::text) desc nulls last, r.id
+         limit 1) m on true
       left join users mk on mk.user_id = m.maker_id
       left join users ck on ck.user_id = m.checker_id
-     where m.user_id = $1::int8 and m.status = 'approved'
-       and coalesce(m.result->>'transactionId', m.result->>'feeEntryId') = any($2::text[])`,
-  [userId, ids.map(String)]);
+     where l.user_id = $1::int8 and l.id = any($2::int8[])`,
+  [userId, ids]);
   return new Map(rows.map((r) => [Number(r.entry), { id: Number(r.id), entryId: Number(r.entry), makerName: r.maker, checkerName: r.checker }]));
 }
 

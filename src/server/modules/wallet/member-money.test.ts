@@ -154,6 +154,24 @@ describe('the member ledger (issue 24)', () => {
     expect(page3.data[0]).toMatchObject({ kind: 'daily_payout', balanceAfter: 100, counterparty: `Daily payout run #${payout} (01-06-2021)` });
   });
 
+  it('names the approval of a movement whose answer names no line by its transaction (an activation paid outside)', async () => {
+    const viewer = await operator('wallet_view');
+    const maker = await operator('membership_manage');
+    const checker = await operator('money_approve');
+    const member = await newMember(ctx.t.database);
+    const [paid, fee] = await lines(member, [
+      { kind: 'external_payment', paise: 50_000, at: '2021-09-09 10:00:00.123456+00', actorId: checker.userId },
+      { kind: 'membership_fee', paise: -50_000, at: '2021-09-09 10:00:00.123456+00', actorId: checker.userId },
+    ]);
+    const [request] = await ctx.t.database.query<{ id: string }>(
+      `insert into money_requests (kind, user_id, amount_paise, payload, status, maker_id, checker_id, decided_at, result)
+       values ('activation_outside', $1, 50000, '{}', 'approved', $2, $3, '2021-09-09 10:00:00.123456+00', '{"balance": 0}') returning id::text`,
+      [member, maker.userId, checker.userId]);
+    const { data } = (await get(viewer, `/wallet/members/${member}/ledger`)).json();
+    const expected = { id: Number(request.id), makerName: maker.name, checkerName: checker.name };
+    expect(data.map((l: { id: number; approval: unknown }) => [l.id, l.approval])).toEqual([[fee, expected], [paid, expected]]);
+  });
+
   it('filters by kind and by India days (balance after still counts every line)', async () => {
     const viewer = await operator('wallet_view');
     const member = await newMember(ctx.t.database);
