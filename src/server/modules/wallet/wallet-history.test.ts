@@ -271,8 +271,8 @@ describe('issue 24: the wallet list filters every kind the ledger has', () => {
     const rows = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(rows[0]).toBe('ID,User ID,User,Full Name,Type,Amount,Date & Time (IST)');
     expect(rows.slice(1).map((l) => l.split(',').slice(4))).toEqual([
-      // A leading minus is defused as every CSV cell that a spreadsheet could run (lib/csv.ts).
-      ['daily_payout', "'-10.00", '2021-09-03T10:00:00+05:30'],
+      // A negative amount stays a number (lib/csv.ts defuses only text a spreadsheet could run).
+      ['daily_payout', '-10.00', '2021-09-03T10:00:00+05:30'],
       ['daily_payout', '10.00', '2021-09-01T10:00:00+05:30'],
       ['daily_payout', '3.00', '2021-09-05T10:00:00+05:30'],
     ]);
