@@ -24,7 +24,7 @@ DELETE FROM "income_month_users";--> statement-breakpoint
 DELETE FROM "income_month_totals";--> statement-breakpoint
 INSERT INTO "income_month_users" (kind, reward_key, month, user_id, total_paise, entries)
 SELECT b.kind, coalesce(b.reward_type, '') || case when l.reversal_of is null then '' else ':reversed' end,
-       date_trunc('month', b.run_date)::date, l.user_id, sum(l.amount_paise), count(*)
+       date_trunc('month', b.run_date)::date, l.user_id, sum(l.amount_paise), count(*) FILTER (WHERE l.amount_paise > 0)
   FROM ledger_entries l
   LEFT JOIN income_runs r ON l.batch_id IS NULL AND l.kind in ('tds', 'admin_charge') AND r.run_id = l.run_id
   JOIN income_batches b ON b.batch_id = coalesce(l.batch_id, r.batch_id)

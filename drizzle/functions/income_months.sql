@@ -8,7 +8,8 @@
 -- income_batches.batch_id, income_batches.kind, income_batches.reward_type, income_batches.run_date.
 -- Issue 24: what members received, net: a daily payout's TDS and admin charge lines (no batch, the
 -- run's) count in their run's batch; reversal rows (reversal_of set) count apart, under
--- reward_key || ':reversed', so a report shows a reversal as its own row. Also reads
+-- reward_key || ':reversed', so a report shows a reversal as its own row; `entries` counts credits
+-- (positive rows) only, a payout's deductions are not transactions of their own. Also reads
 -- ledger_entries.kind, run_id, reversal_of and income_runs.batch_id.
 -- History: drizzle/0007, drizzle/0026 (rebuilt with these rules).
 
@@ -24,7 +25,7 @@ BEGIN
   WITH credits AS (
     SELECT b.kind, coalesce(b.reward_type, '') || CASE WHEN n.reversal_of IS NULL THEN '' ELSE ':reversed' END AS reward_key,
            date_trunc('month', b.run_date)::date AS month,
-           n.user_id, sum(n.amount_paise) AS paise, count(*) AS entries
+           n.user_id, sum(n.amount_paise) AS paise, count(*) FILTER (WHERE n.amount_paise > 0) AS entries
       FROM new_rows n
       LEFT JOIN income_runs r ON n.batch_id IS NULL AND n.kind IN ('tds', 'admin_charge') AND r.run_id = n.run_id
       JOIN income_batches b ON b.batch_id = coalesce(n.batch_id, r.batch_id)

@@ -56,7 +56,7 @@ async function incomeMonthsMatch() {
     with raw as (
       select b.kind, coalesce(b.reward_type, '') || case when l.reversal_of is null then '' else ':reversed' end as reward_key,
              date_trunc('month', b.run_date)::date as month,
-             l.user_id, sum(l.amount_paise)::int8 as total_paise, count(*)::int8 as entries
+             l.user_id, sum(l.amount_paise)::int8 as total_paise, count(*) filter (where l.amount_paise > 0)::int8 as entries
         from ledger_entries l
         left join income_runs r on l.batch_id is null and l.kind in ('tds', 'admin_charge') and r.run_id = l.run_id
         join income_batches b on b.batch_id = coalesce(l.batch_id, r.batch_id) group by 1, 2, 3, 4
