@@ -19,7 +19,7 @@ import { SummaryCard } from '../../components/summary-card';
 const COLUMNS: Column<RevenueEntry>[] = [
   { header: 'Date & Time', cell: (r) => formatDateTime(r.dateTime), sort: 'dateTime' },
   { header: 'Amount', cell: (r) => formatINR(r.amount), sort: 'amount' },
-  { header: 'User Name', cell: (r) => <TruncatedText maxWidth={260}>{r.userName}</TruncatedText> },
+  { header: 'User Name', cell: (r) => <TruncatedText maxWidth={260}>{r.userName}</TruncatedText>, sort: 'userName' },
 ];
 
 const URL_FILTERS = reportDefaults({ sort: '-dateTime' });
