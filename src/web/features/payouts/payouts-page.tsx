@@ -195,6 +195,7 @@ export default function PayoutsPage() {
       <BulkRunModal run={bulk} />
       <Text size="sm" c="dimmed">
         Amount is the net paid to the member: gross minus TDS and admin charge.
+        {shown?.totals.reversed ? ` ${formatCount(shown.totals.reversed)} reversed payout(s) are listed but not in the Total Amount.` : ''}
       </Text>
       <DataTable
         caption="Daily payouts"

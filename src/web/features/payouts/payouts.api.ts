@@ -46,7 +46,7 @@ const payouts = client({ ...payoutsApi, list: { ...payoutsApi.list, responses: {
 export interface PayoutsView {
   data: PayoutRow[];
   total: number;
-  totals: { count: number; amount: number; successful: number; failed: number };
+  totals: { count: number; amount: number; successful: number; failed: number; reversed?: number };
   daily: { date: string; successful: number; failed: number }[];
   /** The selection (filters, not page or order) the cards and chart describe: see `selectionOf`. */
   selection?: string;
