@@ -3,6 +3,7 @@ import { Drawer, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Table, Tex
 import { useQuery } from '@tanstack/react-query';
 import { runsApi, type Run, type RunDetail as Detail, type RunLine } from '../../../contract/income';
 import { CsvButton } from '../../components/csv-button';
+import { PrintButton } from '../../components/print-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { StatusBadge } from '../../components/status-badge';
@@ -120,7 +121,7 @@ function RunLines({ runId }: { runId: number }) {
   const lines = useQuery(runLinesQuery(runId, page));
   return (
     <Stack gap="xs">
-      <Group justify="flex-end">
+      <Group justify="flex-end" className="no-print">
         <CsvButton endpoint={runsApi.linesCsv} input={{ params: { id: runId } }} filename={`run-${runId}-lines.csv`} onError={setDownloadError} />
       </Group>
       {downloadError && <ErrorAlert error={downloadError} />}
@@ -232,7 +233,20 @@ export function RunDetailDrawer({ runId, onClose }: { runId: number; onClose: ()
           ))}
         </Stack>
       )}
-      {detail.data && <Body run={detail.data.data} />}
+      {detail.data && (
+        <>
+          {/* Printing the run's details: the drawer alone, laid out on the page (the list behind it is left out). */}
+          <style media="print">{`
+            .mantine-AppShell-main, .mantine-Drawer-overlay, .mantine-Drawer-close { display: none !important; }
+            .mantine-Drawer-inner { position: static !important; }
+            .mantine-Drawer-content { position: static !important; box-shadow: none !important; max-height: none !important; overflow: visible !important; flex: none !important; width: 100% !important; }
+          `}</style>
+          <Group justify="flex-end" className="no-print" mb="xs">
+            <PrintButton label="Print run" />
+          </Group>
+          <Body run={detail.data.data} />
+        </>
+      )}
     </Drawer>
   );
 }

@@ -9,6 +9,7 @@ import { TruncatedText } from '../../components/truncated-text';
 import { useListState, type UrlState } from '../../components/use-url-state';
 import { currentMonthRange, formatCount, formatINR } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
+import { PrintButton } from '../../components/print-button';
 import { ReportFilters } from './report-filters';
 import { dateRangeText, PAGE_SIZE, reportErrorMessage, type ReportKind, type ReportSearch } from './reports.api';
 import { SummaryCard } from '../../components/summary-card';
@@ -107,11 +108,16 @@ export function IncomePage({ title, kind, totalLabel, amountHeader, state, resul
         <Title order={1} size="h2">
           {title}
         </Title>
-        <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} onError={setDownloadError} />
+        <Group gap="sm" className="no-print">
+          <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} onError={setDownloadError} />
+          <PrintButton label="Print report" />
+        </Group>
       </Group>
-      <ReportFilters initial={search} onSearch={onSearch}>
-        {filters}
-      </ReportFilters>
+      <div className="no-print">
+        <ReportFilters initial={search} onSearch={onSearch}>
+          {filters}
+        </ReportFilters>
+      </div>
       {(result.isError || downloadError) && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {result.isError ? reportErrorMessage(result.error, kind) : downloadError}

@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { TruncatedText } from '../../components/truncated-text';
 import { formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
+import { PrintButton } from '../../components/print-button';
 import { ReportFilters } from './report-filters';
 import { reportDefaults, useReportSearch } from './income-page';
 import {
@@ -37,9 +38,14 @@ export default function RevenuePage() {
         <Title order={1} size="h2">
           Total Revenue
         </Title>
-        <CsvButton endpoint={reportsApi.revenueCsv} input={reportCsvInput(search)} filename="revenue.csv" onError={setDownloadError} />
+        <Group gap="sm" className="no-print">
+          <CsvButton endpoint={reportsApi.revenueCsv} input={reportCsvInput(search)} filename="revenue.csv" onError={setDownloadError} />
+          <PrintButton label="Print report" />
+        </Group>
       </Group>
-      <ReportFilters initial={search} onSearch={onSearch} />
+      <div className="no-print">
+        <ReportFilters initial={search} onSearch={onSearch} />
+      </div>
       {(revenue.isError || downloadError) && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {revenue.isError ? reportErrorMessage(revenue.error, 'revenue') : downloadError}

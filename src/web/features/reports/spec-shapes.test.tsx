@@ -65,4 +65,18 @@ describe('the reports accept the spec\u2019s shapes', () => {
     expect(within(row).getByText('-₹9.25')).toBeTruthy();
     expect(screen.queryByText('₹0.00')).toBeNull();
   });
+
+  it('prints a report with the print stylesheet, filters and buttons left out', async () => {
+    signIn(['reports_view']);
+    mockFetch(() => jsonResponse(200, SPEC_REWARDS));
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    renderPage(<RewardIncomePage />);
+    await within(screen.getByRole('region', { name: 'Total Rewards' })).findByText('₹17.50');
+    const button = screen.getByRole('button', { name: 'Print report' });
+    expect(button.closest('.no-print')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Search' }).closest('.no-print')).toBeTruthy();
+    button.click();
+    await vi.waitFor(() => expect(print).toHaveBeenCalledTimes(1));
+  });
 });
