@@ -6,20 +6,29 @@
 -- credits in the rollup.
 -- Reads: ledger_entries.batch_id, ledger_entries.user_id, ledger_entries.amount_paise;
 -- income_batches.batch_id, income_batches.kind, income_batches.reward_type, income_batches.run_date.
--- History: drizzle/0007.
+-- Issue 24: what members received, net: a daily payout's TDS and admin charge lines (no batch, the
+-- run's) count in their run's batch; reversal rows (reversal_of set) count apart, under
+-- reward_key || ':reversed', so a report shows a reversal as its own row; `entries` counts credits
+-- (positive rows) only, a payout's deductions are not transactions of their own. Also reads
+-- ledger_entries.kind, run_id, reversal_of and income_runs.batch_id.
+-- History: drizzle/0007, drizzle/0026 (rebuilt with these rules).
 
 CREATE OR REPLACE FUNCTION public.income_months_insert()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM new_rows WHERE batch_id IS NOT NULL) THEN
+  IF NOT EXISTS (SELECT 1 FROM new_rows WHERE batch_id IS NOT NULL
+                  OR (run_id IS NOT NULL AND kind IN ('tds', 'admin_charge'))) THEN
     RETURN NULL; -- wallet traffic: nothing to add up
   END IF;
   WITH credits AS (
-    SELECT b.kind, coalesce(b.reward_type, '') AS reward_key, date_trunc('month', b.run_date)::date AS month,
-           n.user_id, sum(n.amount_paise) AS paise, count(*) AS entries
-      FROM new_rows n JOIN income_batches b ON b.batch_id = n.batch_id
+    SELECT b.kind, coalesce(b.reward_type, '') || CASE WHEN n.reversal_of IS NULL THEN '' ELSE ':reversed' END AS reward_key,
+           date_trunc('month', b.run_date)::date AS month,
+           n.user_id, sum(n.amount_paise) AS paise, count(*) FILTER (WHERE n.amount_paise > 0) AS entries
+      FROM new_rows n
+      LEFT JOIN income_runs r ON n.batch_id IS NULL AND n.kind IN ('tds', 'admin_charge') AND r.run_id = n.run_id
+      JOIN income_batches b ON b.batch_id = coalesce(n.batch_id, r.batch_id)
      GROUP BY 1, 2, 3, 4
   ), receivers AS (
     INSERT INTO income_month_users AS m (kind, reward_key, month, user_id, total_paise, entries)

@@ -12,6 +12,7 @@ export const APPROVAL_KINDS = [
   { value: 'wallet_withdrawal', label: 'Wallet withdrawal' },
   { value: 'admin_transfer', label: 'Transfer to wallet' },
   { value: 'pay_payout', label: 'Daily payout payment (Pay Now)' },
+  { value: 'pay_payout_bulk', label: 'Daily payout payments in bulk (Pay Now)' },
   { value: 'withdrawal_approval', label: 'Withdrawal request approval' },
   { value: 'membership_activation', label: 'Membership paid outside the wallet' },
   { value: 'run_reversal', label: 'Reversal of an income run' },

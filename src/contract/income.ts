@@ -271,8 +271,13 @@ export const runTotals = z.object({
   done: z.number(),
   paid: z.number(),
   failed: z.number(),
+  /** What the members earned before deductions. */
   gross: z.number(),
+  /** TDS + admin charge (issue 24: also apart). */
   deductions: z.number(),
+  tds: z.number(),
+  adminCharge: z.number(),
+  /** What the members received: gross − deductions. */
   net: z.number(),
   failedAmount: z.number(),
 });
@@ -290,6 +295,8 @@ export const run = z.object({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   reversedBy: z.number().nullable(),
+  /** Issue 24: names, never ids, for every actor. */
+  reversedByName: z.string().nullable(),
   reversedAt: z.string().nullable(),
   shortfall: z.number(),
   error: z.string().nullable(),
@@ -304,6 +311,16 @@ export const runDetail = run.extend({
   state: z.record(z.string(), z.unknown()),
   /** What the reversal could not take back, per member, and how much of it their later credits have recovered (issue 22). */
   shortfalls: z.array(z.object({ userId: z.number(), userName: z.string(), amount: z.number(), recovered: z.number() })),
+  /** The reversal, as labelled fields (issue 24), or null when the run was never reversed. */
+  reversal: z.object({
+    remarks: z.string(),
+    lines: z.number(),
+    members: z.number(),
+    shortfall: z.number(),
+    /** The operator who asked for it; when a second operator approved it, `reversedByName` is the approver. */
+    requestedByName: z.string().nullable(),
+    approved: z.boolean(),
+  }).nullable(),
 });
 export type RunDetail = z.infer<typeof runDetail>;
 
@@ -324,6 +341,52 @@ export const memberRecovery = z.object({
 });
 export type MemberRecovery = z.infer<typeof memberRecovery>;
 
+/** One member's line of a run (issue 24): what they earned, what was taken, what they received. */
+export const RUN_LINE_STATUSES = ['Success', 'Failure', 'Reversed', 'Paid'] as const;
+export const runLine = z.object({
+  userId: z.number(),
+  userName: z.string(),
+  /** Success / Failure / Reversed (daily payout), Paid / Reversed (other kinds). */
+  status: z.enum(RUN_LINE_STATUSES),
+  gross: z.number(),
+  tds: z.number(),
+  adminCharge: z.number(),
+  net: z.number(),
+  /** Why a Failure row could not be paid. */
+  reason: z.string().nullable(),
+  /** Who paid a Failure row later with Pay Now, by name. */
+  paidNowByName: z.string().nullable(),
+  /** Daily payout: what it was before it was reversed. */
+  reversedStatus: z.string().nullable(),
+});
+export type RunLine = z.infer<typeof runLine>;
+export const runLinesQuery = paging;
+
+/**
+ * What reversing a run will do (issue 24), computed by the same statement the reversal runs
+ * (reversal.repository.ts `reversalRows`), so the dialog and the reversal cannot disagree.
+ */
+export const reversalPreview = z.object({
+  runId: z.number(),
+  /** Members whose wallet the reversal moves, and the compensating lines it writes. */
+  members: z.number(),
+  lines: z.number(),
+  /** What the run credited (gross, Pay Now included), its deductions, and the net. */
+  gross: z.number(),
+  deductions: z.number(),
+  net: z.number(),
+  /** What is taken back from wallets now, and what the members no longer have (a recovery they owe). */
+  takenBack: z.number(),
+  shortfall: z.number(),
+  shortfallMembers: z.number(),
+  /** Lines written later by Pay Now on the run's Failure rows: reversed with it. */
+  payNowLines: z.number(),
+  payNowMembers: z.number(),
+  /** Failure rows never paid: they are marked Reversed too. */
+  unpaidFailures: z.number(),
+});
+export type ReversalPreview = z.infer<typeof reversalPreview>;
+
 export const RUN_SORTS = ['startedAt', 'periodStart'] as const;
 export const runsQuery = z.object({
   kind: runKind.optional(),
@@ -342,7 +405,11 @@ export const reverseBody = z.object({ remarks: plainText(500).pipe(z.string().mi
 
 export const runPreviewResponse = z.object({
   success: z.literal(true),
-  data: z.object({ kind: runKind, periodStart: z.string(), periodEnd: z.string(), totals: runTotals, existingRunId: z.number().nullable() }),
+  data: z.object({
+    kind: runKind, periodStart: z.string(), periodEnd: z.string(), totals: runTotals, existingRunId: z.number().nullable(),
+    /** Issue 24: when the preview pays nothing, why (not a business day, no active memberships, all capped, …). */
+    nothingBecause: z.string().nullable().optional(),
+  }),
 });
 
 export const runsApi = endpoints('income-runs', {
@@ -350,6 +417,23 @@ export const runsApi = endpoints('income-runs', {
   get: {
     method: 'GET', path: '/income/runs/:id', access: 'payouts_view', params: runIdParams,
     responses: { 200: z.object({ success: z.literal(true), data: runDetail }) },
+  },
+  /** The runs list as CSV (issue 24), with the list's filters. */
+  csv: {
+    method: 'GET', path: '/income/runs.csv', access: 'payouts_view', query: runsQuery.omit({ page: true, limit: true, sort: true }), file: 'csv', responses: {},
+  },
+  /** A run's lines per member, by member id (issue 24). */
+  lines: {
+    method: 'GET', path: '/income/runs/:id/lines', access: 'payouts_view', params: runIdParams, query: runLinesQuery,
+    responses: { 200: pageOf(runLine) },
+  },
+  linesCsv: {
+    method: 'GET', path: '/income/runs/:id/lines.csv', access: 'payouts_view', params: runIdParams, file: 'csv', responses: {},
+  },
+  /** What the reversal would do now (issue 24): the dialog shows it before it is confirmed. */
+  reversalPreview: {
+    method: 'GET', path: '/income/runs/:id/reversal-preview', access: 'income_runs', params: runIdParams,
+    responses: { 200: z.object({ success: z.literal(true), data: reversalPreview }) },
   },
   preview: { method: 'POST', path: '/income/runs/preview', access: 'income_runs', body: runBody, responses: { 200: runPreviewResponse } },
   /** 201 a new run (it goes on in the background; poll `get`), 200 the period's existing run. */

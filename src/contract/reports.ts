@@ -22,8 +22,8 @@ const reportRange = z.object({
 });
 
 /** Revenue rows by time (newest first by default) or amount; royalty and reward users by income (largest first by default). */
-export const REVENUE_SORTS = ['dateTime', 'amount'] as const;
-export const INCOME_SORTS = ['amount'] as const;
+export const REVENUE_SORTS = ['dateTime', 'amount', 'userName'] as const;
+export const INCOME_SORTS = ['amount', 'userName'] as const;
 
 export const revenueQuery = reportRange.extend({ sort: sortParam(REVENUE_SORTS, '-dateTime') }).refine(notReversed, REVERSED_RANGE);
 export type RevenueQuery = z.infer<typeof revenueQuery>;
@@ -38,9 +38,11 @@ export const REWARD_TYPES = [
   { value: 'monthlyReward', label: 'Monthly Reward' },
   { value: 'royaltyIncome', label: 'Royalty Income' },
   { value: 'referral_bonus_10_users', label: 'Referral Bonus' },
+  // Issue 24: level income on a report (not a spec type; the activation's credits to the upline).
+  { value: 'levelIncome', label: 'Level Income' },
 ] as const;
-export const rewardType = z.enum(['dailyPayout', 'monthlyReward', 'royaltyIncome', 'referral_bonus_10_users'], {
-  error: 'transactionType must be one of dailyPayout, monthlyReward, royaltyIncome, referral_bonus_10_users',
+export const rewardType = z.enum(['dailyPayout', 'monthlyReward', 'royaltyIncome', 'referral_bonus_10_users', 'levelIncome'], {
+  error: 'transactionType must be one of dailyPayout, monthlyReward, royaltyIncome, referral_bonus_10_users, levelIncome',
 });
 export type RewardType = z.infer<typeof rewardType>;
 
@@ -58,18 +60,27 @@ const memberAmount = z.object({ userId: z.number(), userName: z.string(), amount
 export const revenueEntry = memberAmount.extend({ id: z.number(), dateTime: z.string() });
 export type RevenueEntry = z.infer<typeof revenueEntry>;
 
+/**
+ * Spec §3/§7 Revenue: `{ data: [{ dateTime, amount, userName }] }` is accepted as well as ours
+ * (issue 24 item 7): everything beyond those three is optional, and the panel fills it in
+ * (`normalizeRevenue` in the reports feature).
+ */
 export const revenueResponse = z.object({
-  success: z.literal(true),
-  data: z.array(revenueEntry),
+  success: z.literal(true).optional(),
+  data: z.array(revenueEntry.partial({ id: true, userId: true }).extend({ amount: z.coerce.number() })),
   /** Over the whole range (and user-name filter), not just this page. */
-  totalAmount: z.number(),
-  count: z.number(),
+  totalAmount: z.number().optional(),
+  count: z.number().optional(),
   /** Amount per business day over the range, for the chart. */
-  daily: z.array(z.object({ date: z.string(), amount: z.number() })),
-  page: z.number(),
-  limit: z.number(),
+  daily: z.array(z.object({ date: z.string(), amount: z.number() })).optional(),
+  page: z.number().optional(),
+  limit: z.number().optional(),
 });
-export type RevenueResponse = z.infer<typeof revenueResponse>;
+export type RevenueAnswer = z.infer<typeof revenueResponse>;
+/** The Revenue answer as the screen uses it, every field filled in. */
+export type RevenueResponse = {
+  data: RevenueEntry[]; totalAmount: number; count: number; daily: { date: string; amount: number }[]; page: number; limit: number;
+};
 
 /** Spec §3: 'level N' in the rank name, else Level 3 from 500, Level 2 from 200, else Level 1. */
 export function royaltyDisplayLevel(rankName: string | null | undefined, amount: number): number {
@@ -80,15 +91,22 @@ export function royaltyDisplayLevel(rankName: string | null | undefined, amount:
   return 1;
 }
 
-export const receiver = memberAmount.extend({ rankName: z.string().nullable(), dateTime: z.string(), level: z.number() });
+/** Spec §3 receiver: userId, userName, amount, rankName, dateTime (level is ours, derived when absent). */
+export const receiver = memberAmount.extend({
+  userId: z.coerce.number().optional(),
+  amount: z.coerce.number(),
+  rankName: z.string().nullable().optional(),
+  dateTime: z.string().optional(),
+  level: z.number().optional(),
+});
 
 export const incomeBatch = z.object({
-  batchId: z.number(),
-  kind: z.enum(['royalty', 'reward']),
-  rewardType: z.string().nullable(),
-  runDate: z.string(),
-  source: z.string(),
-  status: z.string(),
+  batchId: z.number().optional(),
+  kind: z.enum(['royalty', 'reward']).optional(),
+  rewardType: z.string().nullable().optional(),
+  runDate: z.string().optional(),
+  source: z.string().optional(),
+  status: z.string().optional(),
   /** Receivers of this batch among the users on this page, so a batch is never sent whole. */
   receivers: z.array(receiver),
 });
@@ -96,18 +114,35 @@ export const incomeBatch = z.object({
 export const incomeUser = memberAmount.extend({ rankName: z.string().nullable(), level: z.number(), transactions: z.number() });
 export type IncomeUser = z.infer<typeof incomeUser>;
 
+/** Issue 24: a reversal as its own row (negative), under the user it took back from. */
+export const incomeReversal = memberAmount.extend({ label: z.string() });
+export type IncomeReversal = z.infer<typeof incomeReversal>;
+
+/**
+ * Royalty / Reward Income. Spec §7's `{ data: [{ receivers: [...] }] }` is accepted as well as
+ * ours (issue 24 item 7): the panel groups the receivers per user when `users` is absent
+ * (`normalizeIncome` in the reports feature). Amounts are what members received, net of TDS and
+ * admin charge; reversals are rows of their own (`reversals`) and count in the total.
+ */
 export const incomeResponse = z.object({
-  success: z.literal(true),
+  success: z.literal(true).optional(),
   data: z.array(incomeBatch),
-  /** Grouped per user, one page, largest income first. */
-  users: z.array(incomeUser),
-  totalAmount: z.number(),
-  totalUsers: z.number(),
-  transactions: z.number(),
-  page: z.number(),
-  limit: z.number(),
+  /** Grouped per user, one page (net received before reversals). */
+  users: z.array(incomeUser).optional(),
+  /** The reversals of this page's users, negative. */
+  reversals: z.array(incomeReversal).optional(),
+  totalAmount: z.number().optional(),
+  totalUsers: z.number().optional(),
+  transactions: z.number().optional(),
+  page: z.number().optional(),
+  limit: z.number().optional(),
 });
-export type IncomeResponse = z.infer<typeof incomeResponse>;
+export type IncomeAnswer = z.infer<typeof incomeResponse>;
+/** The income answer as the screen uses it, every field filled in. */
+export type IncomeResponse = {
+  data: IncomeAnswer['data']; users: IncomeUser[]; reversals: IncomeReversal[];
+  totalAmount: number; totalUsers: number; transactions: number; page: number; limit: number;
+};
 
 export const reportsApi = endpoints('reports', {
   revenue: { method: 'GET', path: '/wallets/adminRevenue', access: 'reports_view', query: revenueQuery, responses: { 200: revenueResponse } },

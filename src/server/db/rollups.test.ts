@@ -54,9 +54,12 @@ async function payoutsMatch() {
 async function incomeMonthsMatch() {
   const [row] = await t.database.query<{ users: boolean; totals: boolean; rows: number }>(`
     with raw as (
-      select b.kind, coalesce(b.reward_type, '') as reward_key, date_trunc('month', b.run_date)::date as month,
-             l.user_id, sum(l.amount_paise)::int8 as total_paise, count(*)::int8 as entries
-        from ledger_entries l join income_batches b on b.batch_id = l.batch_id group by 1, 2, 3, 4
+      select b.kind, coalesce(b.reward_type, '') || case when l.reversal_of is null then '' else ':reversed' end as reward_key,
+             date_trunc('month', b.run_date)::date as month,
+             l.user_id, sum(l.amount_paise)::int8 as total_paise, count(*) filter (where l.amount_paise > 0)::int8 as entries
+        from ledger_entries l
+        left join income_runs r on l.batch_id is null and l.kind in ('tds', 'admin_charge') and r.run_id = l.run_id
+        join income_batches b on b.batch_id = coalesce(l.batch_id, r.batch_id) group by 1, 2, 3, 4
     )
     select coalesce((select json_agg(x order by kind, reward_key, month, user_id) from
              (select kind, reward_key, month, user_id, total_paise, entries from income_month_users) x)::text, '[]')

@@ -101,6 +101,8 @@ export const incomeRuns = pgTable(
     /** Gross credited, deductions (TDS + admin charge), net (gross − deductions), Failure rows' net. */
     grossPaise: bigint('gross_paise', { mode: 'number' }).notNull().default(0),
     deductionsPaise: bigint('deductions_paise', { mode: 'number' }).notNull().default(0),
+    /** Of the deductions, the TDS (issue 24: the admin charge is deductions − TDS). */
+    tdsPaise: bigint('tds_paise', { mode: 'number' }).notNull().default(0),
     failedPaise: bigint('failed_paise', { mode: 'number' }).notNull().default(0),
     state: jsonb('state').notNull().default({}),
     settings: jsonb('settings').notNull().default({}),

@@ -140,7 +140,7 @@ export const dailyPayouts = pgTable(
     userId: bigint('user_id', { mode: 'number' }).notNull(),
     payoutDate: date('payout_date').notNull(),
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
-    status: text('status').$type<'Success' | 'Failure'>().notNull(),
+    status: text('status').$type<'Success' | 'Failure' | 'Reversed'>().notNull(),
     // No foreign key (issue 16, performance): the id is the one the same statement gives the
     // ledger row it inserts (daily payout run, Pay Now), and the ledger is immutable (no delete);
     // money-invariants.ts checks that every ledger_entry_id resolves.
@@ -154,12 +154,20 @@ export const dailyPayouts = pgTable(
     adminChargePaise: bigint('admin_charge_paise', { mode: 'number' }).notNull().default(0),
     reason: text('reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // Issue 24: a reversed run's rows stay, status 'Reversed', with who reversed them, when, why,
+    // and what they were before (Success or Failure).
+    reversedBy: bigint('reversed_by', { mode: 'number' }),
+    reversedAt: timestamp('reversed_at', { withTimezone: true }),
+    reversalReason: text('reversal_reason'),
+    reversedStatus: text('reversed_status').$type<'Success' | 'Failure'>(),
   },
   (t) => [
     index('daily_payouts_run_idx').on(t.runId, t.userId).where(sql`${t.runId} is not null`),
     check('daily_payouts_amount_positive', sql`${t.amountPaise} > 0`),
-    check('daily_payouts_status', sql`${t.status} in ('Success', 'Failure')`),
-    uniqueIndex('daily_payouts_user_day_uq').on(t.userId, t.payoutDate),
+    check('daily_payouts_status', sql`${t.status} in ('Success', 'Failure', 'Reversed')`),
+    // One live payout per member and day; reversed ones stay beside a re-run's (drizzle/0026).
+    uniqueIndex('daily_payouts_user_day_uq').on(t.userId, t.payoutDate).where(sql`${t.status} <> 'Reversed'`),
+    index('daily_payouts_user_idx').on(t.userId, t.payoutDate),
     // Pages newest first (date, then id) without a sort; the totals come from payouts_daily.
     index('daily_payouts_date_id_idx').on(t.payoutDate, t.id),
     // The list's other orders (sort=amount / sort=status, either direction), with the id tie-break.

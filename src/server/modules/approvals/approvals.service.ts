@@ -17,7 +17,7 @@ import { replaySettings } from '../income/settings.service.ts';
 import { istToday } from '../income/settings.ts';
 import { afterReversal, runChunkSize } from '../income/runs/engine.ts';
 import { reverseRun } from '../income/runs/reversal.ts';
-import { transferAdmin } from '../payouts/payouts.service.ts';
+import { replayBulkPayouts, transferAdmin } from '../payouts/payouts.service.ts';
 import { decideWithdrawal, rechargeOrWithdraw } from '../wallet/wallet.service.ts';
 import * as repo from './approvals.repository.ts';
 import { moneyContext, type MoneyContext } from './four-eyes.ts';
@@ -46,6 +46,8 @@ async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: un
     case 'admin_transfer':
     case 'pay_payout':
       return transferAdmin(tx, ctx, transferBody.parse(payload));
+    case 'pay_payout_bulk':
+      return replayBulkPayouts(tx, ctx, payload);
     case 'withdrawal_approval': {
       const { withdrawalId, ...decision } = payload as { withdrawalId: number };
       return decideWithdrawal(tx, ctx, Number(withdrawalId), withdrawalDecisionBody.parse(decision));

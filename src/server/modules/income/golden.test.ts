@@ -222,7 +222,10 @@ describe('the income engine, computed by hand (golden)', () => {
       ...F_HOLDERS.flatMap((x) => as(x, f1)),
     ]);
     // gross 10 × 1,499 + 9 × 2,555 = 14,990 + 22,995 = 37,985; deductions 10 × 111 + 9 × 190 = 2,820; net 35,165.
-    expect(first.totals).toEqual({ total: 20, done: 20, paid: 19, failed: 1, gross: 379.85, deductions: 28.2, net: 351.65, failedAmount: 13.88 });
+    // Issue 24: TDS 10 × 74 + 9 × 127 = 1,883 and admin charge 10 × 37 + 9 × 63 = 937, apart.
+    expect(first.totals).toEqual({
+      total: 20, done: 20, paid: 19, failed: 1, gross: 379.85, deductions: 28.2, tds: 18.83, adminCharge: 9.37, net: 351.65, failedAmount: 13.88,
+    });
 
     const second = await run('daily_payout', today);
     // F's second day: only 4,000 − 2,555 = 1,445 left under the cap; TDS floor(72.25) = 72, admin floor(36.125) = 36.
@@ -232,7 +235,10 @@ describe('the income engine, computed by hand (golden)', () => {
       ...F_HOLDERS.flatMap((x) => as(x, f2)),
     ]);
     // gross 14,990 + 9 × 1,445 = 27,995; deductions 1,110 + 9 × 108 = 2,082; net 25,913.
-    expect(second.totals).toEqual({ total: 20, done: 20, paid: 19, failed: 1, gross: 279.95, deductions: 20.82, net: 259.13, failedAmount: 13.88 });
+    // TDS 740 + 9 × 72 = 1,388; admin charge 370 + 9 × 36 = 694.
+    expect(second.totals).toEqual({
+      total: 20, done: 20, paid: 19, failed: 1, gross: 279.95, deductions: 20.82, tds: 13.88, adminCharge: 6.94, net: 259.13, failedAmount: 13.88,
+    });
 
     const memberships = await t.database.query<{ user_id: string; earned: string; days: number; status: string }>(
       'select user_id::text, earned_paise::text as earned, days_earned as days, status from memberships where user_id = any($1::int8[]) order by user_id',
@@ -255,6 +261,11 @@ describe('the income engine, computed by hand (golden)', () => {
     });
     expect(paid.statusCode, paid.body).toBe(200);
     expect(await lines('run_id = $1 and user_id = $2', [first.runId, id('M4')])).toEqual(as('M4', p));
+    // Issue 24: the Pay Now moves the run's counts: 20 paid, no failure left, the gross and deductions of the line added.
+    const after = (await t.app.inject({ method: 'GET', url: `/api/income/runs/${first.runId}`, headers: bearer(token) })).json().data;
+    expect(after.totals).toEqual({
+      total: 20, done: 20, paid: 20, failed: 0, gross: 394.84, deductions: 29.31, tds: 19.57, adminCharge: 9.74, net: 365.53, failedAmount: 0,
+    });
   });
 
   it('royalty: 3 % of the month\u2019s fees shared by rank weights, the floors\u2019 leftover unpaid', async () => {

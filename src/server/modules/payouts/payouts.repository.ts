@@ -18,32 +18,53 @@ export interface PayoutFilters {
 type PayoutStatus = (typeof dailyPayouts.$inferSelect)['status'];
 
 /** A payout as the list and export statements give it: the day as text, the time as the driver reads it. */
-type PayoutRow = Pick<typeof dailyPayouts.$inferSelect, 'id' | 'userId' | 'amountPaise' | 'status' | 'reason'> & {
+type PayoutRow = Pick<typeof dailyPayouts.$inferSelect,
+  'id' | 'userId' | 'amountPaise' | 'status' | 'reason' | 'grossPaise' | 'tdsPaise' | 'adminChargePaise' | 'runId' | 'reversalReason' | 'reversedStatus'> & {
   userName: string;
   date: string;
   paidAt: Date | string | null;
+  reversedByName: string | null;
+  reversedAt: Date | string | null;
 };
 
+const orNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
 const toPayout = (r: PayoutRow): Payout => ({
-  id: r.id,
-  userId: r.userId,
+  id: Number(r.id),
+  userId: Number(r.userId),
   userName: r.userName,
-  amount: paiseToRupees(r.amountPaise),
+  amount: paiseToRupees(Number(r.amountPaise)),
   date: r.date,
   status: r.status,
   paidAt: r.paidAt === null ? null : iso(r.paidAt),
   reason: r.reason ?? null,
+  gross: r.grossPaise === null ? null : paiseToRupees(Number(r.grossPaise)),
+  tds: paiseToRupees(Number(r.tdsPaise ?? 0)),
+  adminCharge: paiseToRupees(Number(r.adminChargePaise ?? 0)),
+  runId: orNull(r.runId),
+  reversedByName: r.reversedByName ?? null,
+  reversedAt: r.reversedAt === null || r.reversedAt === undefined ? null : iso(r.reversedAt),
+  reversalReason: r.reversalReason ?? null,
+  reversedStatus: r.reversedStatus ?? null,
 });
 
 export type PayoutSort = SortValue<(typeof PAYOUT_SORTS)[number]>;
 
 /** The sort keys' columns; each with the id tie-break has its index (daily_payouts_*_id_idx). */
-const SORT_COLUMNS: Record<(typeof PAYOUT_SORTS)[number], string> = { date: 'p.payout_date', amount: 'p.amount_paise', status: 'p.status' };
+// Name (issue 24): the member's name, lower-cased as users_name_sort_idx keeps it; the rows it
+// sorts are those the filters select (a day or a month of payouts by default), a top-N sort of
+// the page, not an index walk: a payout row does not carry its member's name.
+const SORT_COLUMNS: Record<(typeof PAYOUT_SORTS)[number], string> = {
+  date: 'p.payout_date', amount: 'p.amount_paise', status: 'p.status', name: 'lower(u.full_name)',
+};
 
 /** The list's and the export's one statement: the filters, an optional keyset, then the order and paging. */
 const selectPayouts = (filter: string, paging: string, order = 'p.payout_date desc, p.id desc', column = '') => `
     select p.id, p.user_id as "userId", coalesce(u.username, u.full_name) as "userName", p.amount_paise as "amountPaise",
-           p.payout_date::text as date, p.status, p.paid_at as "paidAt", p.reason${column ? `, ${column}` : ''}
+           p.payout_date::text as date, p.status, p.paid_at as "paidAt", p.reason,
+           p.gross_paise as "grossPaise", p.tds_paise as "tdsPaise", p.admin_charge_paise as "adminChargePaise", p.run_id as "runId",
+           (select coalesce(rv.full_name, rv.username) from users rv where rv.user_id = p.reversed_by) as "reversedByName",
+           p.reversed_at as "reversedAt", p.reversal_reason as "reversalReason", p.reversed_status as "reversedStatus"${column ? `, ${column}` : ''}
       from daily_payouts p join users u on u.user_id = p.user_id
       ${filter}
      order by ${order}
@@ -110,13 +131,18 @@ export async function listPayouts(database: Database, f: PayoutFilters, sort: Pa
             order by d.day`,
   );
 
-  const totals = { count: 0, amount: 0, successful: 0, failed: 0 };
+  const totals = { count: 0, amount: 0, successful: 0, failed: 0, reversed: 0 };
   const daily = new Map<string, { date: string; successful: number; failed: number }>();
   let paise = 0;
   for (const g of groups) {
-    const n = g.n;
+    const n = Number(g.n);
     totals.count += n;
-    paise += g.paise;
+    // A reversed payout is listed (and counted for the pager) but its money was taken back: not in the amount.
+    if (g.status === 'Reversed') {
+      totals.reversed += n;
+      continue;
+    }
+    paise += Number(g.paise);
     if (g.status === 'Success') totals.successful += n;
     else totals.failed += n;
     const day = daily.get(g.date) ?? { date: g.date, successful: 0, failed: 0 };
@@ -199,4 +225,70 @@ export async function linkLedgerEntry(db: Db, id: number, ledgerEntryId: number)
 export async function liveMemberExists(db: Db, userId: number): Promise<boolean> {
   const rows = await db.select({ userId: users.userId }).from(users).where(sql`${users.userId} = ${userId} and ${users.deletedAt} is null`);
   return rows.length > 0;
+}
+
+/** The ids of the Failure payouts the filters select (bulk Pay Now: "every row the filter matches"), at most `cap` + 1. */
+export async function failedPayoutIds(database: Database, f: PayoutFilters, cap: number): Promise<number[]> {
+  const params: unknown[] = [];
+  const filter = where({ ...f, status: 'Failure' }, params);
+  params.push(cap + 1);
+  // daily_payouts_status_id_idx: the Failure rows by id (with a range, daily_payouts_date_id_idx).
+  const rows = await database.query<{ id: number }>(`
+    select p.id from daily_payouts p join users u on u.user_id = p.user_id ${filter} order by p.id limit $${params.length}`, params);
+  return rows.map((r) => Number(r.id));
+}
+
+/** The bulk's payouts, locked in id order (two bulks at once wait for each other, never deadlock). */
+export async function lockPayouts(db: Db, ids: number[]) {
+  const rows = rowsOf<{ id: number; userId: number; amountPaise: number; status: PayoutStatus; runId: number | null }>(await db.execute(sql`
+    select id::int8 as id, user_id::int8 as "userId", amount_paise::int8 as "amountPaise", status, run_id::int8 as "runId"
+      from daily_payouts where id = any(${`{${ids.join(',')}}`}::int8[]) order by id for update`));
+  return rows.map((r) => ({ ...r, id: Number(r.id), userId: Number(r.userId), amountPaise: Number(r.amountPaise), runId: orNull(r.runId) }));
+}
+
+/** The runs of these payouts, locked in id order before their payouts (a reversal takes its run first too). */
+export async function lockRunsOf(db: Db, payoutIds: number[]) {
+  await db.execute(sql`
+    select run_id from income_runs where run_id in (
+      select run_id from daily_payouts where id = any(${`{${payoutIds.join(',')}}`}::int8[]) and run_id is not null)
+     order by run_id for update`);
+}
+
+/** Pending approval requests holding any of these payouts (one by one or in a bulk): payout id → request id. */
+export async function pendingPayoutRequests(db: Db, ids: number[]): Promise<Map<number, number>> {
+  const rows = rowsOf<{ payoutId: number; requestId: number }>(await db.execute(sql`
+    select x.id::int8 as "payoutId", r.id::int8 as "requestId"
+      from money_requests r
+      cross join lateral (
+        select (r.payload->>'payoutId')::int8 as id where r.kind = 'pay_payout' and r.payload ? 'payoutId'
+        union all
+        select jsonb_array_elements_text(r.payload->'payoutIds')::int8 where r.kind = 'pay_payout_bulk'
+      ) x
+     where r.status = 'pending' and r.kind in ('pay_payout', 'pay_payout_bulk')
+       and x.id = any(${`{${ids.join(',')}}`}::int8[])`));
+  return new Map(rows.map((r) => [Number(r.payoutId), Number(r.requestId)]));
+}
+
+/** A pending bulk request of this maker and bulk, to add a later chunk's held payouts to. */
+export async function addToPendingBulk(db: Db, makerId: number, bulkId: string, ids: number[], paise: number): Promise<number | null> {
+  const [row] = rowsOf<{ id: number }>(await db.execute(sql`
+    update money_requests
+       set payload = jsonb_set(payload, '{payoutIds}', (payload->'payoutIds') || ${JSON.stringify(ids)}::jsonb),
+           amount_paise = amount_paise + ${paise}
+     where id = (select id from money_requests where status = 'pending' and kind = 'pay_payout_bulk' and maker_id = ${makerId}
+                   and payload->>'bulkId' = ${bulkId} order by id limit 1 for update)
+    returning id::int8 as id`));
+  return row ? Number(row.id) : null;
+}
+
+/** Pay Now on a run's Failure row moves the run's counts (issue 24): one more paid, one fewer failed. */
+export async function countPaidNow(db: Db, payout: Payable) {
+  if (payout.runId === null) return;
+  const gross = payout.grossPaise ?? payout.amountPaise;
+  await db.execute(sql`
+    update income_runs
+       set paid = paid + 1, failed = greatest(failed - 1, 0), gross_paise = gross_paise + ${gross}::int8,
+           deductions_paise = deductions_paise + ${payout.tdsPaise + payout.adminChargePaise}::int8,
+           tds_paise = tds_paise + ${payout.tdsPaise}::int8, failed_paise = greatest(failed_paise - ${payout.amountPaise}::int8, 0)
+     where run_id = ${payout.runId}`);
 }

@@ -21,12 +21,20 @@ export function payoutsBatch(ctx: Ctx, filters: repo.PayoutFilters, after: repo.
 
 const fixed = (paise: number) => paiseToRupees(paise).toFixed(2);
 
+/** A payout held in a pending bulk request is paid by that request's approval, not by a second Pay Now. */
+async function refuseInPendingBulk(tx: Db, payoutId: number) {
+  const pending = (await repo.pendingPayoutRequests(tx, [payoutId])).get(payoutId);
+  if (pending !== undefined) throw new AppError(409, `Payout ${payoutId} already awaits approval (request ${pending})`);
+}
+
 /** A payout that may be paid: it exists, is still Failure, and the body names its member and exact amount. */
 async function payablePayout(tx: Db, body: TransferBody, paise: number, lock: 'claim' | 'check') {
   const payoutId = body.payoutId!;
   const payout = lock === 'claim' ? await repo.claimFailedPayout(tx, payoutId) : await repo.lockFailedPayout(tx, payoutId);
   if (!payout) {
-    if ((await repo.payoutStatus(tx, payoutId)) === null) throw new AppError(404, `Payout ${payoutId} not found`);
+    const status = await repo.payoutStatus(tx, payoutId);
+    if (status === null) throw new AppError(404, `Payout ${payoutId} not found`);
+    if (status === 'Reversed') throw new AppError(409, `Payout ${payoutId} was reversed with its run: it cannot be paid`);
     throw new AppError(409, `Payout ${payoutId} has already been paid`);
   }
   if (payout.userId !== body.userId) {
@@ -85,10 +93,13 @@ export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferB
   refuseOwnWallet(money, body.userId);
   await requireMemberWallet(tx, body.userId); // staff hold no wallet (issue 22)
   const paise = rupeesToPaise(body.amount);
+  // The payout's run first (a reversal takes its run first too), so Pay Now and a reversal of its run never deadlock.
+  if (body.payoutId !== undefined) await repo.lockRunsOf(tx, [body.payoutId]);
   if (await needsApproval(tx, money, body.userId, paise)) {
     if (body.payoutId !== undefined) {
       await payablePayout(tx, body, paise, 'check');
       await refuseSecondPending(tx, 'pay_payout', 'payoutId', body.payoutId);
+      await refuseInPendingBulk(tx, body.payoutId);
     } else {
       if (!(await repo.liveMemberExists(tx, body.userId))) throw new AppError(404, `Member ${body.userId} not found`);
     }
@@ -98,11 +109,13 @@ export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferB
       reason: await sumReason(tx, money, body.userId, paise),
     });
   }
+  if (body.payoutId !== undefined && !money.approved) await refuseInPendingBulk(tx, body.payoutId);
   const payout = body.payoutId !== undefined ? await payablePayout(tx, body, paise, 'claim') : null;
   const posted = await postPayment(tx, money, body, paise, payout);
   await countDailyCredit(tx, money, paise);
   if (body.payoutId !== undefined) {
     await repo.linkLedgerEntry(tx, body.payoutId, posted.entryId);
+    await repo.countPaidNow(tx, payout!);
   }
   const after = { userId: body.userId, typeIncome: body.typeIncome, amountPaise: paise, ledgerEntryId: posted.entryId, balancePaise: posted.balancePaise };
   return {
@@ -123,4 +136,108 @@ export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferB
       },
     },
   };
+}
+
+type BulkDone = { id: number; note?: string };
+type BulkFailed = { id: number; message: string };
+
+const messageOf = (error: unknown) => (error instanceof AppError ? error.message : 'Payment failed');
+
+/**
+ * Bulk Pay Now (issue 24), one request of at most 500 payouts, in one transaction. The payouts'
+ * runs, then the payouts are locked in id order, so two identical bulks at once run one after the
+ * other and the second finds them paid ("Already paid", never twice). Each Failure payout goes
+ * through the rules of a single Pay Now, in its own savepoint (a refusal leaves the others): own
+ * wallet, staff hold no wallet, the summed per operator/member/day threshold (needsApproval
+ * reserves, so a bulk split into chunks or bulks never avoids it), the daily credit limit. The
+ * payouts the threshold holds are not filed one by one: they go into ONE approval request for the
+ * bulk (kind pay_payout_bulk; a later chunk of the same `bulkId` and maker adds to it), which the
+ * approval pays as a whole (`replayBulkPayouts`). A retried chunk with the same Idempotency-Key
+ * gets the stored answer (the route's `idempotent`).
+ */
+export async function payBulk(tx: Db, money: MoneyContext, body: { ids: number[]; bulkId?: string }): Promise<MoneyResult> {
+  const ids = [...new Set(body.ids)].sort((a, b) => a - b);
+  const done: BulkDone[] = [];
+  const failed: BulkFailed[] = [];
+  await repo.lockRunsOf(tx, ids);
+  const rows = new Map((await repo.lockPayouts(tx, ids)).map((r) => [r.id, r]));
+  const pending = await repo.pendingPayoutRequests(tx, ids);
+  const held: { id: number; paise: number }[] = [];
+  let paidPaise = 0;
+  for (const id of ids) {
+    const row = rows.get(id);
+    if (!row) { failed.push({ id, message: `Payout ${id} not found` }); continue; }
+    if (row.status === 'Success') { done.push({ id, note: 'Already paid' }); continue; }
+    if (row.status === 'Reversed') { failed.push({ id, message: 'Reversed with its run: it cannot be paid' }); continue; }
+    const request = pending.get(id);
+    if (request !== undefined) { done.push({ id, note: `Already awaits approval (request ${request})` }); continue; }
+    try {
+      const outcome = await tx.transaction(async (sp) => {
+        refuseOwnWallet(money, row.userId);
+        await requireMemberWallet(sp, row.userId);
+        if (!money.approved && (await needsApproval(sp, money, row.userId, row.amountPaise))) return 'held' as const;
+        if (money.approved) await needsApproval(sp, money, row.userId, row.amountPaise);
+        const payout = await repo.claimFailedPayout(sp, id);
+        if (!payout) throw new AppError(409, `Payout ${id} has already been paid`);
+        const body1: TransferBody = { userId: row.userId, amount: paiseToRupees(row.amountPaise), typeIncome: 'dailyPayout', payoutId: id };
+        const posted = await postPayment(sp, money, body1, row.amountPaise, payout);
+        await countDailyCredit(sp, money, row.amountPaise);
+        await repo.linkLedgerEntry(sp, id, posted.entryId);
+        await repo.countPaidNow(sp, payout);
+        return 'paid' as const;
+      });
+      if (outcome === 'held') held.push({ id, paise: row.amountPaise });
+      else { done.push({ id, note: 'Paid' }); paidPaise += row.amountPaise; }
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      failed.push({ id, message: messageOf(error) });
+    }
+  }
+  let approvalId: number | null = null;
+  if (held.length > 0) {
+    const heldIds = held.map((h) => h.id);
+    const heldPaise = held.reduce((a, h) => a + h.paise, 0);
+    await refuseOverDailyLimit(tx, money, heldPaise).catch((error: unknown) => {
+      // Held payouts that could never fit in today's credit limit are refused now, as a single Pay Now is.
+      for (const id of heldIds) failed.push({ id, message: messageOf(error) });
+      heldIds.length = 0;
+    });
+    if (heldIds.length > 0) {
+      approvalId = body.bulkId ? await repo.addToPendingBulk(tx, money.makerId, body.bulkId, heldIds, heldPaise) : null;
+      if (approvalId === null) {
+        const filed = await holdForApproval(tx, money, {
+          kind: 'pay_payout_bulk', userId: null, amountPaise: heldPaise,
+          payload: { payoutIds: heldIds, ...(body.bulkId ? { bulkId: body.bulkId } : {}) },
+        });
+        approvalId = (filed.body as { data: { approvalId: number } }).data.approvalId;
+      }
+      for (const id of heldIds) done.push({ id, note: `Awaits approval (request ${approvalId})` });
+    }
+  }
+  done.sort((a, b) => a.id - b.id);
+  failed.sort((a, b) => a.id - b.id);
+  const paid = done.filter((d) => d.note === 'Paid').length;
+  const parts = [`${paid} paid`];
+  if (done.length > paid) parts.push(`${done.length - paid} already paid or awaiting approval`);
+  if (failed.length > 0) parts.push(`${failed.length} not paid`);
+  return {
+    status: 200,
+    body: { success: true, message: parts.join(', '), data: { done, failed, approvalId } },
+    audit: {
+      action: money.approved ? 'pay_payout_bulk_approved' : 'pay_payout_bulk', entity: 'daily_payout', entityId: ids[0],
+      after: { ids, paid: done.filter((d) => d.note === 'Paid').map((d) => d.id), paidPaise, held: held.map((h) => h.id), approvalId, failed, makerId: money.makerId },
+    },
+  };
+}
+
+/** An approved bulk request: its payouts paid as the bulk would pay them, with the checker as actor. */
+export async function replayBulkPayouts(tx: Db, money: MoneyContext, payload: unknown): Promise<MoneyResult> {
+  const ids = ((payload as { payoutIds?: unknown[] }).payoutIds ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+  if (ids.length === 0) throw new AppError(400, 'The request names no payouts');
+  // Approving the request is what was pending on these payouts: the pending check must not refuse them.
+  return payBulk(tx, money, { ids });
+}
+
+export function failedPayoutIds(ctx: Ctx, filters: repo.PayoutFilters, cap: number) {
+  return repo.failedPayoutIds(ctx.database, filters, cap);
 }

@@ -135,10 +135,10 @@ describe('GET /api/wallets/dailyPayout', () => {
       select count(*)::int as n, sum(amount_paise)::text as paise,
              count(*) filter (where status = 'Success')::int as ok, count(*) filter (where status = 'Failure')::int as bad
         from daily_payouts`);
-    expect(body.totals).toEqual({ count: expected.n, amount: Number(expected.paise) / 100, successful: expected.ok, failed: expected.bad });
+    expect(body.totals).toEqual({ count: expected.n, amount: Number(expected.paise) / 100, successful: expected.ok, failed: expected.bad, reversed: 0 });
     expect(body.total).toBe(expected.n);
     expect(body.data).toHaveLength(5);
-    expect(Object.keys(body.data[0]).sort()).toEqual(['amount', 'date', 'id', 'paidAt', 'reason', 'status', 'userId', 'userName']);
+    expect(Object.keys(body.data[0]).sort()).toEqual(['adminCharge', 'amount', 'date', 'gross', 'id', 'paidAt', 'reason', 'reversalReason', 'reversedAt', 'reversedByName', 'reversedStatus', 'runId', 'status', 'tds', 'userId', 'userName']);
     expect(body.daily.reduce((s: number, d: { successful: number; failed: number }) => s + d.successful + d.failed, 0)).toBe(expected.n);
   });
 
@@ -149,7 +149,7 @@ describe('GET /api/wallets/dailyPayout', () => {
     const res = (await get(`?fromDate=${wire}&toDate=${wire}&status=Failure&userName=zebulon`)).json();
     expect(res.total).toBe(1);
     expect(res.data[0]).toMatchObject({ userName: 'Zebulon Filterman', amount: 42, date, status: 'Failure', paidAt: null });
-    expect(res.totals).toEqual({ count: 1, amount: 42, successful: 0, failed: 1 });
+    expect(res.totals).toEqual({ count: 1, amount: 42, successful: 0, failed: 1, reversed: 0 });
     expect(res.daily).toEqual([{ date, successful: 0, failed: 1 }]);
     // Another status than the rows': no rows, and the cards say so (name filter, and the rollup without one).
     for (const query of [`status=Success&userName=zebulon`, 'status=Success']) {
@@ -196,7 +196,7 @@ describe('GET /api/wallets/dailyPayout', () => {
     const reversed = await get('?fromDate=10-01-2026&toDate=01-01-2026');
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().message).toContain('fromDate must not be after toDate');
-    expect((await get('?status=Pending')).json().message).toContain('status must be Success or Failure');
+    expect((await get('?status=Pending')).json().message).toContain('status must be Success, Failure or Reversed');
     expect((await t.app.inject({ method: 'GET', url: '/api/wallets/dailyPayout' })).statusCode).toBe(401);
     expect((await get('', bearer(await tokenWithoutPermissions(t)))).statusCode).toBe(403);
   });
@@ -206,7 +206,7 @@ describe('GET /api/wallets/dailyPayout', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="daily-payouts.csv"');
     const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('ID,User ID,User Name,Amount,Date,Status,Paid At');
+    expect(lines[0]).toBe('ID,User ID,User Name,Gross,TDS,Admin Charge,Net,Date,Status,Paid At,Reason,Reversed By,Reversal Reason');
     const [n] = await t.database.query<{ n: number }>(`select count(*)::int as n from daily_payouts where status = 'Failure'`);
     expect(lines).toHaveLength(n.n + 1);
     expect(lines.slice(1).every((l) => l.includes(',Failure,'))).toBe(true);

@@ -1,10 +1,13 @@
-import { paiseToRupees, type SortValue } from '../../../contract/common.ts';
+import { paiseToRupees, sortParts, type SortValue } from '../../../contract/common.ts';
 import { REWARD_TYPES, royaltyDisplayLevel, type INCOME_SORTS } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import type { ranks } from '../../db/schema/catalogue.ts';
 import type { incomeBatches, incomeMonthTotals, ledgerEntries } from '../../db/schema/money.ts';
-import { containsPattern } from './revenue.repository.ts';
+import { containsPattern, IST_RANGE } from './revenue.repository.ts';
+
+/** The reward type that reads level income (not a batch kind: activations credit it). */
+export const LEVEL_INCOME = 'levelIncome';
 
 /** Royalty or one reward type over a range of batch run dates, optionally one user name. */
 export interface IncomeFilters {
@@ -18,7 +21,7 @@ export interface IncomeFilters {
 /** Users by income, largest first (`-amount`, the default) or smallest first (`amount`). */
 export type IncomeSort = SortValue<(typeof INCOME_SORTS)[number]>;
 
-type BatchRow = Pick<typeof incomeBatches.$inferSelect, 'batchId' | 'rewardType' | 'runDate'> & { kind: IncomeFilters['kind'] };
+type BatchRow = Pick<typeof incomeBatches.$inferSelect, 'batchId' | 'rewardType' | 'runDate'> & { kind: IncomeFilters['kind']; runId: number | null };
 
 type Ledger = typeof ledgerEntries.$inferSelect;
 /** A receiver's credit as the statements give it: their name, rank, and the time as the driver reads it. */
@@ -45,7 +48,7 @@ export function batchSource(f: IncomeFilters): IncomeFilters {
 export async function batchesInRange(database: Database, filters: IncomeFilters): Promise<BatchRow[]> {
   const f = batchSource(filters);
   return database.query<BatchRow>(`
-    select batch_id as "batchId", kind, reward_type as "rewardType", run_date::text as "runDate" from income_batches
+    select batch_id as "batchId", kind, reward_type as "rewardType", run_date::text as "runDate", run_id::int8 as "runId" from income_batches
      where kind = $1 and run_date between $2::date and $3::date and ($4::text is null or reward_type = $4)
      order by run_date, batch_id`, [f.kind, f.fromDate, f.toDate, f.rewardType ?? null]);
 }
@@ -73,79 +76,151 @@ export function wholeMonths(fromDate: string, toDate: string): string[] | null {
 
 type UserTotalRow = Pick<Ledger, 'userId'> & { paise: number; n: number };
 type Totals = Pick<typeof incomeMonthTotals.$inferSelect, 'users'> & { paise: number; n: number };
+type ReversalRow = Pick<Ledger, 'userId'> & { paise: number; runId: number | null };
 
 /**
- * Totals and one page of receivers (largest income first). A range of whole months without a name
- * filter (the screens' default: the current month) reads the income_month_* rollups (drizzle/functions/income_months.sql);
- * any other range groups the batches' ledger credits, read through ledger_batch_user_idx.
+ * The ledger rows of a report's batches (issue 24: what members received): the batches' credits,
+ * and the TDS and admin charge lines of the runs that wrote them (those carry the run, not the
+ * batch); `reversed` picks the reversal rows instead of the originals. Served by
+ * ledger_batch_user_idx (batch) and ledger_run_idx (run).
  */
-async function receiverTotals(database: Database, f: IncomeFilters, sort: IncomeSort, ids: number[], page: number, limit: number) {
+const OF_BATCHES = (batches: number, runs: number, reversed: boolean) => `
+  (l.batch_id = any($${batches}::int[]) or (l.batch_id is null and l.kind in ('tds', 'admin_charge') and l.run_id = any($${runs}::int8[])))
+  and l.reversal_of is ${reversed ? 'not null' : 'null'}`;
+
+/** Members by name: users_name_sort_idx's order (lower(full_name), user_id). */
+const BY_NAME = (up: boolean) => `lower(u.full_name) ${up ? 'asc' : 'desc'}, u.user_id ${up ? 'asc' : 'desc'}`;
+
+/**
+ * Totals and one page of receivers (largest income first, or by name). A range of whole months
+ * without a name filter (the screens' default: the current month) reads the income_month_*
+ * rollups (drizzle/functions/income_months.sql: net of deductions, reversals under
+ * reward_key || ':reversed'); any other range groups the batches' ledger rows. By name, the
+ * month's rows are joined to their members (users_name_sort_idx walked in order with each
+ * member's row looked up by its primary key, or the month's receivers sorted when they are few).
+ */
+async function receiverTotals(database: Database, f: IncomeFilters, sort: IncomeSort, batches: BatchRow[], page: number, limit: number) {
+  const { key: sortKey, desc } = sortParts(sort);
+  const byName = sortKey === 'userName';
   // Smallest first reads income_month_users_top_idx backwards: amount ascending, then user id descending.
-  const up = sort === 'amount';
+  const up = !desc;
   const months = f.userName ? null : wholeMonths(f.fromDate, f.toDate);
   const offset = (page - 1) * limit;
+  const ids = batches.map((b) => b.batchId);
+  const runs = batches.map((b) => b.runId).filter((r): r is number => r !== null);
   if (months) {
     const key = f.kind === 'royalty' ? '' : f.rewardType;
     if (key !== undefined) {
       const one = months.length === 1;
-      const [[totals], users] = await Promise.all([
+      const order = byName ? BY_NAME(up) : up ? 'm.total_paise asc, m.user_id desc' : 'm.total_paise desc nulls last, m.user_id';
+      const [[totals], [reversedTotal], users] = await Promise.all([
         database.query<Totals>(one
           ? `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, coalesce(sum(users), 0)::int8 as users
                from income_month_totals where kind = $1 and reward_key = $2 and month = any($3::date[])`
           : `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users
                from income_month_users where kind = $1 and reward_key = $2 and month = any($3::date[])`,
         [f.kind, key, months]),
+        database.query<{ paise: number }>(`
+          select coalesce(sum(total_paise), 0)::int8 as paise from income_month_totals where kind = $1 and reward_key = $2 and month = any($3::date[])`,
+        [f.kind, `${key}:reversed`, months]),
         database.query<UserTotalRow>(one
-          ? `select user_id as "userId", total_paise as paise, entries as n from income_month_users
-              where kind = $1 and reward_key = $2 and month = $3::date
-              order by ${up ? 'total_paise asc, user_id desc' : 'total_paise desc nulls last, user_id'} limit $4 offset $5`
-          : `select user_id as "userId", sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
-              where kind = $1 and reward_key = $2 and month = any($3::date[])
-              group by user_id order by sum(total_paise) ${up ? 'asc' : 'desc'}, user_id ${up ? 'desc' : 'asc'} limit $4 offset $5`,
+          ? `select m.user_id as "userId", m.total_paise as paise, m.entries as n from income_month_users m
+               ${byName ? 'join users u on u.user_id = m.user_id' : ''}
+              where m.kind = $1 and m.reward_key = $2 and m.month = $3::date and m.total_paise <> 0
+              order by ${order} limit $4 offset $5`
+          : `select m.user_id as "userId", m.paise, m.n from (
+               select user_id, sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
+                where kind = $1 and reward_key = $2 and month = any($3::date[]) group by user_id having sum(total_paise) <> 0) m
+              ${byName ? 'join users u on u.user_id = m.user_id' : ''}
+              order by ${byName ? BY_NAME(up) : `m.paise ${up ? 'asc' : 'desc'}, m.user_id ${up ? 'desc' : 'asc'}`} limit $4 offset $5`,
         [f.kind, key, one ? months[0] : months, limit, offset]),
       ]);
-      return { totals, users };
+      const reversals = users.length === 0 ? [] : await database.query<ReversalRow>(`
+        select user_id as "userId", sum(total_paise)::int8 as paise, null::int8 as "runId" from income_month_users
+         where kind = $1 and reward_key = $2 and month = any($3::date[]) and user_id = any($4::int8[]) group by user_id having sum(total_paise) <> 0`,
+      [f.kind, `${key}:reversed`, months, users.map((u) => u.userId)]);
+      return { totals: { ...totals, paise: Number(totals.paise) + Number(reversedTotal.paise) }, users, reversals };
     }
   }
   const name = f.userName ? containsPattern(f.userName) : null;
-  const join = name ? 'join users u on u.user_id = l.user_id' : '';
+  const join = name || byName ? 'join users u on u.user_id = l.user_id' : '';
+  const matches = name ? `and ${NAME_MATCH(3)}` : '';
+  const base = name ? [ids, runs, name] : [ids, runs];
   const [[totals], users] = await Promise.all([
     database.query<Totals>(`
-      select coalesce(sum(l.amount_paise), 0)::int8 as paise, count(*)::int8 as n, count(distinct l.user_id)::int8 as users
-        from ledger_entries l ${join}
-       where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(2)}` : ''}`, name ? [ids, name] : [ids]),
+      select coalesce(sum(l.amount_paise), 0)::int8 as paise,
+             count(*) filter (where l.reversal_of is null and l.amount_paise > 0)::int8 as n,
+             count(distinct l.user_id) filter (where l.reversal_of is null)::int8 as users
+        from ledger_entries l ${name ? 'join users u on u.user_id = l.user_id' : ''}
+       where (${OF_BATCHES(1, 2, false)} or ${OF_BATCHES(1, 2, true)}) ${matches}`, base),
     database.query<UserTotalRow>(`
-      select l.user_id as "userId", sum(l.amount_paise)::int8 as paise, count(*)::int8 as n
+      select l.user_id as "userId", sum(l.amount_paise)::int8 as paise, count(*) filter (where l.amount_paise > 0)::int8 as n
         from ledger_entries l ${join}
-       where l.batch_id = any($1::int[]) ${name ? `and ${NAME_MATCH(4)}` : ''}
-       group by l.user_id order by sum(l.amount_paise) ${up ? 'asc' : 'desc'}, l.user_id ${up ? 'desc' : 'asc'}
-       limit $2 offset $3`, name ? [ids, limit, offset, name] : [ids, limit, offset]),
+       where ${OF_BATCHES(1, 2, false)} ${matches}
+       group by l.user_id${byName ? ', u.full_name, u.user_id' : ''} having sum(l.amount_paise) <> 0
+       order by ${byName ? BY_NAME(up) : `sum(l.amount_paise) ${up ? 'asc' : 'desc'}, l.user_id ${up ? 'desc' : 'asc'}`}
+       limit $${base.length + 1} offset $${base.length + 2}`, [...base, limit, offset]),
   ]);
-  return { totals, users };
+  const reversals = users.length === 0 ? [] : await database.query<ReversalRow>(`
+    select l.user_id as "userId", sum(l.amount_paise)::int8 as paise, max(l.run_id)::int8 as "runId"
+      from ledger_entries l
+     where ${OF_BATCHES(1, 2, true)} and l.user_id = any($3::int8[])
+     group by l.user_id, l.run_id having sum(l.amount_paise) <> 0`, [ids, runs, users.map((u) => u.userId)]);
+  return { totals, users, reversals };
 }
 
 /**
- * The report: totals over every receiver of the range's batches, one page of users grouped by
- * user (largest income first), and the batches with their receivers among that page's users.
+ * Level income (issue 24: on a report): the activations' level_income credits of the range, per
+ * member, read through ledger_kind_created_idx (kind, created_at): a month's level income is its
+ * activations × their paid levels (≤ 10 each). No batches.
+ */
+async function levelIncomeTotals(database: Database, f: IncomeFilters, sort: IncomeSort, page: number, limit: number) {
+  const { key: sortKey, desc } = sortParts(sort);
+  const name = f.userName ? containsPattern(f.userName) : null;
+  const byName = sortKey === 'userName';
+  const params: unknown[] = name ? [f.fromDate, f.toDate, name] : [f.fromDate, f.toDate];
+  const where = `l.kind = 'level_income' and ${IST_RANGE} ${name ? `and ${NAME_MATCH(3)}` : ''}`;
+  const join = name || byName ? 'join users u on u.user_id = l.user_id' : '';
+  const [[totals], users] = await Promise.all([
+    database.query<Totals>(`
+      select coalesce(sum(l.amount_paise), 0)::int8 as paise, count(*)::int8 as n, count(distinct l.user_id)::int8 as users
+        from ledger_entries l ${name ? 'join users u on u.user_id = l.user_id' : ''} where ${where}`, params),
+    database.query<UserTotalRow>(`
+      select l.user_id as "userId", sum(l.amount_paise)::int8 as paise, count(*)::int8 as n
+        from ledger_entries l ${join} where ${where}
+       group by l.user_id${byName ? ', u.full_name, u.user_id' : ''} having sum(l.amount_paise) <> 0
+       order by ${byName ? BY_NAME(!desc) : `sum(l.amount_paise) ${desc ? 'desc' : 'asc'}, l.user_id ${desc ? 'asc' : 'desc'}`}
+       limit $${params.length + 1} offset $${params.length + 2}`, [...params, limit, (page - 1) * limit]),
+  ]);
+  return { totals, users, reversals: [] as ReversalRow[] };
+}
+
+/**
+ * The report: totals over every receiver of the range's batches (net received, reversals
+ * included), one page of users grouped by user, their reversals as rows of their own, and the
+ * batches with their receivers among that page's users.
  */
 export async function incomeReport(database: Database, filters: IncomeFilters, sort: IncomeSort, page: number, limit: number) {
   const f = batchSource(filters);
-  const batches = await batchesInRange(database, f);
+  const level = f.kind === 'reward' && f.rewardType === LEVEL_INCOME;
+  const batches = level ? [] : await batchesInRange(database, f);
   const ids = batches.map((b) => b.batchId);
-  if (ids.length === 0) return { data: [], users: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
-  const { totals, users: totalsByUser } = await receiverTotals(database, f, sort, ids, page, limit);
+  if (!level && ids.length === 0) return { data: [], users: [], reversals: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
+  const { totals, users: totalsByUser, reversals } = level
+    ? await levelIncomeTotals(database, f, sort, page, limit)
+    : await receiverTotals(database, f, sort, batches, page, limit);
   const pageIds = totalsByUser.map((u) => u.userId);
   const [people, receivers] = pageIds.length === 0 ? [[], []] : await Promise.all([
     database.query<Pick<CreditRow, 'userId' | 'userName' | 'rankName'>>(`
       select u.user_id as "userId", coalesce(u.username, u.full_name) as "userName", r.name as "rankName"
         from users u left join ranks r on r.rank_id = u.rank_id where u.user_id = any($1::int8[])`, [pageIds]),
-    database.query<CreditRow>(`
+    level ? [] : database.query<CreditRow>(`
       select ${CREDIT_COLUMNS}
         from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
-       where l.user_id = any($2::int8[]) and l.batch_id = any($1::int[])
+       where l.user_id = any($2::int8[]) and l.batch_id = any($1::int[]) and l.reversal_of is null
        order by l.created_at, l.id`, [ids, pageIds]),
   ]);
-  const person = new Map(people.map((p) => [p.userId, p]));
+  const person = new Map(people.map((p) => [Number(p.userId), p]));
 
   return {
     data: batches.map((b) => ({
@@ -170,20 +245,26 @@ export async function incomeReport(database: Database, filters: IncomeFilters, s
         }),
     })),
     users: totalsByUser.map((u) => {
-      const amount = paiseToRupees(u.paise);
-      const rankName = person.get(u.userId)?.rankName ?? null;
+      const amount = paiseToRupees(Number(u.paise));
+      const rankName = person.get(Number(u.userId))?.rankName ?? null;
       return {
-        userId: u.userId,
-        userName: person.get(u.userId)?.userName ?? '',
+        userId: Number(u.userId),
+        userName: person.get(Number(u.userId))?.userName ?? '',
         rankName,
         level: royaltyDisplayLevel(rankName, amount),
         amount,
-        transactions: u.n,
+        transactions: Number(u.n),
       };
     }),
-    totalAmount: paiseToRupees(totals.paise),
-    totalUsers: totals.users,
-    transactions: totals.n,
+    reversals: reversals.map((r) => ({
+      userId: Number(r.userId),
+      userName: person.get(Number(r.userId))?.userName ?? '',
+      amount: paiseToRupees(Number(r.paise)),
+      label: r.runId === null ? 'Reversal' : `Reversal of run ${r.runId}`,
+    })),
+    totalAmount: paiseToRupees(Number(totals.paise)),
+    totalUsers: Number(totals.users),
+    transactions: Number(totals.n),
   };
 }
 

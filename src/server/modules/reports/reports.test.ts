@@ -6,6 +6,11 @@ import { postEntry } from '../../db/ledger.ts';
 
 let t: TestContext;
 let token: string;
+/** A report's ledger rows (issue 24): the batches' credits and their runs' deduction lines. */
+const NET_ROWS = `ledger_entries l
+  left join income_runs r on l.batch_id is null and l.kind in ('tds', 'admin_charge') and r.run_id = l.run_id
+  join income_batches b on b.batch_id = coalesce(l.batch_id, r.batch_id)`;
+
 beforeAll(async () => {
   t = await createTestApp({ members: 40 });
   token = await t.login();
@@ -73,7 +78,9 @@ describe('GET /api/wallets/adminRevenue', () => {
       const values = rows.map((r) => r[value]);
       expect(values, sort).toEqual([...values].sort((a, b) => (a < b ? -dir : a > b ? dir : 0)));
     }
-    expect((await get(`/api/wallets/adminRevenue?${WIDE}&sort=userName`)).statusCode).toBe(400);
+    const byName = (await get(`/api/wallets/adminRevenue?${WIDE}&sort=userName&limit=500`)).json().data.map((r: { userName: string }) => r.userName.toLowerCase());
+    expect(byName).toEqual([...byName].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
+    expect((await get(`/api/wallets/adminRevenue?${WIDE}&sort=member`)).statusCode).toBe(400);
   });
 
   it('answers 400 for missing, malformed or reversed dates; 401; 403', async () => {
@@ -157,11 +164,12 @@ describe('whole months come from the income rollups, other ranges from the ledge
         toWire: `${String(Number(months[1].toWire.slice(0, 2)) - 1).padStart(2, '0')}${months[1].toWire.slice(2)}` }];
     let checked = 0;
     for (const range of ranges) {
+      // Issue 24: what members received, net of the runs' TDS and admin charge lines (no reversals here).
       const expected = await t.database.query<{ user_id: number; paise: string; n: number }>(`
-        select l.user_id, sum(l.amount_paise)::text as paise, count(*)::int as n
-          from ledger_entries l join income_batches b on b.batch_id = l.batch_id
+        select l.user_id, sum(l.amount_paise)::text as paise, count(*) filter (where l.amount_paise > 0)::int as n
+          from ${NET_ROWS}
          where b.kind = $1 and ($2::text is null or b.reward_type = $2) and b.run_date between $3::date and $4::date
-         group by l.user_id order by sum(l.amount_paise) desc, l.user_id`, [kind, type, range.from, range.to]);
+         group by l.user_id having sum(l.amount_paise) <> 0 order by sum(l.amount_paise) desc, l.user_id`, [kind, type, range.from, range.to]);
       const url = `${path}?fromDate=${range.fromWire}&toDate=${range.toWire}&limit=7&page=2${type ? `&transactionType=${type}` : ''}`;
       const body = (await get(url)).json();
       const paise = expected.reduce((a, r) => a + Number(r.paise), 0);
@@ -184,8 +192,8 @@ describe('GET /api/rewards/rewardsDaily', () => {
   it.each(['dailyPayout', 'monthlyReward', 'referral_bonus_10_users'])('reports reward type %s only', async (type) => {
     const body = (await get(`/api/rewards/rewardsDaily?${WIDE}&transactionType=${type}`)).json();
     const [expected] = await t.database.query<{ paise: string; n: number }>(`
-      select coalesce(sum(l.amount_paise), 0)::text as paise, count(*)::int as n
-        from ledger_entries l join income_batches b using (batch_id) where b.kind = 'reward' and b.reward_type = $1`, [type]);
+      select coalesce(sum(l.amount_paise), 0)::text as paise, count(*) filter (where l.amount_paise > 0)::int as n
+        from ${NET_ROWS} where b.kind = 'reward' and b.reward_type = $1`, [type]);
     expect(body.transactions).toBe(expected.n);
     expect(body.totalAmount).toBe(Number(expected.paise) / 100);
     expect(body.data.every((b: { rewardType: string }) => b.rewardType === type)).toBe(true);

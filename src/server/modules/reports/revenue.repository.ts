@@ -42,6 +42,8 @@ export type RevenueSort = SortValue<(typeof REVENUE_SORTS)[number]>;
 function revenueOrder(sort: RevenueSort): string {
   const { key, desc } = sortParts(sort);
   if (key === 'amount') return desc ? 'l.amount_paise asc, l.id asc' : 'l.amount_paise desc, l.id desc';
+  // By member name (issue 24): the range's fees sorted top-N by lower(full_name) as users_name_sort_idx keeps it.
+  if (key === 'userName') return desc ? 'lower(u.full_name) desc, l.id desc' : 'lower(u.full_name) asc, l.id asc';
   return desc ? 'l.created_at desc, l.id desc' : 'l.created_at asc, l.id asc';
 }
 

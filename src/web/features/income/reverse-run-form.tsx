@@ -1,11 +1,19 @@
-import { Text, Textarea } from '@mantine/core';
-import { reverseBody, type Run } from '../../../contract/income';
+import { Stack, Text, Textarea } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { reverseBody, type ReversalPreview, type Run } from '../../../contract/income';
+import { ErrorAlert } from '../../components/error-alert';
 import { FormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { formatCount, formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
 import { kindLabel, periodText } from './run-format';
-import { useReverseRun } from './runs.api';
+import { reversalPreviewQuery, useReverseRun } from './runs.api';
+
+/** "27 lines of 9 members will be reversed" (or nothing to take back). */
+export function reversalSummary(p: ReversalPreview): string {
+  if (p.lines === 0) return 'No money lines to reverse: the run paid nothing that is still on the books.';
+  return `${formatCount(p.lines)} line(s) of ${formatCount(p.members)} member(s) will be reversed.`;
+}
 
 export interface ReverseOutcome {
   message: string;
@@ -25,6 +33,9 @@ interface ReverseRunFormProps {
  */
 export function ReverseRunForm({ run, onClose, onDone }: ReverseRunFormProps) {
   const reverse = useReverseRun();
+  // Issue 24: what the reversal will do, from the server's own reversal statement, before it is confirmed.
+  const preview = useQuery(reversalPreviewQuery(run.runId));
+  const p = preview.data?.data;
   const keys = useIdempotencyKey();
   const { form, error, submit } = useContractForm({
     initialValues: { remarks: '' },
@@ -38,6 +49,8 @@ export function ReverseRunForm({ run, onClose, onDone }: ReverseRunFormProps) {
       title="Reverse Run"
       onClose={onClose}
       onSubmit={submit(async (body) => {
+        // Confirmed only once the operator has been shown what it will do.
+        if (!p) throw new Error('what it will do could not be worked out yet: try again in a moment');
         const request = { id: run.runId, remarks: body.remarks };
         try {
           const answer = await reverse.mutateAsync({ ...request, idempotencyKey: keys.keyFor(request) });
@@ -49,16 +62,37 @@ export function ReverseRunForm({ run, onClose, onDone }: ReverseRunFormProps) {
         }
       })}
       error={error}
-      busy={reverse.isPending}
+      busy={reverse.isPending || preview.isPending}
       submitLabel="Reverse Run"
       submitColor="red"
     >
-      <Text>
-        {`Run #${run.runId}: ${kindLabel(run.kind)} for ${periodText(run)}, net ${formatINR(run.totals.net)} to ${formatCount(run.totals.paid)} members.`}
-      </Text>
+      <Text>{`Run #${run.runId}: ${kindLabel(run.kind)} for ${periodText(run)}.`}</Text>
+      {preview.isPending && (
+        <Text size="sm" role="status">
+          Working out what the reversal will do…
+        </Text>
+      )}
+      <ErrorAlert error={preview.error} prefix="Failed to work out what the reversal will do: " />
+      {p && (
+        <Stack gap={4} role="region" aria-label="What will be reversed">
+          <Text fw={600}>{reversalSummary(p)}</Text>
+          <Text size="sm">{`Gross ${formatINR(p.gross)}, TDS and admin charge ${formatINR(p.deductions)}, net ${formatINR(p.net)}.`}</Text>
+          {p.payNowLines > 0 && (
+            <Text size="sm">{`Included: ${formatCount(p.payNowLines)} Pay Now line(s) of ${formatCount(p.payNowMembers)} member(s), paid after the run.`}</Text>
+          )}
+          {p.unpaidFailures > 0 && (
+            <Text size="sm">{`${formatCount(p.unpaidFailures)} unpaid failure(s) will be marked Reversed.`}</Text>
+          )}
+          <Text size="sm">
+            {p.shortfall > 0
+              ? `Taken back from wallets now: ${formatINR(p.takenBack)}; ${formatCount(p.shortfallMembers)} member(s) no longer have ${formatINR(p.shortfall)}, recorded as a shortfall they owe.`
+              : `Taken back from wallets now: ${formatINR(p.takenBack)}.`}
+          </Text>
+        </Stack>
+      )}
       <Text size="sm" c="dimmed">
-        Every credit of the run is taken back by a compensating entry. Where a member&apos;s balance no longer covers it, what the
-        balance covers is taken and the rest is recorded as a shortfall; no balance goes below zero.
+        Every line of the run is compensated by a new entry, never deleted; no balance goes below zero. The payouts stay on Daily
+        Payout, marked Reversed with your name and these remarks.
       </Text>
       <Textarea label="Remarks" withAsterisk minRows={3} maxLength={500} data-autofocus {...form.getInputProps('remarks')} />
     </FormModal>

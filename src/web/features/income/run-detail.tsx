@@ -1,14 +1,16 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Drawer, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { Run, RunDetail as Detail } from '../../../contract/income';
+import { runsApi, type Run, type RunDetail as Detail, type RunLine } from '../../../contract/income';
+import { CsvButton } from '../../components/csv-button';
+import { PrintButton } from '../../components/print-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
 import { formatCount, formatDateTime, formatINR } from '../../lib/format';
 import { kindLabel, periodText, progressText, settingsLines, stateLines, STATUS_LABELS, STATUS_TONES, type Line } from './run-format';
-import { runDetailQuery } from './runs.api';
+import { LINES_PAGE_SIZE, runDetailQuery, runLinesQuery } from './runs.api';
 
 /** The progress bar of a run: done of total units, named for screen readers, with the count beside it. */
 export function RunProgress({ run }: { run: Pick<Run, 'runId' | 'status' | 'totals'> }) {
@@ -71,15 +73,82 @@ const SHORTFALL_COLUMNS: Column<Shortfall>[] = [
   { header: 'Still owed', cell: (s) => formatINR(Math.round((s.amount - s.recovered) * 100) / 100) },
 ];
 
+/** The reversal's record as labelled fields, names for ids (issue 24). */
+function reversalLines(r: NonNullable<Detail['reversal']>): Line[] {
+  return [
+    { label: 'Reason', value: r.remarks || '—' },
+    { label: 'Requested by', value: r.requestedByName ?? '—' },
+    { label: 'Approved by a second operator', value: r.approved ? 'Yes' : 'No (below the approval threshold)' },
+    { label: 'Lines reversed', value: formatCount(r.lines) },
+    { label: 'Members', value: formatCount(r.members) },
+    { label: 'Shortfall', value: formatINR(r.shortfall) },
+  ];
+}
+
+const withoutReversal = (state: Record<string, unknown>) => Object.fromEntries(Object.entries(state).filter(([k]) => k !== 'reversal'));
+
+const LINE_COLUMNS: Column<RunLine>[] = [
+  {
+    header: 'Member',
+    cell: (l) => (
+      <div>
+        <TruncatedText maxWidth={200}>{l.userName}</TruncatedText>
+        <Text size="xs" c="dimmed">{`ID: ${l.userId}`}</Text>
+      </div>
+    ),
+  },
+  {
+    header: 'Status',
+    cell: (l) => (
+      <Stack gap={2} align="flex-start">
+        <StatusBadge tone={l.status === 'Failure' ? 'negative' : l.status === 'Reversed' ? 'neutral' : 'positive'}>{l.status}</StatusBadge>
+        {l.reason && l.status === 'Failure' && <Text size="xs" c="dimmed">{l.reason}</Text>}
+        {l.paidNowByName && <Text size="xs" c="dimmed">{`Paid now by ${l.paidNowByName}`}</Text>}
+        {l.reversedStatus && <Text size="xs" c="dimmed">{`Was ${l.reversedStatus === 'Failure' ? 'an unpaid failure' : 'paid'}`}</Text>}
+      </Stack>
+    ),
+  },
+  { header: 'Gross', cell: (l) => formatINR(l.gross) },
+  { header: 'TDS', cell: (l) => formatINR(l.tds) },
+  { header: 'Admin charge', cell: (l) => formatINR(l.adminCharge) },
+  { header: 'Net', cell: (l) => formatINR(l.net) },
+];
+
+/** A run's lines per member, paged by the server, and their export. */
+function RunLines({ runId }: { runId: number }) {
+  const [page, setPage] = useState(1);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const lines = useQuery(runLinesQuery(runId, page));
+  return (
+    <Stack gap="xs">
+      <Group justify="flex-end" className="no-print">
+        <CsvButton endpoint={runsApi.linesCsv} input={{ params: { id: runId } }} filename={`run-${runId}-lines.csv`} onError={setDownloadError} />
+      </Group>
+      {downloadError && <ErrorAlert error={downloadError} />}
+      {lines.isError && <ErrorAlert error={lines.error} prefix="Failed to load the lines: " onRetry={() => lines.refetch()} />}
+      <DataTable
+        caption={`Lines of run ${runId} per member`}
+        columns={LINE_COLUMNS}
+        rows={lines.data?.data}
+        rowKey={(l) => `${l.userId}-${l.status}-${l.net}`}
+        loading={lines.isPending || lines.isPlaceholderData}
+        empty={<Text size="sm" c="dimmed">This run wrote no lines</Text>}
+        paging={lines.data ? { page, limit: LINES_PAGE_SIZE, total: lines.data.total, onPage: setPage } : undefined}
+      />
+    </Stack>
+  );
+}
+
 function Body({ run }: { run: Detail }) {
   const t = run.totals;
   const totals: Line[] = [
     { label: 'Units', value: progressText(t.done, t.total) },
     { label: 'Paid', value: formatCount(t.paid) },
     { label: 'Failed', value: formatCount(t.failed) },
-    { label: 'Gross', value: formatINR(t.gross) },
-    { label: 'Deductions (TDS + admin charge)', value: formatINR(t.deductions) },
-    { label: 'Net', value: formatINR(t.net) },
+    { label: 'Gross (earned)', value: formatINR(t.gross) },
+    { label: 'TDS', value: formatINR(t.tds) },
+    { label: 'Admin charge', value: formatINR(t.adminCharge) },
+    { label: 'Net (paid to members)', value: formatINR(t.net) },
     { label: 'Failed amount (Pay Now)', value: formatINR(t.failedAmount) },
     { label: 'Shortfall of the reversal', value: formatINR(run.shortfall) },
   ];
@@ -87,7 +156,8 @@ function Body({ run }: { run: Detail }) {
     { label: 'Started by', value: run.startedByName ?? 'Schedule' },
     { label: 'Started at', value: formatDateTime(run.startedAt) },
     { label: 'Finished at', value: run.finishedAt ? formatDateTime(run.finishedAt) : 'Not finished' },
-    ...(run.reversedAt ? [{ label: 'Reversed', value: `${formatDateTime(run.reversedAt)}${run.reversedBy === null ? '' : ` by operator ID ${run.reversedBy}`}` }] : []),
+    ...(run.reversedAt ? [{ label: 'Reversed at', value: formatDateTime(run.reversedAt) }] : []),
+    ...(run.reversedBy !== null ? [{ label: run.reversal?.approved ? 'Reversal approved by' : 'Reversed by', value: run.reversedByName ?? 'A removed account' }] : []),
     ...(run.batchId === null ? [] : [{ label: 'Income batch', value: `#${run.batchId}` }]),
     { label: 'Settings version', value: run.settingsVersionId === null ? 'The defaults (never saved)' : `#${run.settingsVersionId}` },
   ];
@@ -107,11 +177,19 @@ function Body({ run }: { run: Detail }) {
           <Lines caption="Run" lines={who} />
         </Section>
       </SimpleGrid>
+      {run.reversal && (
+        <Section title="Reversal">
+          <Lines caption="Reversal" lines={reversalLines(run.reversal)} />
+        </Section>
+      )}
+      <Section title="Lines per member">
+        <RunLines runId={run.runId} />
+      </Section>
       <Section title="Settings it used">
         <Lines caption="Settings it used" lines={settingsLines(run.settings)} />
       </Section>
       <Section title="State">
-        <Lines caption="State" lines={stateLines(run.state)} />
+        <Lines caption="State" lines={stateLines(withoutReversal(run.state))} />
       </Section>
       <Section title="Shortfalls">
         <DataTable
@@ -155,7 +233,20 @@ export function RunDetailDrawer({ runId, onClose }: { runId: number; onClose: ()
           ))}
         </Stack>
       )}
-      {detail.data && <Body run={detail.data.data} />}
+      {detail.data && (
+        <>
+          {/* Printing the run's details: the drawer alone, laid out on the page (the list behind it is left out). */}
+          <style media="print">{`
+            .mantine-AppShell-main, .mantine-Drawer-overlay, .mantine-Drawer-close { display: none !important; }
+            .mantine-Drawer-inner { position: static !important; }
+            .mantine-Drawer-content { position: static !important; box-shadow: none !important; max-height: none !important; overflow: visible !important; flex: none !important; width: 100% !important; }
+          `}</style>
+          <Group justify="flex-end" className="no-print" mb="xs">
+            <PrintButton label="Print run" />
+          </Group>
+          <Body run={detail.data.data} />
+        </>
+      )}
     </Drawer>
   );
 }

@@ -26,8 +26,9 @@ function PreviewFigures({ totals }: { totals: RunTotals }) {
     ['To be paid', formatCount(totals.paid)],
     ['Failures', formatCount(totals.failed)],
     ['Gross', formatINR(totals.gross)],
-    ['Deductions', formatINR(totals.deductions)],
-    ['Net', formatINR(totals.net)],
+    ['TDS', formatINR(totals.tds)],
+    ['Admin charge', formatINR(totals.adminCharge)],
+    ['Net (gross − TDS − admin charge)', formatINR(totals.net)],
     ['Failed amount', formatINR(totals.failedAmount)],
   ];
   return (
@@ -116,6 +117,11 @@ export function RunStartForm({ onClose, onStarted, onFiled }: RunStartFormProps)
           {shown.existingRunId !== null && (
             <Alert color="orange" variant="light" mb="xs">
               {`This period already has run #${shown.existingRunId}`}
+            </Alert>
+          )}
+          {shown.nothingBecause && (
+            <Alert color="blue" variant="light" mb="xs">
+              {shown.nothingBecause}
             </Alert>
           )}
           <PreviewFigures totals={shown.totals} />

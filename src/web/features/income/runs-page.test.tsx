@@ -6,14 +6,21 @@ import { pollWhileActive } from './runs.api';
 
 Element.prototype.scrollIntoView = () => {};
 
-const totals = { total: 100_000, done: 12_345, paid: 12_000, failed: 345, gross: 123456.78, deductions: 12345.67, net: 111111.11, failedAmount: 3450 };
+const totals = { total: 100_000, done: 12_345, paid: 12_000, failed: 345, gross: 123456.78, deductions: 12345.67, tds: 8230.45, adminCharge: 4115.22, net: 111111.11, failedAmount: 3450 };
 const baseRun = {
   runId: 5, kind: 'daily_payout', periodStart: '03-11-2026', periodEnd: '03-11-2026', status: 'completed',
   totals: { ...totals, done: 100_000 }, startedBy: 100001, startedByName: 'Asha Admin', startedAt: '2026-11-03T12:30:00Z',
-  finishedAt: '2026-11-03T12:31:00Z', reversedBy: null, reversedAt: null, shortfall: 0, error: null, batchId: null,
+  finishedAt: '2026-11-03T12:31:00Z', reversedBy: null, reversedByName: null, reversedAt: null, shortfall: 0, error: null, batchId: null,
 };
 const running = { ...baseRun, runId: 6, status: 'running', totals, startedBy: null, startedByName: null, finishedAt: null };
 const royalty = { ...baseRun, runId: 4, kind: 'royalty', periodStart: '01-10-2026', periodEnd: '31-10-2026', batchId: 9 };
+const PREVIEW = {
+  success: true,
+  data: {
+    runId: 5, members: 9, lines: 27, gross: 90, deductions: 9, net: 81, takenBack: 81, shortfall: 0, shortfallMembers: 0,
+    payNowLines: 3, payNowMembers: 1, unpaidFailures: 2,
+  },
+};
 const pageOf = (rows: unknown[]) => ({ success: true, data: rows, total: rows.length, page: 1, limit: 25 });
 const detailOf = (run: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   success: true,
@@ -23,6 +30,7 @@ const detailOf = (run: Record<string, unknown>, extra: Record<string, unknown> =
     settings: { levelIncome: [10, 5, 3, 2, 1, 1, 0.5, 0.5, 0.5, 0.5], compression: true, tdsPercent: 5, adminChargePercent: 2.5, payTo: 'bank', royaltyPoolPercent: 2, royaltyPeriod: 'monthly' },
     state: { revenuePaise: 61_728_350, poolBp: 200, poolPaise: 1_234_567, weights: { 1: 1, 3: 5 }, weightSum: 12, eligible: 4, sharedPaise: 1_234_560, leftoverPaise: 7 },
     shortfalls: [],
+    reversal: null,
     ...extra,
   },
 });
@@ -194,6 +202,55 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('dialog', { name: 'New Run' })).toBeNull();
   });
 
+  // Issue 24: names for ids, the reversal as labelled fields, TDS and admin charge apart, the lines per member.
+  it('shows a reversed run\'s trail: who reversed it by name, why, TDS apart, and its lines per member with an export', async () => {
+    signIn(['payouts_view']);
+    const reversedRun = { ...baseRun, status: 'reversed', reversedBy: 100002, reversedByName: 'Ravi Operator', reversedAt: '2026-11-04T10:00:00Z' };
+    const line = (userId: number, userName: string, status: string, extra: Record<string, unknown> = {}) => ({
+      userId, userName, status, gross: 10, tds: 0.5, adminCharge: 0.25, net: 9.25, reason: null, paidNowByName: null, reversedStatus: null, ...extra,
+    });
+    const lineCalls: string[] = [];
+    mockFetch((path) => {
+      if (path === '/income/runs/5') {
+        return jsonResponse(200, detailOf(reversedRun, {
+          state: { tdsBp: 500, adminChargeBp: 250, reversal: { remarks: 'Wrong plan', lines: 27, members: 9, makerId: 100002, approved: false } },
+          reversal: { remarks: 'Wrong plan', lines: 27, members: 9, shortfall: 0, requestedByName: 'Ravi Operator', approved: false },
+        }));
+      }
+      if (path.startsWith('/income/runs/5/lines')) {
+        lineCalls.push(path);
+        return jsonResponse(200, {
+          success: true, total: 21, page: path.includes('page=2') ? 2 : 1, limit: 20,
+          data: path.includes('page=2') ? [line(21, 'Uma Last', 'Reversed', { reversedStatus: 'Failure' })]
+            : [line(1, 'Pooja Rao', 'Reversed', { reversedStatus: 'Success', paidNowByName: 'Ravi Operator' })],
+        });
+      }
+      return jsonResponse(200, pageOf([reversedRun]));
+    });
+    renderPage(<RunsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Details of run 5' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Run #5' });
+    const runBox = await within(drawer).findByRole('region', { name: 'Run' });
+    expect(within(runBox).getByRole('rowheader', { name: 'Reversed by' }).closest('tr')!.textContent).toBe('Reversed byRavi Operator');
+    expect(within(drawer).queryByText(/operator ID/)).toBeNull();
+    const reversal = within(drawer).getByRole('region', { name: 'Reversal' });
+    expect(within(reversal).getByRole('rowheader', { name: 'Reason' }).closest('tr')!.textContent).toBe('ReasonWrong plan');
+    expect(within(reversal).getByRole('rowheader', { name: 'Lines reversed' }).closest('tr')!.textContent).toBe('Lines reversed27');
+    expect(within(drawer).queryByText(/Maker id/i)).toBeNull();
+    const totalsBox = within(drawer).getByRole('region', { name: 'Totals' });
+    expect(within(totalsBox).getByRole('rowheader', { name: 'TDS' }).closest('tr')!.textContent).toBe('TDS₹8,230.45');
+    expect(within(totalsBox).getByRole('rowheader', { name: 'Admin charge' }).closest('tr')!.textContent).toBe('Admin charge₹4,115.22');
+    expect(within(totalsBox).getByRole('rowheader', { name: 'Net (paid to members)' })).toBeTruthy();
+    const lines = await within(drawer).findByRole('table', { name: 'Lines of run 5 per member' });
+    expect(await within(lines).findByText('Pooja Rao')).toBeTruthy();
+    expect(within(lines).getByText('Paid now by Ravi Operator')).toBeTruthy();
+    expect(within(drawer).getByRole('button', { name: /CSV/ })).toBeTruthy();
+    fireEvent.click(within(drawer).getByRole('button', { name: /page 2/i }));
+    expect(await within(lines).findByText('Uma Last')).toBeTruthy();
+    expect(within(lines).getByText('Was an unpaid failure')).toBeTruthy();
+    expect(lineCalls.some((u) => u.includes('page=2'))).toBe(true);
+  });
+
   it('shows a run\'s details: totals, the settings it used, its state, shortfalls with names and what was recovered, and its error', async () => {
     signIn(['payouts_view']);
     const failedRun = { ...royalty, status: 'failed', error: 'Lost the database connection', shortfall: 150.25 };
@@ -239,6 +296,7 @@ describe('RunsPage', { timeout: 20_000 }, () => {
         posts.push({ body: bodyOf(init), key: new Headers(init.headers).get('Idempotency-Key') });
         return jsonResponse(200, { success: true, message: 'Run #5 was reversed', data: { ...baseRun, status: 'reversed' } });
       }
+      if (path === '/income/runs/5/reversal-preview') return jsonResponse(200, PREVIEW);
       return jsonResponse(200, pageOf([baseRun]));
     });
     renderPage(<RunsPage />);
@@ -255,12 +313,50 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     expect(posts[0].key).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  // Issue 24: the dialog said "net ₹72.00 to 8 members" while 27 lines of 9 members (the Pay Now too) were reversed.
+  it('states exactly what the reversal will do, Pay Now lines included, before it is confirmed', async () => {
+    signIn(['payouts_view', 'income_runs']);
+    let answerPreview = false;
+    const posts: string[] = [];
+    mockFetch((path) => {
+      if (path === '/income/runs/5/reverse') {
+        posts.push(path);
+        return jsonResponse(200, { success: true, message: 'Run #5 was reversed', data: { ...baseRun, status: 'reversed' } });
+      }
+      if (path === '/income/runs/5/reversal-preview') return answerPreview ? jsonResponse(200, PREVIEW) : jsonResponse(500, { success: false, message: 'Down' });
+      return jsonResponse(200, pageOf([baseRun]));
+    });
+    renderPage(<RunsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Reverse Run' });
+    expect(await within(dialog).findByText(/^Failed to work out what the reversal will do/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: 'Wrong plan' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
+    expect(await within(dialog).findByText(/could not be worked out yet/)).toBeTruthy();
+    expect(posts).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    answerPreview = true;
+    fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
+    dialog = await screen.findByRole('dialog', { name: 'Reverse Run' });
+    const what = await within(dialog).findByRole('region', { name: 'What will be reversed' });
+    expect(within(what).getByText('27 line(s) of 9 member(s) will be reversed.')).toBeTruthy();
+    expect(within(what).getByText('Gross ₹90.00, TDS and admin charge ₹9.00, net ₹81.00.')).toBeTruthy();
+    expect(within(what).getByText('Included: 3 Pay Now line(s) of 1 member(s), paid after the run.')).toBeTruthy();
+    expect(within(what).getByText('2 unpaid failure(s) will be marked Reversed.')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: 'Wrong plan' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
+    expect(await screen.findByText('Run #5 was reversed')).toBeTruthy();
+    expect(posts).toHaveLength(1);
+  });
+
   it('shows a reversal above the threshold as awaiting approval, with the approval id, not as done', async () => {
     signIn(['payouts_view', 'income_runs']);
     mockFetch((path) =>
       path === '/income/runs/5/reverse'
         ? jsonResponse(202, { success: true, message: 'Reversing run #5 awaits approval by a second operator', data: { approvalId: 12, status: 'pending' } })
-        : jsonResponse(200, pageOf([baseRun])),
+        : path === '/income/runs/5/reversal-preview'
+          ? jsonResponse(200, PREVIEW)
+          : jsonResponse(200, pageOf([baseRun])),
     );
     renderPage(<RunsPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
@@ -277,11 +373,14 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     mockFetch((path) =>
       path === '/income/runs/5/reverse'
         ? jsonResponse(409, { success: false, message: 'Only a completed run can be reversed' })
-        : jsonResponse(200, pageOf([baseRun])),
+        : path === '/income/runs/5/reversal-preview'
+          ? jsonResponse(200, PREVIEW)
+          : jsonResponse(200, pageOf([baseRun])),
     );
     renderPage(<RunsPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
     const dialog = await screen.findByRole('dialog', { name: 'Reverse Run' });
+    await within(dialog).findByRole('region', { name: 'What will be reversed' });
     fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: 'Wrong plan' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
     expect(await within(dialog).findByText('Failed to reverse the run: Only a completed run can be reversed')).toBeTruthy();

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Alert, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { IconArrowBackUp, IconListDetails, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { RUN_KINDS, RUN_SORTS, RUN_STATUSES, type Run } from '../../../contract/income';
+import { RUN_KINDS, RUN_SORTS, RUN_STATUSES, runsApi, type Run } from '../../../contract/income';
+import { CsvButton } from '../../components/csv-button';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
@@ -17,7 +18,7 @@ import { ReverseRunForm } from './reverse-run-form';
 import { RunDetailDrawer, RunProgress } from './run-detail';
 import { kindLabel, periodText, STATUS_LABELS, STATUS_TONES } from './run-format';
 import { RunStartForm } from './run-start-form';
-import { PAGE_SIZE, runsQuery, type RunFilters, type RunSort } from './runs.api';
+import { PAGE_SIZE, runsCsvInput, runsQuery, type RunFilters, type RunSort } from './runs.api';
 
 /** Kind, status, order and page kept in the address (`?kind=royalty&sort=-periodStart&page=2`). */
 const URL_FILTERS = { kind: '', status: '', sort: '-startedAt' };
@@ -49,6 +50,7 @@ export default function RunsPage() {
   const [reversing, setReversing] = useState<Run | null>(null);
   const [existing, setExisting] = useState<number | null>(null);
   const [awaiting, setAwaiting] = useState<string | null>(null);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
 
   const columns: Column<Run>[] = [
@@ -96,12 +98,20 @@ export default function RunsPage() {
           </Title>
           <Text c="dimmed">Daily payouts, royalty, rewards and rank promotions: each kind runs exactly once per period</Text>
         </div>
-        {canRun && (
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setStarting(true)}>
-            New Run
-          </Button>
-        )}
+        <Group gap="sm">
+          <CsvButton endpoint={runsApi.csv} input={runsCsvInput(filters)} filename="income-runs.csv" onError={setDownloadError} />
+          {canRun && (
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setStarting(true)}>
+              New Run
+            </Button>
+          )}
+        </Group>
       </Group>
+      {downloadError && (
+        <Alert color="red" variant="light" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setDownloadError(null)}>
+          {downloadError}
+        </Alert>
+      )}
       <SuccessBanner message={success} />
       <ApprovalNotice message={awaiting} onClose={() => setAwaiting(null)} />
       {existing !== null && (

@@ -56,6 +56,29 @@ export const runDetailQuery = (id: number) =>
     refetchInterval: (query) => pollWhileActive(query.state.data),
   });
 
+/** A run's lines per member, one page (issue 24). */
+export const LINES_PAGE_SIZE = 20;
+export const runLinesQuery = (id: number, page: number) => {
+  const input = { params: { id }, query: { page, limit: LINES_PAGE_SIZE } };
+  return queryOptions({
+    queryKey: runs.lines.key(input),
+    queryFn: ({ signal }) => runs.lines(input, { signal }),
+    placeholderData: keepPreviousData,
+  });
+};
+
+/** What reversing the run would do now (the dialog states it before it is confirmed). */
+export const reversalPreviewQuery = (id: number) =>
+  queryOptions({
+    queryKey: runs.reversalPreview.key({ params: { id } }),
+    queryFn: ({ signal }) => runs.reversalPreview({ params: { id } }, { signal }),
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+/** The runs list export's input: the list's filters. */
+export const runsCsvInput = (filters: RunFilters) => ({ query: { kind: filters.kind || undefined, status: filters.status || undefined } });
+
 // The member page (network) mounts the recovery notice through this file; the notice reads its own query.
 export { RecoveryOwed } from './recovery-owed';
 

@@ -6,7 +6,10 @@ import type { PayoutFilters as Filters } from './payouts.api';
 
 interface PayoutFiltersProps {
   initial: Filters;
-  onSearch: (filters: Omit<Filters, 'sort'>) => void;
+  onSearch: (filters: Omit<Filters, 'sort' | 'status'>) => void;
+  /** The status applies at once (issue 24), as the table's order does. */
+  status: Filters['status'];
+  onStatus: (status: Filters['status']) => void;
   onClear: () => void;
 }
 
@@ -14,18 +17,21 @@ const STATUS_OPTIONS = [
   { value: '', label: 'All Statuses' },
   { value: 'Success', label: 'Success' },
   { value: 'Failure', label: 'Failure' },
+  { value: 'Reversed', label: 'Reversed' },
 ];
 
-/** Date range (at least one date, spec §5), user name, status, and 'Clear Filters & Reload' (the page remounts the form with its defaults). */
-export function PayoutFilters({ initial, onSearch, onClear }: PayoutFiltersProps) {
+/**
+ * Date range (at least one date, spec §5) and user name with Search; the status applies as soon as
+ * it is picked; 'Clear Filters & Reload' (the page remounts the form with its defaults).
+ */
+export function PayoutFilters({ initial, onSearch, status, onStatus, onClear }: PayoutFiltersProps) {
   const [userName, setUserName] = useState(initial.userName);
-  const [status, setStatus] = useState<Filters['status']>(initial.status);
   return (
     <DateRangeFilter
       label="Search payouts"
       require="one"
       initial={initial}
-      onSearch={(range) => onSearch({ ...range, userName, status })}
+      onSearch={(range) => onSearch({ ...range, userName })}
       actions={
         <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={onClear}>
           Clear Filters &amp; Reload
@@ -37,7 +43,7 @@ export function PayoutFilters({ initial, onSearch, onClear }: PayoutFiltersProps
         label="Status"
         data={STATUS_OPTIONS}
         value={status}
-        onChange={(v) => setStatus((v ?? '') as Filters['status'])}
+        onChange={(v) => onStatus((v ?? '') as Filters['status'])}
         allowDeselect={false}
       />
     </DateRangeFilter>

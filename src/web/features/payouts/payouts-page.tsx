@@ -11,12 +11,26 @@ import { StatusBadge } from '../../components/status-badge';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
-import { currentMonthRange, formatAmount, formatCount, formatDate, localDay } from '../../lib/format';
+import { currentMonthRange, formatAmount, formatCount, formatDate, formatDateTime, localDay } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
 import { SummaryCard } from '../../components/summary-card';
 import { PayPayoutModal } from './pay-payout-modal';
 import { PayoutFilters } from './payout-filters';
-import { PAGE_SIZE, payoutsCsvInput, payoutsQuery, selectionOf, type PayoutFilters as Filters, type PayoutRow } from './payouts.api';
+import {
+  failedPayoutIds, PAGE_SIZE, payBulkChunk, payoutsCsvInput, payoutsQuery, selectionOf, type PayoutFilters as Filters, type PayoutRow,
+} from './payouts.api';
+import { BulkBar, BulkRunModal, useBulkRun } from '../../components/bulk';
+import { useSelection } from '../../components/use-selection';
+
+/** A reversed payout: who reversed it, when, why, and what it was before. */
+function reversedText(p: PayoutRow): string {
+  const before = p.reversedStatus === 'Failure' ? 'unpaid failure' : p.reversedStatus === 'Success' ? 'paid' : null;
+  const parts = [
+    p.reversedByName ? `Reversed by ${p.reversedByName}` : 'Reversed',
+    p.reversedAt ? `on ${formatDateTime(p.reversedAt)}` : null,
+  ].filter(Boolean).join(' ');
+  return `${parts}${p.reversalReason ? `: ${p.reversalReason}` : ''}${before ? ` (was ${before})` : ''}`;
+}
 
 /**
  * Spec §9: the date range defaults to the current month; 'Clear Filters & Reload' returns to it.
@@ -28,7 +42,7 @@ const SORTS = new Set<string>(PAYOUT_SORTS.flatMap((k) => [k, `-${k}`]));
 /** The address's filters, with an unknown status or order read as the default. */
 const known = (f: Filters): Filters => ({
   ...f,
-  status: f.status === 'Success' || f.status === 'Failure' ? f.status : '',
+  status: f.status === 'Success' || f.status === 'Failure' || f.status === 'Reversed' ? f.status : '',
   sort: SORTS.has(f.sort) ? f.sort : URL_FILTERS.sort,
 });
 
@@ -49,18 +63,50 @@ export default function PayoutsPage() {
   // selection); another page or order of the same rows keeps them.
   const shown = data?.selection === selectionOf(filters) ? data : undefined;
 
+  // Bulk Pay Now (issue 24): the Failure rows of a page, or every Failure row the filters match.
+  const pageIds = (data?.data ?? []).filter((p) => p.status === 'Failure' && p.userId !== undefined).map((p) => p.id);
+  const selection = useSelection<number>({ pageIds, total: data?.total ?? 0, resetKey: selectionOf(filters) });
+  const bulk = useBulkRun<number>();
+  const names = new Map((data?.data ?? []).map((p) => [p.id, `${p.userName} (${formatDate(localDay(p.date))})`]));
+  const startBulk = () => {
+    const bulkId = crypto.randomUUID();
+    const picked = [...selection.ids];
+    const everything = selection.mode === 'all';
+    void bulk.start({
+      title: everything ? 'Pay Now for every failed payout matching the filters' : `Pay Now for ${formatCount(picked.length)} payouts`,
+      items: async () => (everything ? failedPayoutIds(filters) : picked),
+      chunkSize: 100,
+      runChunk: (ids, key) => payBulkChunk(ids, key, bulkId),
+      describe: (id) => names.get(id) ?? `Payout ${id}`,
+      onFinished: () => {
+        selection.clear();
+        void queryClient.invalidateQueries({ queryKey: [payoutsApi.list.group] });
+      },
+    });
+  };
+
   const columns: Column<PayoutRow>[] = [
-    { header: 'User Name', cell: (p) => <TruncatedText maxWidth={260}>{p.userName}</TruncatedText> },
+    { header: 'User Name', cell: (p) => <TruncatedText maxWidth={220}>{p.userName}</TruncatedText>, sort: 'name' },
+    // Issue 24: gross, the deductions and the net, named as such; Amount is what the member receives.
+    { header: 'Gross', cell: (p) => (p.gross === null || p.gross === undefined ? '—' : formatAmount(p.gross)) },
+    { header: 'TDS', cell: (p) => (p.tds === undefined ? '—' : formatAmount(p.tds)) },
+    { header: 'Admin Charge', cell: (p) => (p.adminCharge === undefined ? '—' : formatAmount(p.adminCharge)) },
+    // Spec §2's header; the note above the table says it is the net.
     { header: 'Amount', cell: (p) => formatAmount(p.amount), sort: 'amount' },
     { header: 'Date', cell: (p) => formatDate(localDay(p.date)), sort: 'date' },
     {
       header: 'Status',
       cell: (p) => (
         <Stack gap={2} align="flex-start">
-          <StatusBadge tone={p.status === 'Success' ? 'positive' : 'negative'}>{p.status}</StatusBadge>
+          <StatusBadge tone={p.status === 'Success' ? 'positive' : p.status === 'Reversed' ? 'neutral' : 'negative'}>{p.status}</StatusBadge>
           {p.status === 'Failure' && p.reason && (
             <Text size="xs" c="dimmed">
               {p.reason}
+            </Text>
+          )}
+          {p.status === 'Reversed' && (
+            <Text size="xs" c="dimmed">
+              {reversedText(p)}
             </Text>
           )}
         </Stack>
@@ -97,6 +143,8 @@ export default function PayoutsPage() {
       <PayoutFilters
         key={filterKey}
         initial={filters}
+        status={filters.status}
+        onStatus={(status) => list.setFilters({ status })}
         onSearch={(next) => {
           list.setFilters(next);
           setSearched(true);
@@ -138,11 +186,28 @@ export default function PayoutsPage() {
           />
         </Paper>
       )}
+      <BulkBar
+        selection={selection}
+        total={filters.status === 'Failure' ? (data?.total ?? 0) : (shown?.totals.failed ?? data?.total ?? 0)}
+        noun="failed payouts"
+        actions={[{ label: 'Pay Now', color: 'teal', onClick: startBulk }]}
+      />
+      <BulkRunModal run={bulk} />
+      <Text size="sm" c="dimmed">
+        Amount is the net paid to the member: gross minus TDS and admin charge.
+        {shown?.totals.reversed ? ` ${formatCount(shown.totals.reversed)} reversed payout(s) are listed but not in the Total Amount.` : ''}
+      </Text>
       <DataTable
         caption="Daily payouts"
         columns={columns}
         rows={data?.data}
         rowKey={(p) => p.id}
+        select={{
+          selection,
+          rowId: (p) => p.id,
+          rowLabel: (p) => `Select payout of ${p.userName}, ${formatDate(localDay(p.date))}`,
+          selectable: (p) => p.status === 'Failure' && p.userId !== undefined,
+        }}
         loading={payouts.isPending || payouts.isPlaceholderData}
         sort={{ value: filters.sort, onChange: (sort) => list.setFilters({ sort: sort as Filters['sort'] }) }}
         empty={<Text c="dimmed">No payouts found</Text>}

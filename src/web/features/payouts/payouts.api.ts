@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { isoToWireDate, sortParts } from '../../../contract/common';
-import { payout, payoutsApi, payoutsResponse, type PAYOUT_SORTS, type TransferBody } from '../../../contract/payouts';
+import { payout, payoutsApi, payoutsResponse, type BulkPayResult, type PAYOUT_SORTS, type TransferBody } from '../../../contract/payouts';
 import { walletApi } from '../../../contract/wallet';
 import { client } from '../../lib/api-client';
 
@@ -17,7 +17,7 @@ export type PayoutFilters = {
   from: string;
   to: string;
   userName: string;
-  status: '' | 'Success' | 'Failure';
+  status: '' | 'Success' | 'Failure' | 'Reversed';
   sort: PayoutSort;
 };
 
@@ -46,7 +46,7 @@ const payouts = client({ ...payoutsApi, list: { ...payoutsApi.list, responses: {
 export interface PayoutsView {
   data: PayoutRow[];
   total: number;
-  totals: { count: number; amount: number; successful: number; failed: number };
+  totals: { count: number; amount: number; successful: number; failed: number; reversed?: number };
   daily: { date: string; successful: number; failed: number }[];
   /** The selection (filters, not page or order) the cards and chart describe: see `selectionOf`. */
   selection?: string;
@@ -69,6 +69,7 @@ const COMPARE: Record<(typeof PAYOUT_SORTS)[number], (a: PayoutRow, b: PayoutRow
   date: (a, b) => a.date.localeCompare(b.date) || a.id - b.id,
   amount: (a, b) => a.amount - b.amount || a.id - b.id,
   status: (a, b) => a.status.localeCompare(b.status) || a.id - b.id,
+  name: (a, b) => a.userName.toLowerCase().localeCompare(b.userName.toLowerCase()) || a.id - b.id,
 };
 
 /** The cards and chart of some rows (a whole-list answer). */
@@ -77,6 +78,7 @@ function summarise(rows: PayoutRow[]): Pick<PayoutsView, 'totals' | 'daily'> {
   const days = new Map<string, { date: string; successful: number; failed: number }>();
   let paise = 0;
   for (const r of rows) {
+    if (r.status === 'Reversed') continue;
     paise += Math.round(r.amount * 100);
     const day = days.get(r.date) ?? { date: r.date, successful: 0, failed: 0 };
     const outcome = r.status === 'Success' ? 'successful' : 'failed';
@@ -131,4 +133,15 @@ export function usePayPayout() {
         queryClient.invalidateQueries({ queryKey: [walletApi.history.group] }),
       ]),
   });
+}
+
+/** Bulk Pay Now: the ids of every Failure payout the applied filters match (the server caps them). */
+export async function failedPayoutIds(filters: PayoutFilters): Promise<number[]> {
+  const { status: _status, ...query } = filterQuery(filters);
+  return (await payouts.failedIds({ query })).data;
+}
+
+/** One chunk of a bulk Pay Now; `key` is the chunk's Idempotency-Key, `bulkId` the bulk's (one approval request). */
+export async function payBulkChunk(ids: number[], key: string, bulkId: string): Promise<BulkPayResult> {
+  return (await payouts.payBulk({ body: { ids, bulkId } }, { idempotencyKey: key })).data;
 }

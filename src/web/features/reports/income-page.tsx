@@ -3,15 +3,28 @@ import type { Endpoint } from '../../../contract/endpoint';
 import { Alert, Badge, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconUsers } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { IncomeResponse, IncomeUser } from '../../../contract/reports';
+import type { IncomeResponse, IncomeReversal, IncomeUser } from '../../../contract/reports';
 import { DataTable, type Column } from '../../components/data-table';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState, type UrlState } from '../../components/use-url-state';
 import { currentMonthRange, formatCount, formatINR } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
+import { PrintButton } from '../../components/print-button';
 import { ReportFilters } from './report-filters';
 import { dateRangeText, PAGE_SIZE, reportErrorMessage, type ReportKind, type ReportSearch } from './reports.api';
 import { SummaryCard } from '../../components/summary-card';
+
+/** A user's row, or a reversal's row under it (negative, labelled). */
+type IncomeRow = IncomeUser & { key: string; index: number; reversal: string | null };
+
+export function withReversals(users: IncomeUser[], reversals: IncomeReversal[]): IncomeRow[] {
+  return users.flatMap((u, index) => [
+    { ...u, key: `u${u.userId}-${u.userName}`, index, reversal: null },
+    ...reversals
+      .filter((r) => r.userId === u.userId)
+      .map((r, k) => ({ ...u, amount: r.amount, transactions: 0, key: `r${u.userId}-${k}`, index, reversal: r.label })),
+  ]);
+}
 
 /** A report's search, order (and reward type) as the address keeps them. */
 export type ReportUrlState = ReportSearch & { sort: string } & UrlState;
@@ -54,20 +67,39 @@ export function IncomePage({ title, kind, totalLabel, amountHeader, state, resul
   const { search, onSearch, page, setPage: onPage, sort } = state;
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const data = result.data;
-  const columns: Column<IncomeUser>[] = [
-    { header: '#', cell: (_r, i) => (page - 1) * PAGE_SIZE + i + 1, width: 60 },
-    { header: 'User Name', cell: (r) => <TruncatedText maxWidth={260}>{r.userName}</TruncatedText> },
+  // Issue 24: each user's row is what they received (net); a reversal is a row of its own under it.
+  const rows = data ? withReversals(data.users, data.reversals) : undefined;
+  const columns: Column<IncomeRow>[] = [
+    { header: '#', cell: (r) => (r.reversal ? '' : (page - 1) * PAGE_SIZE + r.index + 1), width: 60 },
+    {
+      header: 'User Name',
+      sort: 'userName',
+      cell: (r) =>
+        r.reversal ? (
+          <Stack gap={0}>
+            <TruncatedText maxWidth={260}>{r.userName}</TruncatedText>
+            <Text size="xs" c="red">{r.reversal}</Text>
+          </Stack>
+        ) : (
+          <TruncatedText maxWidth={260}>{r.userName}</TruncatedText>
+        ),
+    },
     {
       header: 'Rank',
-      cell: (r) => (
-        <Group gap={6} wrap="nowrap">
-          <Text size="sm">{r.rankName ?? 'No Rank'}</Text>
-          <Badge variant="light" color="indigo" size="sm" tt="none">{`Level ${r.level}`}</Badge>
-        </Group>
-      ),
+      cell: (r) =>
+        r.reversal ? null : (
+          <Group gap={6} wrap="nowrap">
+            <Text size="sm">{r.rankName ?? 'No Rank'}</Text>
+            <Badge variant="light" color="indigo" size="sm" tt="none">{`Level ${r.level}`}</Badge>
+          </Group>
+        ),
     },
-    { header: amountHeader, cell: (r) => formatINR(r.amount), sort: 'amount' },
-    { header: 'Transactions', cell: (r) => formatCount(r.transactions) },
+    {
+      header: amountHeader,
+      cell: (r) => (r.reversal ? <Text size="sm" c="red">{formatINR(r.amount)}</Text> : formatINR(r.amount)),
+      sort: 'amount',
+    },
+    { header: 'Transactions', cell: (r) => (r.reversal ? '' : formatCount(r.transactions)) },
   ];
 
   return (
@@ -76,11 +108,16 @@ export function IncomePage({ title, kind, totalLabel, amountHeader, state, resul
         <Title order={1} size="h2">
           {title}
         </Title>
-        <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} onError={setDownloadError} />
+        <Group gap="sm" className="no-print">
+          <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} onError={setDownloadError} />
+          <PrintButton label="Print report" />
+        </Group>
       </Group>
-      <ReportFilters initial={search} onSearch={onSearch}>
-        {filters}
-      </ReportFilters>
+      <div className="no-print">
+        <ReportFilters initial={search} onSearch={onSearch}>
+          {filters}
+        </ReportFilters>
+      </div>
       {(result.isError || downloadError) && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {result.isError ? reportErrorMessage(result.error, kind) : downloadError}
@@ -91,11 +128,14 @@ export function IncomePage({ title, kind, totalLabel, amountHeader, state, resul
         <SummaryCard label="Total Users" value={data ? formatCount(data.totalUsers) : null} icon={IconUsers} color="grape" />
         <SummaryCard label="Date Range" value={dateRangeText(search)} icon={IconCalendar} color="indigo" />
       </SimpleGrid>
+      <Text size="sm" c="dimmed">
+        Amounts are what members received, net of TDS and admin charge; a reversal is shown as its own row.
+      </Text>
       <DataTable
         caption={`${title} per user`}
         columns={columns}
-        rows={data?.users}
-        rowKey={(r) => r.userId}
+        rows={rows}
+        rowKey={(r) => r.key}
         loading={result.isPending || result.isPlaceholderData}
         sort={sort}
         empty={<Text c="dimmed">{`No ${kind} income found for this date range`}</Text>}

@@ -1,6 +1,9 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { isoToWireDate, type SortValue } from '../../../contract/common';
-import { reportsApi, type INCOME_SORTS, type REVENUE_SORTS, type RewardType } from '../../../contract/reports';
+import { isoToWireDate, sortParts, type SortValue } from '../../../contract/common';
+import {
+  reportsApi, royaltyDisplayLevel, type INCOME_SORTS, type IncomeAnswer, type IncomeResponse, type IncomeUser, type REVENUE_SORTS,
+  type RevenueAnswer, type RevenueResponse, type RewardType,
+} from '../../../contract/reports';
 import { ApiError, client } from '../../lib/api-client';
 import { formatDate, localDay } from '../../lib/format';
 
@@ -35,11 +38,71 @@ export function knownSort<S extends string>(value: string, keys: readonly string
   return keys.flatMap((k) => [k, `-${k}`]).includes(value) ? (value as S) : fallback;
 }
 
+const paiseOf = (rupees: number) => Math.round(rupees * 100);
+const byText = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);
+
+/**
+ * A Revenue answer as the screen uses it (issue 24 item 7). Ours comes paged with its totals; the
+ * spec's `{ data: [{ dateTime, amount, userName }] }` is the whole range: it is sorted, summed and
+ * paged here.
+ */
+export function normalizeRevenue(answer: RevenueAnswer, page: number, sort: RevenueSort = '-dateTime'): RevenueResponse {
+  const rows = answer.data.map((r, i) => ({ ...r, id: r.id ?? -(i + 1), userId: r.userId ?? 0 }));
+  if (answer.count !== undefined && answer.totalAmount !== undefined) {
+    return { data: rows, totalAmount: answer.totalAmount, count: answer.count, daily: answer.daily ?? [], page, limit: answer.limit ?? PAGE_SIZE };
+  }
+  const { key, desc } = sortParts(sort);
+  const compare = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+    key === 'amount' ? a.amount - b.amount : key === 'userName' ? byText(a.userName, b.userName) : Date.parse(a.dateTime) - Date.parse(b.dateTime);
+  const sorted = [...rows].sort((a, b) => (desc ? compare(b, a) : compare(a, b)));
+  const total = rows.reduce((sum, r) => sum + paiseOf(r.amount), 0);
+  return {
+    data: sorted.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), totalAmount: total / 100, count: rows.length, daily: [], page, limit: PAGE_SIZE,
+  };
+}
+
+/**
+ * A Royalty / Reward Income answer as the screen uses it (issue 24 item 7). Ours carries the users
+ * grouped and paged; the spec's `{ data: [{ receivers: [...] }] }` is grouped per user here (by user
+ * id, or by name when a receiver has none), sorted and paged.
+ */
+export function normalizeIncome(answer: IncomeAnswer, page: number, sort: IncomeSort = '-amount'): IncomeResponse {
+  if (answer.users !== undefined) {
+    return {
+      data: answer.data, users: answer.users, reversals: answer.reversals ?? [], totalAmount: answer.totalAmount ?? 0,
+      totalUsers: answer.totalUsers ?? answer.users.length, transactions: answer.transactions ?? 0, page, limit: answer.limit ?? PAGE_SIZE,
+    };
+  }
+  const groups = new Map<string, { user: IncomeUser; paise: number }>();
+  let paise = 0;
+  let transactions = 0;
+  for (const receiver of answer.data.flatMap((b) => b.receivers)) {
+    const key = receiver.userId !== undefined ? `id ${receiver.userId}` : `name ${receiver.userName}`;
+    const group = groups.get(key) ?? {
+      user: { userId: receiver.userId ?? 0, userName: receiver.userName, rankName: receiver.rankName ?? null, level: 1, amount: 0, transactions: 0 },
+      paise: 0,
+    };
+    group.paise += paiseOf(receiver.amount);
+    group.user.transactions += 1;
+    groups.set(key, group);
+    paise += paiseOf(receiver.amount);
+    transactions += 1;
+  }
+  const users = [...groups.values()].map(({ user, paise: p }) => ({ ...user, amount: p / 100, level: royaltyDisplayLevel(user.rankName, p / 100) }));
+  const { key, desc } = sortParts(sort);
+  const compare = (a: IncomeUser, b: IncomeUser) => (key === 'userName' ? byText(a.userName, b.userName) : a.amount - b.amount);
+  users.sort((a, b) => (desc ? compare(b, a) : compare(a, b)));
+  return {
+    data: answer.data, users: users.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), reversals: [], totalAmount: paise / 100,
+    totalUsers: users.length, transactions, page, limit: PAGE_SIZE,
+  };
+}
+
 export const revenueQuery = (search: ReportSearch, page: number, sort: RevenueSort = '-dateTime') => {
   const input = { query: { ...rangeQuery(search), page, limit: PAGE_SIZE, sort } };
   return queryOptions({
     queryKey: reports.revenue.key(input),
-    queryFn: ({ signal }) => reports.revenue(input, { signal }),
+    queryFn: async ({ signal }) => normalizeRevenue(await reports.revenue(input, { signal }), page, sort),
     placeholderData: keepPreviousData,
   });
 };
@@ -48,7 +111,7 @@ export const royaltyQuery = (search: ReportSearch, page: number, sort: IncomeSor
   const input = { query: { ...rangeQuery(search), page, limit: PAGE_SIZE, sort } };
   return queryOptions({
     queryKey: reports.royalty.key(input),
-    queryFn: ({ signal }) => reports.royalty(input, { signal }),
+    queryFn: async ({ signal }) => normalizeIncome(await reports.royalty(input, { signal }), page, sort),
     placeholderData: keepPreviousData,
   });
 };
@@ -57,7 +120,7 @@ export const rewardsQuery = (search: ReportSearch, rewardType: RewardType, page:
   const input = { query: { ...rangeQuery(search), transactionType: rewardType, page, limit: PAGE_SIZE, sort } };
   return queryOptions({
     queryKey: reports.rewards.key(input),
-    queryFn: ({ signal }) => reports.rewards(input, { signal }),
+    queryFn: async ({ signal }) => normalizeIncome(await reports.rewards(input, { signal }), page, sort),
     placeholderData: keepPreviousData,
   });
 };

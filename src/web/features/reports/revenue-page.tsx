@@ -9,6 +9,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { TruncatedText } from '../../components/truncated-text';
 import { formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
+import { PrintButton } from '../../components/print-button';
 import { ReportFilters } from './report-filters';
 import { reportDefaults, useReportSearch } from './income-page';
 import {
@@ -19,7 +20,7 @@ import { SummaryCard } from '../../components/summary-card';
 const COLUMNS: Column<RevenueEntry>[] = [
   { header: 'Date & Time', cell: (r) => formatDateTime(r.dateTime), sort: 'dateTime' },
   { header: 'Amount', cell: (r) => formatINR(r.amount), sort: 'amount' },
-  { header: 'User Name', cell: (r) => <TruncatedText maxWidth={260}>{r.userName}</TruncatedText> },
+  { header: 'User Name', cell: (r) => <TruncatedText maxWidth={260}>{r.userName}</TruncatedText>, sort: 'userName' },
 ];
 
 const URL_FILTERS = reportDefaults({ sort: '-dateTime' });
@@ -37,9 +38,14 @@ export default function RevenuePage() {
         <Title order={1} size="h2">
           Total Revenue
         </Title>
-        <CsvButton endpoint={reportsApi.revenueCsv} input={reportCsvInput(search)} filename="revenue.csv" onError={setDownloadError} />
+        <Group gap="sm" className="no-print">
+          <CsvButton endpoint={reportsApi.revenueCsv} input={reportCsvInput(search)} filename="revenue.csv" onError={setDownloadError} />
+          <PrintButton label="Print report" />
+        </Group>
       </Group>
-      <ReportFilters initial={search} onSearch={onSearch} />
+      <div className="no-print">
+        <ReportFilters initial={search} onSearch={onSearch} />
+      </div>
       {(revenue.isError || downloadError) && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {revenue.isError ? reportErrorMessage(revenue.error, 'revenue') : downloadError}

@@ -48,10 +48,10 @@ describe('the daily payout run', () => {
     expect(started.statusCode).toBe(201);
     expect(run.status).toBe('completed');
     expect(run.totals).toEqual({
-      total: 6, done: 6, paid: 3, failed: 1, gross: 30.01, deductions: 2.24, net: 27.77, failedAmount: 18.5,
+      total: 6, done: 6, paid: 3, failed: 1, gross: 30.01, deductions: 2.24, tds: 1.5, adminCharge: 0.74, net: 27.77, failedAmount: 18.5,
     });
     expect(preview.json().data).toEqual({
-      kind: 'daily_payout', periodStart: wire(day), periodEnd: wire(day), existingRunId: null,
+      kind: 'daily_payout', periodStart: wire(day), periodEnd: wire(day), existingRunId: null, nothingBecause: null,
       totals: { ...run.totals },
     });
     expect(run.settings).toMatchObject({ tdsPercent: 5, adminChargePercent: 2.5 });

@@ -73,12 +73,13 @@ const TALLY = sql`
   count(*) filter (where reason is not null)::int8 as failed,
   coalesce(sum(gross) filter (where reason is null), 0)::int8 as "grossPaise",
   coalesce(sum(tds + admin) filter (where reason is null), 0)::int8 as "deductionsPaise",
+  coalesce(sum(tds) filter (where reason is null), 0)::int8 as "tdsPaise",
   coalesce(sum(net) filter (where reason is not null), 0)::int8 as "failedPaise"`;
 
 type TallyRow = Omit<Tally, 'units'> & { units: number };
 const tallyOf = (r: Record<string, unknown>): Tally => ({
   units: Number(r.units), paid: Number(r.paid), failed: Number(r.failed), grossPaise: Number(r.grossPaise),
-  deductionsPaise: Number(r.deductionsPaise), failedPaise: Number(r.failedPaise),
+  deductionsPaise: Number(r.deductionsPaise), failedPaise: Number(r.failedPaise), tdsPaise: Number(r.tdsPaise ?? 0),
 });
 
 async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo?: number) {
@@ -90,7 +91,7 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
            x.id as paid_id
       from memberships m
       left join users u on u.user_id = m.user_id and u.deleted_at is null
-      left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${day}::date
+      left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${day}::date and x.status <> 'Reversed'
      where m.status = 'active' and m.id > ${cursor} ${upTo === undefined ? sql`` : sql`and m.id <= ${upTo}`} order by m.id limit ${limit}`;
   // Each deduction names itself (as Pay Now's lines do), so a member's history reads one payout and what was taken from it.
   const description = `Daily payout for ${day}`;
@@ -176,7 +177,7 @@ export const dailyPayout: RunKindHandler = {
              x.id as paid_id
         from memberships m
         left join users u on u.user_id = m.user_id and u.deleted_at is null
-        left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${scope.period.start}::date
+        left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${scope.period.start}::date and x.status <> 'Reversed'
        where m.status = 'active'`;
     const [row] = rowsOf<TallyRow>(await db.execute(sql`
       with ${computed(units, scope.period.start, scope.settings, false)}
@@ -184,11 +185,19 @@ export const dailyPayout: RunKindHandler = {
     return tallyOf(row);
   },
   async undo(tx, scope, members) {
-    // The run's payout rows go (their payouts_daily rollup follows by trigger); each membership gets
-    // back the day it earned and is active again (a later run closes it again if its time is up).
+    // The run's payout rows stay, marked Reversed with who reversed them, when and why (issue 24;
+    // their payouts_daily rollup follows by trigger); each membership gets back the day it earned
+    // and is active again (a later run closes it again if its time is up).
     await tx.execute(sql`
-      with gone as (
-        delete from daily_payouts where run_id = ${scope.runId} and ${inRange(sql`user_id`, members)} returning user_id, gross_paise
+      with run as (
+        select reversed_by, state->'reversal'->>'remarks' as remarks from income_runs where run_id = ${scope.runId}
+      ),
+      gone as (
+        update daily_payouts p
+           set reversed_status = p.status, status = 'Reversed', reversed_at = now(),
+               reversed_by = (select reversed_by from run), reversal_reason = (select remarks from run)
+         where p.run_id = ${scope.runId} and ${inRange(sql`p.user_id`, members)} and p.status <> 'Reversed'
+        returning p.user_id, p.gross_paise
       )
       update memberships m
          set earned_paise = m.earned_paise - g.gross_paise, days_earned = m.days_earned - 1, status = 'active'

@@ -42,6 +42,8 @@ export interface Tally {
   deductionsPaise: number;
   /** The net amount of Failure rows (what Pay Now would pay). */
   failedPaise: number;
+  /** Of the deductions, the TDS (daily payout only; issue 24 shows it apart from the admin charge). */
+  tdsPaise?: number;
 }
 
 export const NO_TALLY: Tally = { units: 0, paid: 0, failed: 0, grossPaise: 0, deductionsPaise: 0, failedPaise: 0 };

@@ -104,5 +104,13 @@ export async function payoutsOf(database: Database, userId: number) {
   return database.query<{ id: string; day: string; amount: string; gross: string; tds: string; admin: string; status: string; reason: string | null; run_id: string; ledger_entry_id: string | null }>(
     `select id::text, payout_date::text as day, amount_paise::text as amount, gross_paise::text as gross, tds_paise::text as tds,
             admin_charge_paise::text as admin, status, reason, run_id::text, ledger_entry_id::text
-       from daily_payouts where user_id = $1 order by payout_date`, [userId]);
+       from daily_payouts where user_id = $1 and status <> 'Reversed' order by payout_date`, [userId]);
+}
+
+/** A member's reversed payout rows (issue 24: they stay, marked), with who reversed them and why. */
+export async function reversedPayoutsOf(database: Database, userId: number) {
+  return database.query<{ day: string; amount: string; status: string; before: string; by: string | null; reason: string | null }>(
+    `select payout_date::text as day, amount_paise::text as amount, status, reversed_status as before, reversed_by::text as by,
+            reversal_reason as reason
+       from daily_payouts where user_id = $1 and status = 'Reversed' order by payout_date, id`, [userId]);
 }

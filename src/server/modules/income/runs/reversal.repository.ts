@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { inRange, type MemberRange } from './kind.ts';
 
@@ -26,6 +26,37 @@ export async function pendingReversal(db: Db, runId: number): Promise<number | n
   return row ? Number(row.id) : null;
 }
 
+
+/**
+ * What a reversal does to a range of members, as CTEs `orig` (the run's ledger rows not yet
+ * compensated, with each member's credits, debits and the credits before each row) and `comp`
+ * (per row: what is taken back, `back`, given the member's balance now). The reversal
+ * (`compensate`) writes from it and its preview (`reversalPreview`) adds it up: one definition, so
+ * the dialog and the reversal cannot disagree.
+ */
+function reversalRows(runId: number, members: MemberRange): SQL {
+  const ofRun = sql`l.run_id = ${runId}::int8 and ${inRange(sql`l.user_id`, members)} and l.reversal_of is null`;
+  return sql`
+    orig as materialized (
+      select l.id, l.user_id, l.kind, l.amount_paise as amount, l.batch_id, l.actor_id,
+             sum(greatest(l.amount_paise, 0)) over per_user as credits,
+             sum(greatest(-l.amount_paise, 0)) over per_user as debits,
+             coalesce(sum(greatest(l.amount_paise, 0)) over (partition by l.user_id order by l.id
+                      rows between unbounded preceding and 1 preceding), 0) as before
+        from ledger_entries l
+       where ${ofRun}
+         and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
+      window per_user as (partition by l.user_id)
+    ),
+    comp as materialized (
+      select o.id, o.user_id, o.kind, o.batch_id, o.credits::int8 as credits,
+             least(o.credits, u.balance_paise + o.debits)::int8 as takeable,
+             (case when o.amount < 0 then -o.amount
+                   else -least(o.amount, greatest(least(o.credits, u.balance_paise + o.debits) - o.before, 0)) end)::int8 as back
+        from orig o join users u on u.user_id = o.user_id
+    )`;
+}
+
 export interface Compensated {
   lines: number;
   members: number;
@@ -51,24 +82,7 @@ export async function compensate(db: Db, runId: number, actorId: number, members
      order by u.user_id for update of u`);
   const description = `Reversal of run ${runId}`;
   const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`
-    with orig as materialized (
-      select l.id, l.user_id, l.kind, l.amount_paise as amount, l.batch_id,
-             sum(greatest(l.amount_paise, 0)) over per_user as credits,
-             sum(greatest(-l.amount_paise, 0)) over per_user as debits,
-             coalesce(sum(greatest(l.amount_paise, 0)) over (partition by l.user_id order by l.id
-                      rows between unbounded preceding and 1 preceding), 0) as before
-        from ledger_entries l
-       where ${ofRun}
-         and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
-      window per_user as (partition by l.user_id)
-    ),
-    comp as materialized (
-      select o.id, o.user_id, o.kind, o.batch_id, o.credits::int8 as credits,
-             least(o.credits, u.balance_paise + o.debits)::int8 as takeable,
-             (case when o.amount < 0 then -o.amount
-                   else -least(o.amount, greatest(least(o.credits, u.balance_paise + o.debits) - o.before, 0)) end)::int8 as back
-        from orig o join users u on u.user_id = o.user_id
-    ),
+    with ${reversalRows(runId, members)},
     lines as (
       insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id, run_id, reversal_of)
       select user_id, kind, back, batch_id, ${description}, ${actorId}::int8, ${runId}::int8, id from comp where back <> 0
@@ -139,4 +153,35 @@ export async function advanceReversal(db: Db, runId: number, members: MemberRang
      where run_id = ${runId} and status = 'reversing' and cursors[1] = ${members.after}::int8
      returning run_id`));
   return rows.length === 1;
+}
+
+/**
+ * What reversing the whole run would do now (issue 24): the same rows `compensate` works from, over
+ * every member, added up as the reversal adds them up (lines written, members whose balance moves,
+ * shortfalls), with the run's gross, deductions and the Pay Now lines among them; and the Failure
+ * rows never paid, which are marked Reversed with it.
+ */
+export async function reversalPreview(db: Db, runId: number) {
+  const all: MemberRange = { after: 0, upTo: null };
+  const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`
+    with ${reversalRows(runId, all)},
+    per_user as (
+      select user_id, sum(back) as total, max(credits - takeable) as short from comp group by user_id
+    )
+    select (select count(*) from comp where back <> 0)::int8 as lines,
+           (select count(*) from per_user where total <> 0)::int8 as members,
+           (select coalesce(sum(amount) filter (where amount > 0), 0) from orig)::int8 as gross,
+           (select coalesce(-sum(amount) filter (where amount < 0), 0) from orig)::int8 as deductions,
+           (select coalesce(-sum(back), 0) from comp)::int8 as "takenBack",
+           (select coalesce(sum(short) filter (where short > 0), 0) from per_user)::int8 as shortfall,
+           (select count(*) filter (where short > 0) from per_user)::int8 as "shortfallMembers",
+           (select count(*) from orig where actor_id is not null)::int8 as "payNowLines",
+           (select count(distinct user_id) from orig where actor_id is not null)::int8 as "payNowMembers",
+           (select count(*) from daily_payouts where run_id = ${runId}::int8 and status = 'Failure')::int8 as "unpaidFailures"`));
+  const n = (k: string) => Number(row[k]);
+  return {
+    lines: n('lines'), members: n('members'), grossPaise: n('gross'), deductionsPaise: n('deductions'), takenBackPaise: n('takenBack'),
+    shortfallPaise: n('shortfall'), shortfallMembers: n('shortfallMembers'), payNowLines: n('payNowLines'), payNowMembers: n('payNowMembers'),
+    unpaidFailures: n('unpaidFailures'),
+  };
 }

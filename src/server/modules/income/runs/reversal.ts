@@ -42,7 +42,8 @@ const REVERSAL_LOCK = 800_926;
 export async function reversalChunk(tx: Db, runId: number, size: number): Promise<{ next: 'more' | 'reversed'; done: reversals.Compensated } | null> {
   const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${REVERSAL_LOCK}, ${runId}::int) as locked`));
   if (!lock.locked) return null;
-  const run = await repo.runById(tx, runId);
+  // The run's row first (as Pay Now takes a payout's run before the payout: issue 24), so the two never deadlock.
+  const run = await repo.runById(tx, runId, true);
   if (!run || run.status !== 'reversing' || run.cursors[0] === -1) return null;
   const after = run.cursors[0];
   const members: MemberRange = { after, upTo: await reversals.reversalRangeEnd(tx, runId, after, size) };

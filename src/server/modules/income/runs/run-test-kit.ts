@@ -61,7 +61,7 @@ export async function driveRun(
       return r;
     });
     chunks += 1;
-    for (const key of Object.keys(tally) as (keyof Tally)[]) tally[key] += result[key];
+    for (const key of Object.keys(tally) as (keyof Tally)[]) tally[key] = (tally[key] ?? 0) + (result[key] ?? 0);
     cursor = result.cursor;
     if (result.done) break;
     if (chunks > 10_000) throw new Error('the run never finished');

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees, type SortValue } from '../../../../contract/common.ts';
-import type { Run, RunDetail, RunKind, RUN_SORTS, RunStatus } from '../../../../contract/income.ts';
+import type { Run, RunDetail, RunKind, RunLine, RUN_SORTS, RunStatus } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { iso, isoDate } from '../../../db/rows.ts';
 import { incomeRuns } from '../../../db/schema/income.ts';
@@ -11,7 +11,7 @@ import type { RunScope, Tally } from './kind.ts';
 /** An income_runs row as the engine reads it (raw SQL: days as text, timestamps as the driver gives them). */
 export type RunRow = Pick<
   typeof incomeRuns.$inferSelect,
-  | 'runId' | 'kind' | 'status' | 'done' | 'total' | 'cursors' | 'sliceEnds' | 'paid' | 'failed' | 'grossPaise' | 'deductionsPaise' | 'failedPaise'
+  | 'runId' | 'kind' | 'status' | 'done' | 'total' | 'cursors' | 'sliceEnds' | 'paid' | 'failed' | 'grossPaise' | 'deductionsPaise' | 'failedPaise' | 'tdsPaise'
   | 'settingsVersionId' | 'batchId' | 'error' | 'startedBy' | 'reversedBy' | 'shortfallPaise'
 > & {
   kind: RunKind;
@@ -21,6 +21,7 @@ export type RunRow = Pick<
   state: unknown;
   settings: unknown;
   startedByName: string | null;
+  reversedByName: string | null;
   startedAt: Date | string;
   finishedAt: Date | string | null;
   reversedAt: Date | string | null;
@@ -30,9 +31,9 @@ const RUN_COLUMNS = sql.raw(`
   r.run_id::int8 as "runId", r.kind, r.period_start::text as "periodStart", r.period_end::text as "periodEnd", r.status,
   r.done::int8 as done, r.total::int8 as total, to_jsonb(r.cursors) as cursors, to_jsonb(r.slice_ends) as "sliceEnds", r.paid::int8 as paid, r.failed::int8 as failed,
   r.gross_paise::int8 as "grossPaise", r.deductions_paise::int8 as "deductionsPaise", r.failed_paise::int8 as "failedPaise",
-  r.state, r.settings, r.settings_version_id as "settingsVersionId", r.batch_id as "batchId", r.error,
+  r.tds_paise::int8 as "tdsPaise", r.state, r.settings, r.settings_version_id as "settingsVersionId", r.batch_id as "batchId", r.error,
   r.started_by::int8 as "startedBy", s.full_name as "startedByName", r.started_at as "startedAt", r.finished_at as "finishedAt",
-  r.reversed_by::int8 as "reversedBy", r.reversed_at as "reversedAt", r.shortfall_paise::int8 as "shortfallPaise"`);
+  r.reversed_by::int8 as "reversedBy", coalesce(v.full_name, v.username) as "reversedByName", r.reversed_at as "reversedAt", r.shortfall_paise::int8 as "shortfallPaise"`);
 
 const num = (v: unknown) => Number(v);
 const json = (v: unknown): Record<string, unknown> => (typeof v === 'string' ? JSON.parse(v) : (v ?? {})) as Record<string, unknown>;
@@ -43,7 +44,7 @@ function normalise(r: RunRow): RunRow {
   return {
     ...r,
     runId: num(r.runId), done: num(r.done), total: num(r.total), cursors: numbers(r.cursors), sliceEnds: numbers(r.sliceEnds), paid: num(r.paid), failed: num(r.failed),
-    grossPaise: num(r.grossPaise), deductionsPaise: num(r.deductionsPaise), failedPaise: num(r.failedPaise),
+    grossPaise: num(r.grossPaise), deductionsPaise: num(r.deductionsPaise), failedPaise: num(r.failedPaise), tdsPaise: num(r.tdsPaise),
     shortfallPaise: num(r.shortfallPaise), startedBy: r.startedBy === null ? null : num(r.startedBy),
     reversedBy: r.reversedBy === null ? null : num(r.reversedBy),
     periodStart: isoDate(r.periodStart), periodEnd: isoDate(r.periodEnd), state: json(r.state), settings: json(r.settings),
@@ -57,6 +58,8 @@ export const rupeeTotals = (t: Tally & { total: number; done: number }) => ({
   failed: t.failed,
   gross: paiseToRupees(t.grossPaise),
   deductions: paiseToRupees(t.deductionsPaise),
+  tds: paiseToRupees(t.tdsPaise ?? 0),
+  adminCharge: paiseToRupees(t.deductionsPaise - (t.tdsPaise ?? 0)),
   net: paiseToRupees(t.grossPaise - t.deductionsPaise),
   failedAmount: paiseToRupees(t.failedPaise),
 });
@@ -74,6 +77,7 @@ export function toRun(r: RunRow): Run {
     startedAt: iso(r.startedAt),
     finishedAt: r.finishedAt === null ? null : iso(r.finishedAt),
     reversedBy: r.reversedBy,
+    reversedByName: r.reversedBy === null ? null : (r.reversedByName ?? null),
     reversedAt: r.reversedAt === null ? null : iso(r.reversedAt),
     shortfall: paiseToRupees(r.shortfallPaise),
     error: r.error,
@@ -97,7 +101,7 @@ export function scopeOf(run: RunRow): RunScope {
 /** One run; `lock` takes its row lock until the transaction ends (the chunk loop, a reversal). */
 export async function runById(db: Db, runId: number, lock = false): Promise<RunRow | null> {
   const [row] = rowsOf<RunRow>(await db.execute(sql`
-    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by
+    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by left join users v on v.user_id = r.reversed_by
      where r.run_id = ${runId} ${lock ? sql.raw('for update of r') : sql``}`));
   return row ? normalise(row) : null;
 }
@@ -105,7 +109,7 @@ export async function runById(db: Db, runId: number, lock = false): Promise<RunR
 /** The period's run that holds it (any status but reversed), if there is one. */
 export async function runOfPeriod(db: Db, kind: RunKind, periodStart: string): Promise<RunRow | null> {
   const [row] = rowsOf<RunRow>(await db.execute(sql`
-    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by
+    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by left join users v on v.user_id = r.reversed_by
      where r.kind = ${kind} and r.period_start = ${periodStart}::date and r.status <> 'reversed'`));
   return row ? normalise(row) : null;
 }
@@ -181,6 +185,7 @@ export async function advance(db: Db, runId: number, slice: number, from: number
        set cursors[${at}] = ${chunk.done ? -1 : chunk.cursor}::int8, done = done + ${chunk.units}, paid = paid + ${chunk.paid},
            failed = failed + ${chunk.failed}, gross_paise = gross_paise + ${chunk.grossPaise},
            deductions_paise = deductions_paise + ${chunk.deductionsPaise}, failed_paise = failed_paise + ${chunk.failedPaise},
+           tds_paise = tds_paise + ${chunk.tdsPaise ?? 0},
            status = case when ${last} then 'completed' else status end,
            finished_at = case when ${last} then now() else finished_at end
      where run_id = ${runId} and cursors[${at}] = ${from}::int8 and status = 'running'
@@ -229,7 +234,7 @@ export async function listRuns(db: Db, f: { kind?: RunKind; status?: RunStatus }
   );
   const order = sql.raw(orderSql(sort, SORT_COLUMNS, 'r.run_id'));
   const rows = rowsOf<RunRow>(await db.execute(sql`
-    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by
+    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by left join users v on v.user_id = r.reversed_by
      where ${where} order by ${order} limit ${limit} offset ${(page - 1) * limit}`));
   const [count] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int8 as n from income_runs r where ${where}`));
   return { data: rows.map(normalise).map(toRun), total: Number(count.n) };
@@ -256,3 +261,71 @@ export async function firstEarningDay(db: Db): Promise<string | null> {
   return row?.day ? isoDate(row.day) : null;
 }
 
+
+/** The runs for the CSV export, newest first, in keyset batches on run_id (runs are a few a day). */
+export async function runsBatch(db: Db, f: { kind?: RunKind; status?: RunStatus }, before: number | null, size: number): Promise<Run[]> {
+  const where = sql.join(
+    [sql`true`, f.kind ? sql`r.kind = ${f.kind}` : undefined, f.status ? sql`r.status = ${f.status}` : undefined,
+      before === null ? undefined : sql`r.run_id < ${before}`].filter((s) => s !== undefined),
+    sql` and `,
+  );
+  const rows = rowsOf<RunRow>(await db.execute(sql`
+    select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by left join users v on v.user_id = r.reversed_by
+     where ${where} order by r.run_id desc limit ${size}`));
+  return rows.map(normalise).map(toRun);
+}
+
+/** Names of operators by id (the reversal's requester), for the run's labelled fields. */
+export async function nameOf(db: Db, userId: number | null): Promise<string | null> {
+  if (userId === null) return null;
+  const [row] = rowsOf<{ name: string | null }>(await db.execute(sql`
+    select coalesce(full_name, username) as name from users where user_id = ${userId}`));
+  return row?.name ?? null;
+}
+
+type LineRow = {
+  userId: number; userName: string; status: RunLine['status']; grossPaise: number; tdsPaise: number; adminPaise: number;
+  netPaise: number; reason: string | null; paidNowByName: string | null; reversedStatus: string | null;
+};
+
+const toLine = (r: LineRow): RunLine => ({
+  userId: Number(r.userId), userName: r.userName, status: r.status,
+  gross: paiseToRupees(Number(r.grossPaise)), tds: paiseToRupees(Number(r.tdsPaise)), adminCharge: paiseToRupees(Number(r.adminPaise)),
+  net: paiseToRupees(Number(r.netPaise)), reason: r.reason, paidNowByName: r.paidNowByName, reversedStatus: r.reversedStatus,
+});
+
+/**
+ * A run's lines per member after `after` (member id), at most `limit`, by member id. A daily payout
+ * run reads its payout rows (daily_payouts_run_idx: run, member); another kind groups its ledger
+ * rows per member (ledger_run_idx: run, member, id), reversal rows apart. Either is an index walk
+ * that stops at the page's end; `offset` pages through the same order.
+ */
+export async function runLines(db: Db, run: { runId: number; kind: RunKind }, page: { after?: number; offset?: number; limit: number }): Promise<RunLine[]> {
+  const after = page.after ?? 0;
+  const offset = page.offset ?? 0;
+  if (run.kind === 'daily_payout') {
+    const rows = rowsOf<LineRow>(await db.execute(sql`
+      select p.user_id::int8 as "userId", coalesce(u.username, u.full_name) as "userName", p.status,
+             coalesce(p.gross_paise, p.amount_paise)::int8 as "grossPaise", p.tds_paise::int8 as "tdsPaise",
+             p.admin_charge_paise::int8 as "adminPaise", p.amount_paise::int8 as "netPaise", p.reason,
+             (select coalesce(a.full_name, a.username) from ledger_entries l join users a on a.user_id = l.actor_id
+               where l.id = p.ledger_entry_id) as "paidNowByName",
+             p.reversed_status as "reversedStatus"
+        from daily_payouts p join users u on u.user_id = p.user_id
+       where p.run_id = ${run.runId} and p.user_id > ${after}
+       order by p.user_id, p.id limit ${page.limit} offset ${offset}`));
+    return rows.map(toLine);
+  }
+  const rows = rowsOf<LineRow>(await db.execute(sql`
+    select g.user_id::int8 as "userId", coalesce(u.username, u.full_name) as "userName",
+           case when g.reversed <> 0 then 'Reversed' else 'Paid' end as status,
+           g.gross::int8 as "grossPaise", 0::int8 as "tdsPaise", 0::int8 as "adminPaise", g.gross::int8 as "netPaise",
+           null::text as reason, null::text as "paidNowByName", null::text as "reversedStatus"
+      from (select l.user_id, coalesce(sum(l.amount_paise) filter (where l.reversal_of is null), 0) as gross,
+                   coalesce(sum(l.amount_paise) filter (where l.reversal_of is not null), 0) as reversed
+              from ledger_entries l where l.run_id = ${run.runId}::int8 and l.user_id > ${after}
+             group by l.user_id order by l.user_id limit ${page.limit} offset ${offset}) g
+      join users u on u.user_id = g.user_id
+     order by g.user_id`));
+  return rows.map(toLine);
+}

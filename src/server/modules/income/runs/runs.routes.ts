@@ -4,10 +4,22 @@ import { contextOf } from '../../../lib/context.ts';
 import { idempotent } from '../../../lib/idempotency.ts';
 import { registerEndpoints } from '../../../lib/routes.ts';
 import { moneyContext } from '../../approvals/four-eyes.ts';
-import { afterReversal, RerunNeedsApproval, runChunkSize, stopRuns } from './engine.ts';
+import { CSV_BATCH, sendCsv } from '../../../lib/csv.ts';
+import { afterReversal, kindLabel, RerunNeedsApproval, runChunkSize, stopRuns } from './engine.ts';
 import { memberRecovery } from './recovery.ts';
 import { reverseRun } from './reversal.ts';
 import * as service from './runs.service.ts';
+
+const RUNS_CSV_HEADER = ['Run ID', 'Kind', 'Period Start', 'Period End', 'Status', 'Paid', 'Failed', 'Gross', 'TDS', 'Admin Charge', 'Net',
+  'Started By', 'Started At', 'Finished At', 'Reversed By', 'Reversed At'];
+const LINES_CSV_HEADER = ['User ID', 'User Name', 'Status', 'Gross', 'TDS', 'Admin Charge', 'Net', 'Reason', 'Paid Now By', 'Before Reversal'];
+
+/** A time for a CSV cell: India time with its offset (issue 24: exports carry the offset). */
+function istCsv(value: string | null): string | null {
+  if (value === null) return null;
+  const t = new Date(new Date(value).getTime() + 330 * 60_000).toISOString();
+  return `${t.slice(0, 19)}+05:30`;
+}
 
 export async function runsRoutes(app: FastifyInstance) {
   // Runs started by requests (and long reversals) are worked in the background: closing the server
@@ -20,6 +32,35 @@ export async function runsRoutes(app: FastifyInstance) {
       return { success: true as const, ...(await service.listRuns(contextOf(request), { kind, status }, sort, page, limit)), page, limit };
     },
     get: async (request) => ({ success: true as const, data: await service.getRun(contextOf(request), request.params.id) }),
+    csv: async (request, reply) => {
+      const ctx = contextOf(request);
+      return sendCsv<number>(reply, 'income-runs.csv', RUNS_CSV_HEADER, async (before) => {
+        const rows = await service.runsBatch(ctx, request.query, before, CSV_BATCH);
+        return {
+          rows: rows.map((r) => [r.runId, kindLabel(r.kind), r.periodStart, r.periodEnd, r.status, r.totals.paid, r.totals.failed,
+            r.totals.gross.toFixed(2), r.totals.tds.toFixed(2), r.totals.adminCharge.toFixed(2), r.totals.net.toFixed(2),
+            r.startedByName ?? (r.startedBy === null ? 'Schedule' : null), istCsv(r.startedAt), istCsv(r.finishedAt),
+            r.reversedByName, istCsv(r.reversedAt)]),
+          cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].runId : null,
+        };
+      });
+    },
+    lines: async (request) => {
+      const { page, limit } = request.query;
+      return { success: true as const, ...(await service.runLines(contextOf(request), request.params.id, page, limit)), page, limit };
+    },
+    linesCsv: async (request, reply) => {
+      const { run, next } = await service.runLinesExport(contextOf(request), request.params.id);
+      return sendCsv<number>(reply, `run-${run.runId}-lines.csv`, LINES_CSV_HEADER, async (after) => {
+        const rows = await next(after ?? 0, CSV_BATCH);
+        return {
+          rows: rows.map((l) => [l.userId, l.userName, l.status, l.gross.toFixed(2), l.tds.toFixed(2), l.adminCharge.toFixed(2),
+            l.net.toFixed(2), l.reason, l.paidNowByName, l.reversedStatus]),
+          cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].userId : null,
+        };
+      });
+    },
+    reversalPreview: async (request) => ({ success: true as const, data: await service.reversalPreview(contextOf(request), request.params.id) }),
     preview: async (request) => ({ success: true as const, data: await service.preview(contextOf(request), request.body) }),
     start: async (request, reply) => {
       const ctx = contextOf(request);

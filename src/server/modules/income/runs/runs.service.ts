@@ -1,12 +1,14 @@
 import type { RunBody, RunKind, RunStatus } from '../../../../contract/income.ts';
-import { isoToWireDate, wireDateToIso } from '../../../../contract/common.ts';
+import { sql } from 'drizzle-orm';
+import { isoToWireDate, paiseToRupees, wireDateToIso } from '../../../../contract/common.ts';
 import { audit } from '../../../lib/audit.ts';
 import { actorId, type Ctx } from '../../../lib/context.ts';
 import { AppError } from '../../../lib/errors.ts';
-import type { Db } from '../../../db/client.ts';
+import { rowsOf, type Db } from '../../../db/client.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
 import { formatRupees, holdForApproval, type MoneyContext } from '../../approvals/four-eyes.ts';
 import { beginRun, kick, kindLabel, previewRun, RerunNeedsApproval, startRun } from './engine.ts';
+import * as reversals from './reversal.repository.ts';
 import * as repo from './runs.repository.ts';
 
 type RunInput = { kind: RunKind; date: string } & Pick<RunBody, never>;
@@ -25,7 +27,84 @@ export async function getRun(ctx: Ctx, runId: number) {
     settings: run.settings as Record<string, unknown>,
     state: run.state as Record<string, unknown>,
     shortfalls: await repo.shortfallsOf(db, runId),
+    reversal: await reversalOf(db, run),
   };
+}
+
+/** The reversal's record on the run (beginReversal, advanceReversal) as labelled fields, names for ids. */
+async function reversalOf(db: Db, run: repo.RunRow) {
+  const r = (run.state as { reversal?: Record<string, unknown> }).reversal;
+  if (!r) return null;
+  const makerId = r.makerId === undefined || r.makerId === null ? null : Number(r.makerId);
+  return {
+    remarks: String(r.remarks ?? ''),
+    lines: Number(r.lines ?? 0),
+    members: Number(r.members ?? 0),
+    shortfall: paiseToRupees(Number(r.shortfallPaise ?? 0)),
+    requestedByName: await repo.nameOf(db, makerId),
+    approved: Boolean(r.approved),
+  };
+}
+
+/** A run's lines per member, one page; the total is the run's own count of its rows (no count over the run). */
+export async function runLines(ctx: Ctx, runId: number, page: number, limit: number) {
+  const { db } = ctx.database;
+  const run = await repo.runById(db, runId);
+  if (!run) throw new AppError(404, `Run ${runId} not found`);
+  const total = run.kind === 'daily_payout' ? run.paid + run.failed : run.kind === 'rank_promotion' ? 0 : run.paid;
+  const data = total === 0 ? [] : await repo.runLines(db, run, { offset: (page - 1) * limit, limit });
+  return { data, total };
+}
+
+/** The CSV's reader: batches of a run's lines by member id (keyset). */
+export async function runLinesExport(ctx: Ctx, runId: number) {
+  const { db } = ctx.database;
+  const run = await repo.runById(db, runId);
+  if (!run) throw new AppError(404, `Run ${runId} not found`);
+  return { run, next: (after: number, size: number) => repo.runLines(db, run, { after, limit: size }) };
+}
+
+export function runsBatch(ctx: Ctx, filters: { kind?: RunKind; status?: RunStatus }, before: number | null, size: number) {
+  return repo.runsBatch(ctx.database.db, filters, before, size);
+}
+
+/** What reversing the run would do now (the dialog's text), from the reversal's own statement. */
+export async function reversalPreview(ctx: Ctx, runId: number) {
+  const { db } = ctx.database;
+  const run = await repo.runById(db, runId);
+  if (!run) throw new AppError(404, `Run ${runId} not found`);
+  const p = await reversals.reversalPreview(db, runId);
+  return {
+    runId, members: p.members, lines: p.lines,
+    gross: paiseToRupees(p.grossPaise), deductions: paiseToRupees(p.deductionsPaise), net: paiseToRupees(p.grossPaise - p.deductionsPaise),
+    takenBack: paiseToRupees(p.takenBackPaise), shortfall: paiseToRupees(p.shortfallPaise), shortfallMembers: p.shortfallMembers,
+    payNowLines: p.payNowLines, payNowMembers: p.payNowMembers, unpaidFailures: p.unpaidFailures,
+  };
+}
+
+/** Why a daily payout preview pays nothing: what the active memberships are doing that day. */
+async function nothingBecause(db: Db, kind: RunKind, day: string, existingRunId: number | null): Promise<string> {
+  if (existingRunId !== null) return `This period already has run ${existingRunId}: a period runs only once`;
+  if (kind !== 'daily_payout') return 'No member qualifies for this period';
+  const [row] = rowsOf<Record<string, string | number>>(await db.execute(sql`
+    select count(*)::int8 as active,
+           count(*) filter (where m.starts_on > ${day}::date)::int8 as "notStarted",
+           count(*) filter (where ${day}::date > m.starts_on + (m.duration_days - 1))::int8 as ended,
+           count(*) filter (where m.earned_paise >= m.cap_paise)::int8 as capped,
+           count(*) filter (where u.user_id is null)::int8 as deleted,
+           count(*) filter (where exists (select 1 from daily_payouts x where x.user_id = m.user_id and x.payout_date = ${day}::date
+                                             and x.status <> 'Reversed'))::int8 as paid
+      from memberships m left join users u on u.user_id = m.user_id and u.deleted_at is null
+     where m.status = 'active'`));
+  const n = (k: string) => Number(row[k]);
+  if (n('active') === 0) return 'No active memberships: activate a plan for a member first';
+  const parts = [
+    [n('notStarted'), 'start later'], [n('ended'), 'ended before this day'], [n('capped'), 'reached their cap'],
+    [n('paid'), 'are already paid for this day'], [n('deleted'), 'belong to deleted members'],
+  ].filter(([count]) => Number(count) > 0).map(([count, what]) => `${count} ${what}`);
+  return parts.length > 0
+    ? `Nothing to pay: of ${n('active')} active membership(s), ${parts.join(', ')}`
+    : `Nothing to pay: the ${n('active')} active membership(s) earn ₹0 after deductions this day`;
 }
 
 export async function preview(ctx: Ctx, input: RunInput) {
@@ -36,6 +115,8 @@ export async function preview(ctx: Ctx, input: RunInput) {
     periodEnd: isoToWireDate(p.period.end),
     totals: repo.rupeeTotals({ ...p.tally, total: p.total, done: p.tally.units }),
     existingRunId: p.existingRunId,
+    nothingBecause: p.tally.paid + p.tally.failed === 0
+      ? await nothingBecause(ctx.database.db, input.kind, p.period.start, p.existingRunId) : null,
   };
 }
 
