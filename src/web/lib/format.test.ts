@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { currentMonthRange, formatClockTime, formatDate, formatDateTime, indiaToday } from './format';
 
 // A browser in New York (issue 24 item 6): it showed 08:37 am for 07:07 pm India time.
-const zone = process.env.TZ;
 beforeAll(() => {
-  process.env.TZ = 'America/New_York';
+  vi.stubEnv('TZ', 'America/New_York');
 });
 afterAll(() => {
-  if (zone === undefined) delete process.env.TZ;
-  else process.env.TZ = zone;
+  vi.unstubAllEnvs();
 });
 
 describe('India time, labelled, whatever the browser zone', () => {
