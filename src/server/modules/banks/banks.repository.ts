@@ -25,9 +25,9 @@ export async function banksOfUser(db: Db, userId: number): Promise<BankRow[]> {
   return db.select().from(bankAccounts).where(eq(bankAccounts.userId, userId)).orderBy(desc(bankAccounts.isPrimary), bankAccounts.bankId);
 }
 
-/** Accounts of live members, newest first, one page, with the total of all matches. */
+/** Accounts of live members (never staff, who hold none), newest first, one page, with the total of all matches. */
 export async function listBanks(db: Db, f: { userId?: number; page: number; limit: number }): Promise<{ rows: BankRow[]; total: number }> {
-  const where = and(isNull(users.deletedAt), f.userId === undefined ? undefined : eq(bankAccounts.userId, f.userId));
+  const where = and(isNull(users.deletedAt), eq(users.canSignIn, false), f.userId === undefined ? undefined : eq(bankAccounts.userId, f.userId));
   const rows = await db
     .select({ account: bankAccounts, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(bankAccounts)

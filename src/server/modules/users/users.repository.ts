@@ -184,7 +184,9 @@ function rememberFrequent(key: string) {
  *   has gone stale (ten minutes) is it counted again and kept, by a second statement.
  */
 export async function listUsers(database: Database, f: UserFilter): Promise<{ users: User[]; total: number }> {
-  const where = ['u.deleted_at is null'];
+  // Staff (accounts that sign in to the panel) are not members (decisions.md): never listed or
+  // counted here. The sort indexes' predicate is this pair (drizzle/0028), so they stay index-only.
+  const where = ['u.deleted_at is null', 'not u.can_sign_in'];
   const params: unknown[] = [];
   const arg = (v: unknown) => {
     params.push(v);
@@ -262,11 +264,12 @@ export async function findUser(database: Database, userId: number): Promise<User
   return row ? toUser(row) : null;
 }
 
-/** The live member a referral code names: their own code (any case) or their user id. */
+/** The live member a referral code names: their own code (any case) or their user id (never staff). */
 export async function findReferrer(db: Db, code: string): Promise<{ userId: number; level: number } | null> {
   const trimmed = code.trim();
   const named = /^\d{1,15}$/.test(trimmed) ? eq(users.userId, Number(trimmed)) : eq(users.referralCode, trimmed.toUpperCase());
-  const [row] = await db.select({ userId: users.userId, level: users.level }).from(users).where(and(named, isNull(users.deletedAt)));
+  const [row] = await db.select({ userId: users.userId, level: users.level }).from(users)
+    .where(and(named, isNull(users.deletedAt), eq(users.canSignIn, false)));
   return row ?? null;
 }
 
