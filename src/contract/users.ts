@@ -76,7 +76,8 @@ const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUnd
 
 /** POST /users/register (spec §3: fullName, dob, email, phone, optional referralCode, whatsapp, image). */
 export const createUserBody = z.object({
-  fullName: z.string().trim().min(1, 'Full name is required').max(100),
+  // Issue 24: a longer name is refused with this message (the form no longer cuts it silently).
+  fullName: z.string().trim().min(1, 'Full name is required').max(100, 'Full name must be at most 100 characters'),
   dob: dateOfBirth,
   email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
   phone,

@@ -42,6 +42,24 @@ export async function updateService(db: Db, serviceId: number, values: ServiceVa
 }
 
 /**
+ * Another service with this name in this category (Recharge or BBPS), compared as the unique index
+ * `services_category_name_uq` compares them (case and spacing ignored); `exceptId` is the service
+ * being changed.
+ */
+export async function findSameNameInCategory(db: Db, category: string, serviceName: string, exceptId?: number): Promise<ServiceRow | null> {
+  const [row] = await db
+    .select()
+    .from(services)
+    .where(and(
+      eq(services.category, category),
+      eq(nameKey(services.serviceName), nameKey(sql`${serviceName}::text`)),
+      exceptId === undefined ? undefined : ne(services.serviceId, exceptId),
+    ))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
  * Another service with this name and type, compared as the unique index `services_type_name_uq`
  * compares them (case and spacing ignored); `exceptId` is the service being changed.
  */
