@@ -77,4 +77,6 @@ export const banksApi = endpoints('banks', {
     responses: { 200: bankChangedResponse, 202: awaitingApprovalResponse },
   },
   remove: { method: 'DELETE', path: '/banks/deleteBank/:id', access: 'banks_manage', params: bankIdParam, responses: { 200: messageResponse } },
+  /** Every live member's bank accounts as CSV (account numbers masked, as on screen), streamed. */
+  csv: { method: 'GET', path: '/banks/bankAccounts.csv', access: 'banks_view', file: 'csv', responses: {} },
 });

@@ -72,6 +72,8 @@ export const serviceUpdatedResponse = z.object({ success: z.literal(true), messa
 
 export const servicesApi = endpoints('services', {
   list: { method: 'GET', path: '/services/getAllServices', access: 'services_view', responses: { 200: serviceListResponse } },
+  /** The services as CSV, streamed. */
+  csv: { method: 'GET', path: '/services/services.csv', access: 'services_view', file: 'csv', responses: {} },
   /** Multipart (spec §7): the text fields of createServiceFields and a `serviceIcon` file, or existingIcon. */
   create: {
     method: 'POST', path: '/services/createService', access: 'services_manage', multipart: true, body: createServiceFields,

@@ -25,6 +25,11 @@ export async function listServices(db: Db): Promise<ServiceRow[]> {
   return db.select().from(services).orderBy(asc(services.serviceId));
 }
 
+/** One batch of the CSV export: services after `afterId`, by id (keyset on the primary key). */
+export async function servicesBatch(db: Db, afterId: number, limit: number): Promise<ServiceRow[]> {
+  return db.select().from(services).where(sql`${services.serviceId} > ${afterId}`).orderBy(asc(services.serviceId)).limit(limit);
+}
+
 /** The service, locked until the transaction ends. */
 export async function lockService(db: Db, serviceId: number): Promise<ServiceRow | null> {
   const [row] = await db.select().from(services).where(eq(services.serviceId, serviceId)).for('update');

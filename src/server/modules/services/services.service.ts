@@ -31,6 +31,11 @@ export async function listServices(ctx: Ctx): Promise<Service[]> {
   return (await repo.listServices(ctx.database.db)).map(repo.toService);
 }
 
+/** One batch of the services export, by id. */
+export async function servicesBatch(ctx: Ctx, afterId: number, limit: number): Promise<Service[]> {
+  return (await repo.servicesBatch(ctx.database.db, afterId, limit)).map(repo.toService);
+}
+
 function slug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'service';
 }
