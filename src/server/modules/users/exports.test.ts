@@ -59,6 +59,20 @@ describe('exports', () => {
     expect(seen).toHaveLength(45);
     expect(new Set(seen).size).toBe(45);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // A level or a rank walks its own index from the cursor: the same members as the table holds.
+    for (const filter of [{ level: 2 }, { rankId: 100001 }, { level: 2, rankId: 100001 }]) {
+      const walked: number[] = [];
+      for (let from = 0; ;) {
+        const batch = await users.membersBatch(ctx, filter, from, 3);
+        walked.push(...batch.map((u) => u.userId));
+        if (batch.length < 3) break;
+        from = batch[batch.length - 1].userId;
+      }
+      const expected = (await t.database.query<{ user_id: number }>(
+        `select user_id from users where deleted_at is null and not can_sign_in and ($1::int is null or level = $1) and ($2::int is null or rank_id = $2) order by user_id`,
+        [filter.level ?? null, 'rankId' in filter ? filter.rankId : null])).map((r) => Number(r.user_id));
+      expect(walked, JSON.stringify(filter)).toEqual(expected);
+    }
   });
 
   it('bank: every live member\u2019s accounts, account numbers masked, never a staff account', async () => {

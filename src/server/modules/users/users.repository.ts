@@ -264,27 +264,42 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
 }
 
 /**
+ * The keyset order of a filter's members (user id, ascending) written so the planner walks the
+ * filter's own index: with a level (or rank) filter, `column = any(array[v])` and ordered by
+ * (column, user_id), so users_level_idx / users_rank_idx serve both the filter and the order
+ * from the cursor on. Written as a plain `=`, the planner knows the column is constant, walks the
+ * primary key instead and, where the level's members sit in one id range, reads half a million
+ * rows to find none (EXPLAIN at 1,000,000 members: 186–461 ms a batch, against 0.04–3 ms).
+ */
+function keysetFilter(f: MemberFilter, arg: (v: unknown) => string): { where: string; order: string } {
+  const led = f.level !== undefined ? { column: 'u.level', value: f.level } : f.rankId !== undefined ? { column: 'u.rank_id', value: f.rankId } : null;
+  const rest = led?.column === 'u.level' ? { ...f, level: undefined } : led ? { ...f, rankId: undefined } : f;
+  const where = memberWhere(rest, arg);
+  if (!led) return { where, order: 'u.user_id' };
+  return { where: `${where} and ${led.column} = any(array[${arg(led.value)}::int])`, order: `${led.column}, u.user_id` };
+}
+
+/**
  * The ids of the members the filter matches, lowest first, at most `cap` + 1 (so the caller knows
- * there are more). Read through the filter's own index (level, rank: (column, user_id); search:
- * trigram/prefix) or the primary key, like the list; only ids, never the rows.
+ * there are more): only ids, never the rows, through the filter's own index (keysetFilter).
  */
 export async function memberIds(database: Database, f: MemberFilter, cap: number): Promise<number[]> {
   const { params, arg } = binder();
-  const filter = memberWhere(f, arg);
+  const { where, order } = keysetFilter(f, arg);
   const rows = await database.query<{ userId: number | string }>(
-    `select u.user_id as "userId" from users u where ${filter} order by u.user_id limit ${arg(cap + 1)}`, params);
+    `select u.user_id as "userId" from users u where ${where} order by ${order} limit ${arg(cap + 1)}`, params);
   return rows.map((r) => Number(r.userId));
 }
 
 /**
  * One batch of the members export: the filter's members after `afterId`, by user id (keyset: each
- * batch starts where the last ended, on the primary key or the (level|rank, user_id) index).
+ * batch starts where the last ended, on the primary key or the filter's (level|rank, user_id) index).
  */
 export async function membersBatch(database: Database, f: MemberFilter, afterId: number, limit: number): Promise<User[]> {
   const { params, arg } = binder();
-  const filter = memberWhere(f, arg);
+  const { where, order } = keysetFilter(f, arg);
   const rows = await database.query<UserRow>(
-    `select ${USER_COLUMNS} from users u where ${filter} and u.user_id > ${arg(afterId)} order by u.user_id limit ${arg(limit)}`, params);
+    `select ${USER_COLUMNS} from users u where ${where} and u.user_id > ${arg(afterId)} order by ${order} limit ${arg(limit)}`, params);
   return rows.map(toUser);
 }
 
