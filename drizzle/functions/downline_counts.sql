@@ -5,8 +5,10 @@
 -- it. A hard delete (never done by the product, which soft-deletes) also drops the ids from the
 -- lists. A member's referrer never changes (docs/decisions.md), so inserts, soft deletes and hard
 -- deletes are all there is to follow.
--- Reads: users.user_id, users.referred_by, users.deleted_at (and walks referred_by upwards).
--- History: drizzle/0006, replaced in place by drizzle/0008.
+-- Staff (can_sign_in) are not members (decisions.md): never counted in a downline; an account
+-- becoming staff or ceasing to be staff moves the counts like a soft delete or a restore.
+-- Reads: users.user_id, users.referred_by, users.deleted_at, users.can_sign_in (and walks referred_by upwards).
+-- History: drizzle/0006, replaced in place by drizzle/0008, staff left out by drizzle/0028.
 
 CREATE OR REPLACE FUNCTION public.downline_members_add(new_members bigint[], referrers bigint[], sign integer)
  RETURNS void
@@ -52,7 +54,7 @@ CREATE OR REPLACE FUNCTION public.downline_counts_insert()
 AS $function$
 BEGIN
   PERFORM downline_members_add(array_agg(user_id), array_agg(referred_by), 1) FROM new_rows
-   WHERE deleted_at IS NULL AND referred_by IS NOT NULL HAVING count(*) > 0;
+   WHERE deleted_at IS NULL AND NOT can_sign_in AND referred_by IS NOT NULL HAVING count(*) > 0;
   RETURN NULL;
 END $function$;
 
@@ -64,7 +66,7 @@ CREATE OR REPLACE FUNCTION public.downline_counts_delete()
 AS $function$
 BEGIN
   PERFORM downline_members_add(array_agg(user_id), array_agg(referred_by), -1) FROM old_rows
-   WHERE deleted_at IS NULL AND referred_by IS NOT NULL HAVING count(*) > 0;
+   WHERE deleted_at IS NULL AND NOT can_sign_in AND referred_by IS NOT NULL HAVING count(*) > 0;
   PERFORM downline_members_forget(array_agg(user_id), array_agg(referred_by)) FROM old_rows
    WHERE referred_by IS NOT NULL HAVING count(*) > 0;
   RETURN NULL;
@@ -77,8 +79,9 @@ CREATE OR REPLACE FUNCTION public.downline_counts_update()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  PERFORM downline_members_add(ARRAY[NEW.user_id], ARRAY[NEW.referred_by], CASE WHEN NEW.deleted_at IS NULL THEN 1 ELSE -1 END);
+  PERFORM downline_members_add(ARRAY[NEW.user_id], ARRAY[NEW.referred_by],
+    CASE WHEN NEW.deleted_at IS NULL AND NOT NEW.can_sign_in THEN 1 ELSE -1 END);
   RETURN NULL;
 END $function$;
 
-CREATE OR REPLACE TRIGGER downline_counts_update AFTER UPDATE ON public.users FOR EACH ROW WHEN ((((old.deleted_at IS NULL) <> (new.deleted_at IS NULL)) AND (new.referred_by IS NOT NULL))) EXECUTE FUNCTION downline_counts_update();
+CREATE OR REPLACE TRIGGER downline_counts_update AFTER UPDATE ON public.users FOR EACH ROW WHEN (((((old.deleted_at IS NULL) AND (NOT old.can_sign_in)) <> ((new.deleted_at IS NULL) AND (NOT new.can_sign_in))) AND (new.referred_by IS NOT NULL))) EXECUTE FUNCTION downline_counts_update();

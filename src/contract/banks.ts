@@ -24,11 +24,11 @@ const IFSC_PATTERN = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 const ACCOUNT_NUMBER_PATTERN = /^[0-9]{9,18}$/;
 
 const accountFields = {
-  accountHolderName: z.string().trim().min(1, 'Account holder name is required').max(100),
+  accountHolderName: z.string().trim().min(1, 'Account holder name is required').max(100, 'Account holder name must be at most 100 characters'),
   accountNumber: z.string().trim().regex(ACCOUNT_NUMBER_PATTERN, 'Account number must be 9 to 18 digits'),
   ifsc: z.string().trim().toUpperCase().regex(IFSC_PATTERN, 'IFSC code must look like SBIN0001234 (4 letters, 0, then 6 letters or digits)'),
-  bank: z.string().trim().min(1, 'Bank name is required').max(100),
-  branch: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(100).nullable().optional()),
+  bank: z.string().trim().min(1, 'Bank name is required').max(100, 'Bank name must be at most 100 characters'),
+  branch: z.preprocess((v) => (v === '' ? null : v), z.string().trim().max(100, 'Branch must be at most 100 characters').nullable().optional()),
   isPrimary: z.boolean().optional(),
 };
 
@@ -77,4 +77,6 @@ export const banksApi = endpoints('banks', {
     responses: { 200: bankChangedResponse, 202: awaitingApprovalResponse },
   },
   remove: { method: 'DELETE', path: '/banks/deleteBank/:id', access: 'banks_manage', params: bankIdParam, responses: { 200: messageResponse } },
+  /** Every live member's bank accounts as CSV (account numbers masked, as on screen), streamed. */
+  csv: { method: 'GET', path: '/banks/bankAccounts.csv', access: 'banks_view', file: 'csv', responses: {} },
 });

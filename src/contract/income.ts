@@ -35,7 +35,8 @@ export const dailyMode = z.enum(['percent', 'fixed'], { error: 'Daily payout typ
 
 /** A plan's terms as the operator sets them (one version). */
 export const planTerms = z.object({
-  name: plainText(80).pipe(z.string().min(1, 'Plan name is required')),
+  name: z.string({ error: 'Plan name is required' }).trim().min(1, 'Plan name is required')
+    .max(80, 'Plan name must be at most 80 characters').refine((v) => !v.includes('\u0000'), 'Text must not contain NUL characters'),
   price: rupeeAmount,
   dailyMode,
   /** percent: % of the price per day; fixed: rupees per day. */
@@ -50,7 +51,9 @@ export const planTerms = z.object({
 
 /** Create: the first version is in force from `effectiveFrom` (default: today, India time). */
 export const planBody = planTerms.extend({ effectiveFrom: wireDate.optional() })
-  .refine((p) => p.dailyMode !== 'percent' || p.dailyValue <= 100, { message: 'Daily payout must be between 0 and 100 %', path: ['dailyValue'] });
+  .refine((p) => p.dailyMode !== 'percent' || p.dailyValue <= 100, { message: 'Daily payout must be between 0 and 100 %', path: ['dailyValue'] })
+  // Issue 24: a cap below the price was accepted without a word; a plan never caps below what it costs.
+  .refine((p) => p.cap >= p.price, { message: 'Cap must be at least the price', path: ['cap'] });
 export type PlanBody = z.input<typeof planBody>;
 /** Change: a new version, in force from `effectiveFrom` (default and earliest: tomorrow, India time). */
 export const planChangeBody = planBody;

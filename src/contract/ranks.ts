@@ -58,4 +58,6 @@ export const ranksApi = endpoints('ranks', {
     responses: { 200: rankChangedResponse },
   },
   remove: { method: 'DELETE', path: '/ranks/deleteRank/:id', access: 'ranks_manage', params: rankIdParam, responses: { 200: messageResponse } },
+  /** The ranks as CSV, streamed. */
+  csv: { method: 'GET', path: '/ranks/ranks.csv', access: 'ranks_view', file: 'csv', responses: {} },
 });

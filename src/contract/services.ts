@@ -49,10 +49,10 @@ export const storedIconPath = z
 
 /** The fields of create (multipart text fields) and update (JSON). */
 export const serviceFields = z.object({
-  serviceType: z.string().trim().max(60).regex(/^[A-Za-z0-9_ -]*$/, 'Service type may contain only letters, digits, spaces, dashes and underscores').optional(),
-  serviceName: z.string({ error: 'Please fill in the service name' }).trim().min(1, 'Please fill in the service name').max(100),
+  serviceType: z.string().trim().max(60, 'Service type must be at most 60 characters').regex(/^[A-Za-z0-9_ -]*$/, 'Service type may contain only letters, digits, spaces, dashes and underscores').optional(),
+  serviceName: z.string({ error: 'Please fill in the service name' }).trim().min(1, 'Please fill in the service name').max(100, 'Service name must be at most 100 characters'),
   category: z.enum(SERVICE_CATEGORIES, { error: 'Category must be Recharge or BBPS' }).optional(),
-  description: z.string().trim().max(300).optional(),
+  description: z.string().trim().max(300, 'Description must be at most 300 characters').optional(),
   status: statusField.default(true),
 });
 
@@ -72,6 +72,8 @@ export const serviceUpdatedResponse = z.object({ success: z.literal(true), messa
 
 export const servicesApi = endpoints('services', {
   list: { method: 'GET', path: '/services/getAllServices', access: 'services_view', responses: { 200: serviceListResponse } },
+  /** The services as CSV, streamed. */
+  csv: { method: 'GET', path: '/services/services.csv', access: 'services_view', file: 'csv', responses: {} },
   /** Multipart (spec §7): the text fields of createServiceFields and a `serviceIcon` file, or existingIcon. */
   create: {
     method: 'POST', path: '/services/createService', access: 'services_manage', multipart: true, body: createServiceFields,

@@ -76,7 +76,8 @@ const optionalText = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUnd
 
 /** POST /users/register (spec §3: fullName, dob, email, phone, optional referralCode, whatsapp, image). */
 export const createUserBody = z.object({
-  fullName: z.string().trim().min(1, 'Full name is required').max(100),
+  // Issue 24: a longer name is refused with this message (the form no longer cuts it silently).
+  fullName: z.string().trim().min(1, 'Full name is required').max(100, 'Full name must be at most 100 characters'),
   dob: dateOfBirth,
   email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
   phone,
@@ -118,6 +119,37 @@ export const userLevelsResponse = z.object({ success: z.literal(true), levels: z
 
 export const usersByRankQuery = paging.extend({ rankId: z.coerce.number().int().positive() });
 
+/** The list's filter without its page and order: the export and "every member the filter matches". */
+export const usersFilterQuery = usersQuery.pick({ rankId: true, level: true, search: true });
+
+/** Issue 24: bulk work on members. At most this many ids per request (one chunk of the panel's run). */
+export const BULK_CHUNK_MAX = 500;
+/** "Select all matching" reads at most this many ids; a wider filter is refused with a message. */
+export const BULK_IDS_MAX = 10_000;
+export const tooManyToSelect = (total: number) =>
+  `${total.toLocaleString('en-IN')} members match: at most ${BULK_IDS_MAX.toLocaleString('en-IN')} can be changed at once. Narrow the filter (level, rank or search) and try again`;
+
+export const memberIdsResponse = z.object({ success: z.literal(true), ids: z.array(z.number()), total: z.number() });
+
+export const bulkStatusBody = z.object({
+  ids: z.array(z.number({ error: 'Each id must be a user id' }).int().positive(), { error: 'ids must be a list of user ids' })
+    .min(1, 'Choose at least one member')
+    .max(BULK_CHUNK_MAX, `At most ${BULK_CHUNK_MAX} members at a time`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each member may be named once'),
+  /** true: activate, false: deactivate. */
+  status: z.boolean({ error: 'Status must be true or false' }),
+});
+export type BulkStatusBody = z.input<typeof bulkStatusBody>;
+
+/** Per member: done (with a note when nothing needed doing: 'Already active'), or failed with the reason. */
+export const bulkResultResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  done: z.array(z.object({ id: z.number(), note: z.string().optional() })),
+  failed: z.array(z.object({ id: z.number(), message: z.string() })),
+});
+export type BulkResult = z.infer<typeof bulkResultResponse>;
+
 export const usersApi = endpoints('users', {
   list: { method: 'GET', path: '/users/getAllusers', access: 'users_view', query: usersQuery, responses: { 200: usersPage } },
   levels: { method: 'GET', path: '/users/levels', access: 'users_view', responses: { 200: userLevelsResponse } },
@@ -129,4 +161,12 @@ export const usersApi = endpoints('users', {
   },
   create: { method: 'POST', path: '/users/register', access: 'users_create', body: createUserBody, responses: { 201: createdUserResponse } },
   remove: { method: 'DELETE', path: '/users/deleteByUserId/:userId', access: 'users_delete', params: userIdParam, responses: { 200: messageResponse } },
+  /** Every member id the filter matches, at most BULK_IDS_MAX (400 above): "Select all N matching". */
+  ids: { method: 'GET', path: '/users/ids', access: 'users_view', query: usersFilterQuery, responses: { 200: memberIdsResponse } },
+  /** Activate or deactivate up to BULK_CHUNK_MAX members; honours Idempotency-Key; staff are never changed. */
+  bulkStatus: {
+    method: 'POST', path: '/users/bulk-status', access: 'users_edit', body: bulkStatusBody, responses: { 200: bulkResultResponse },
+  },
+  /** The filtered list as CSV (every match, by user id), streamed. */
+  csv: { method: 'GET', path: '/users/members.csv', access: 'users_view', query: usersFilterQuery, file: 'csv', responses: {} },
 });

@@ -15,14 +15,14 @@ async function segmentsMatch() {
              (select level, rank_key, live from user_segments where live <> 0) x)::text, '[]')
          = coalesce((select json_agg(y order by level, rank_key) from
              (select level, coalesce(rank_id, 0) as rank_key, count(*)::int8 as live from users
-               where deleted_at is null group by 1, 2) y)::text, '[]') as same`);
+               where deleted_at is null and not can_sign_in group by 1, 2) y)::text, '[]') as same`);
   return row.same;
 }
 
 async function downlineMatch() {
   const [row] = await t.database.query<{ counts: boolean; firsts: boolean }>(`
     with recursive up(member, live, ancestor, depth) as (
-      select user_id, deleted_at is null, referred_by, 1 from users where referred_by is not null
+      select user_id, deleted_at is null and not can_sign_in, referred_by, 1 from users where referred_by is not null
       union all
       select up.member, up.live, a.referred_by, up.depth + 1 from up join users a on a.user_id = up.ancestor
        where a.referred_by is not null and up.depth < 10

@@ -40,4 +40,7 @@ export const services = pgTable('services', {
   // One service per name and type (issue 15 item 7): a second 'Mobile Recharge' of type
   // mobile_recharge is refused, whatever its case or spacing.
   uniqueIndex('services_type_name_uq').on(nameKey(t.serviceType), nameKey(t.serviceName)),
+  // A service's name is unique within its category, Recharge or BBPS (issue 24 item 8): renaming
+  // 'Water Bill' to an existing 'Electricity Bill' of another type is refused too.
+  uniqueIndex('services_category_name_uq').on(t.category, nameKey(t.serviceName)),
 ]);

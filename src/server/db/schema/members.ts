@@ -11,11 +11,12 @@ import { ranks } from './catalogue.ts';
  * transaction as each ledger row, and can never go negative.
  *
  * Triggers that read its columns (drizzle/functions/; change a rollup there, not here):
- * - stat_counters.sql (users_counters_insert/_update/_delete): status, deleted_at, user_id;
- * - user_segments.sql (user_segments_insert/_update/_delete): level, rank_id, deleted_at;
- * - downline_counts.sql (downline_counts_insert/_update/_delete): user_id, referred_by, deleted_at;
+ * - stat_counters.sql (users_counters_insert/_update/_delete): status, deleted_at, can_sign_in, user_id;
+ * - user_segments.sql (user_segments_insert/_update/_delete): level, rank_id, deleted_at, can_sign_in;
+ * - downline_counts.sql (downline_counts_insert/_update/_delete): user_id, referred_by, deleted_at, can_sign_in;
  * - search_counts.sql (search_counts_insert/_update/_delete): full_name, email, phone, level,
- *   rank_id, deleted_at, user_id.
+ *   rank_id, deleted_at, can_sign_in, user_id.
+ * Staff (can_sign_in) are not members: those counts leave them out (issue 24).
  * Renaming or retyping one of these columns means editing those files too.
  */
 export const users = pgTable(
@@ -78,11 +79,13 @@ export const users = pgTable(
     // The Staff screen: a few dozen accounts among a million members.
     index('users_staff_idx').on(t.userId).where(sql`${t.canSignIn} and ${t.deletedAt} is null`),
     index('users_created_at_idx').on(t.createdAt),
-    // The users list's orders (issue 15): each column with the user id tie-break, live members only.
-    index('users_name_sort_idx').on(sql`lower(${t.fullName})`, t.userId).where(sql`${t.deletedAt} is null`),
-    index('users_email_sort_idx').on(t.email, t.userId).where(sql`${t.deletedAt} is null`),
-    index('users_status_sort_idx').on(t.status, t.userId).where(sql`${t.deletedAt} is null`),
-    index('users_created_sort_idx').on(t.createdAt, t.userId).where(sql`${t.deletedAt} is null`),
+    // The users list's orders (issue 15): each column with the user id tie-break, live members only
+    // (never staff, issue 24: the list's own condition, so the email/status/created orders stay
+    // index-only scans; drizzle/0028).
+    index('users_name_sort_idx').on(sql`lower(${t.fullName})`, t.userId).where(sql`${t.deletedAt} is null and not ${t.canSignIn}`),
+    index('users_email_sort_idx').on(t.email, t.userId).where(sql`${t.deletedAt} is null and not ${t.canSignIn}`),
+    index('users_status_sort_idx').on(t.status, t.userId).where(sql`${t.deletedAt} is null and not ${t.canSignIn}`),
+    index('users_created_sort_idx').on(t.createdAt, t.userId).where(sql`${t.deletedAt} is null and not ${t.canSignIn}`),
     // Member search (name, email, phone, user id) at a million rows; drizzle/0012 adds
     // users_search_cover_idx (user_id) INCLUDE (full_name, email, phone), which has no builder here.
     index('users_full_name_trgm_idx').using('gin', sql`lower(${t.fullName}) gin_trgm_ops`),

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { BankAccount } from '../../../contract/banks.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
@@ -25,9 +25,9 @@ export async function banksOfUser(db: Db, userId: number): Promise<BankRow[]> {
   return db.select().from(bankAccounts).where(eq(bankAccounts.userId, userId)).orderBy(desc(bankAccounts.isPrimary), bankAccounts.bankId);
 }
 
-/** Accounts of live members, newest first, one page, with the total of all matches. */
+/** Accounts of live members (never staff, who hold none), newest first, one page, with the total of all matches. */
 export async function listBanks(db: Db, f: { userId?: number; page: number; limit: number }): Promise<{ rows: BankRow[]; total: number }> {
-  const where = and(isNull(users.deletedAt), f.userId === undefined ? undefined : eq(bankAccounts.userId, f.userId));
+  const where = and(isNull(users.deletedAt), eq(users.canSignIn, false), f.userId === undefined ? undefined : eq(bankAccounts.userId, f.userId));
   const rows = await db
     .select({ account: bankAccounts, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(bankAccounts)
@@ -37,6 +37,18 @@ export async function listBanks(db: Db, f: { userId?: number; page: number; limi
     .limit(f.limit)
     .offset((f.page - 1) * f.limit);
   return { rows: rows.map((r) => r.account), total: rows[0]?.total ?? 0 };
+}
+
+/** A batch of the bank export: accounts of live members (never staff) after `afterId`, by bank id, with the holder's member name. */
+export async function banksBatch(db: Db, afterId: number, limit: number): Promise<(BankRow & { memberName: string })[]> {
+  const rows = await db
+    .select({ account: bankAccounts, memberName: users.fullName })
+    .from(bankAccounts)
+    .innerJoin(users, eq(users.userId, bankAccounts.userId))
+    .where(and(sql`${bankAccounts.bankId} > ${afterId}`, isNull(users.deletedAt), eq(users.canSignIn, false)))
+    .orderBy(asc(bankAccounts.bankId))
+    .limit(limit);
+  return rows.map((r) => ({ ...r.account, memberName: r.memberName }));
 }
 
 export async function findBank(db: Db, bankId: number): Promise<BankRow | null> {

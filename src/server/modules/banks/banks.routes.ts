@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { banksApi } from '../../../contract/banks.ts';
 import { contextOf } from '../../lib/context.ts';
+import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './banks.service.ts';
 
@@ -24,6 +25,23 @@ export async function banksRoutes(app: FastifyInstance) {
     remove: async (request) => {
       await service.deleteBank(contextOf(request), request.params.id);
       return { success: true as const, message: 'Bank account deleted successfully' };
+    },
+    csv: async (request, reply) => {
+      const ctx = contextOf(request);
+      return sendCsv<number>(
+        reply,
+        'bank-accounts.csv',
+        ['Bank ID', 'User ID', 'Member', 'Account Holder', 'Account Number', 'IFSC', 'Bank', 'Branch', 'Primary', 'Added'],
+        async (afterId) => {
+          const rows = await service.banksBatch(ctx, afterId ?? 0, CSV_BATCH);
+          return {
+            rows: rows.map((b) => [
+              b.bankId, b.userId, b.memberName, b.accountHolderName, b.accountNumber, b.ifsc, b.bank, b.branch, b.isPrimary ? 'Yes' : 'No', b.createdAt,
+            ]),
+            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].bankId : null,
+          };
+        },
+      );
     },
   });
 }

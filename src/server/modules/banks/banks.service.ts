@@ -63,6 +63,13 @@ export async function banksOfUser(ctx: Ctx, userId: number): Promise<BankAccount
   return (await repo.banksOfUser(ctx.database.db, userId)).map(repo.toBankAccount);
 }
 
+/** One batch of the bank accounts export (account numbers masked as on screen), by bank id. */
+export async function banksBatch(ctx: Ctx, afterId: number, limit: number): Promise<(BankAccount & { memberName: string })[]> {
+  return (await repo.banksBatch(ctx.database.db, afterId, limit)).map((r) => ({
+    ...repo.toBankAccount(r), accountNumber: maskAccountNumber(r.accountNumber), memberName: r.memberName,
+  }));
+}
+
 export async function listBanks(ctx: Ctx, filter: { userId?: number; page: number; limit: number }): Promise<{ data: BankAccount[]; total: number }> {
   const { rows, total } = await repo.listBanks(ctx.database.db, filter);
   return { data: rows.map(repo.toBankAccount), total };

@@ -22,7 +22,7 @@ export async function stats(database: Database): Promise<DashboardStats> {
 
 /**
  * The last `days` business days (Asia/Kolkata) up to today. Revenue and payouts come from the
- * trigger-kept day rollups; new members from the created_at index (one month of rows). A measured
+ * trigger-kept day rollups; new members (never staff) from the created_at index (one month of rows). A measured
  * hot path: plain SQL the client prepares (Drizzle's statements pass their values where
  * EXPLAIN_QUERIES cannot see them); int8 arrives as a number from both drivers.
  */
@@ -36,7 +36,8 @@ export async function charts(database: Database, days: number): Promise<Dashboar
   joined as (
     select (created_at at time zone 'Asia/Kolkata')::date as day, count(*) as n
       from users
-     where created_at >= ((now() at time zone 'Asia/Kolkata')::date - ($1::int - 1))::timestamp at time zone 'Asia/Kolkata'
+     where not can_sign_in
+       and created_at >= ((now() at time zone 'Asia/Kolkata')::date - ($1::int - 1))::timestamp at time zone 'Asia/Kolkata'
      group by 1
   ),
   revenue as (

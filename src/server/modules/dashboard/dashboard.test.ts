@@ -11,10 +11,10 @@ afterAll(() => t.close());
 
 async function countsFromTables() {
   const [row] = await t.database.query<Record<string, number>>(`select
-      (select count(*)::int from users where deleted_at is null) as total,
-      (select count(*)::int from users where deleted_at is null and status) as active,
-      (select count(*)::int from users where deleted_at is null and not status) as inactive,
-      (select count(*)::int from memberships m join users u using (user_id) where u.deleted_at is null) as members`);
+      (select count(*)::int from users where deleted_at is null and not can_sign_in) as total,
+      (select count(*)::int from users where deleted_at is null and not can_sign_in and status) as active,
+      (select count(*)::int from users where deleted_at is null and not can_sign_in and not status) as inactive,
+      (select count(*)::int from memberships m join users u using (user_id) where u.deleted_at is null and not u.can_sign_in) as members`);
   return { totalUsers: row.total, activeUsers: row.active, inactiveUsers: row.inactive, membershipUsers: row.members };
 }
 
@@ -26,7 +26,7 @@ describe('GET /api/users/getAllUser', () => {
     const body = await stats();
     expect(body.success).toBe(true);
     expect(body.data).toEqual(await countsFromTables());
-    expect(body.data.totalUsers).toBe(121); // 120 demo members and the administrator
+    expect(body.data.totalUsers).toBe(120); // 120 demo members; the administrator is staff, not a member
   });
 
   it('keeps the counters right through deactivation, soft delete and a new membership', async () => {
@@ -56,7 +56,7 @@ describe('GET /api/dashboard/charts', () => {
     const [raw] = await t.database.query<Record<string, number>>(`
       with since as (select ((now() at time zone 'Asia/Kolkata')::date - 29) as d)
       select
-        (select count(*)::int from users, since where (created_at at time zone 'Asia/Kolkata')::date >= since.d) as members,
+        (select count(*)::int from users, since where not can_sign_in and (created_at at time zone 'Asia/Kolkata')::date >= since.d) as members,
         (select coalesce(-sum(amount_paise), 0)::int8 from ledger_entries, since
           where kind = 'membership_fee' and (created_at at time zone 'Asia/Kolkata')::date >= since.d) as revenue_paise,
         (select count(*)::int from daily_payouts, since where payout_date >= since.d and status = 'Success') as ok,

@@ -139,7 +139,10 @@ describe('the income engine, computed by hand (golden)', () => {
       return res.json().data.planId as number;
     };
     P = await plan({ name: 'Golden Percent', price: 999.99, dailyMode: 'percent', dailyValue: 1.5, durationDays: 30, cap: 1999.98, active: true });
-    F = await plan({ name: 'Golden Fixed', price: 333.33, dailyMode: 'fixed', dailyValue: 25.55, durationDays: 10, cap: 40, active: true });
+    F = await plan({ name: 'Golden Fixed', price: 333.33, dailyMode: 'fixed', dailyValue: 25.55, durationDays: 10, cap: 333.33, active: true });
+    // A cap below the price (₹40) is refused since issue 24; a plan stored with one before still
+    // pays by it, and is how this run meets a cap: lowered as such an old row would hold it.
+    await t.database.query('update membership_plan_versions set cap_paise = 4000 where plan_id = $1', [F]);
 
     // Bottom-up, so no upline is active yet when M11…M1 buy: none of them pays level income.
     for (const n of [11, 10, 9, 8, 7, 5, 4, 3, 2, 1]) {

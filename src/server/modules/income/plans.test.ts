@@ -136,6 +136,24 @@ describe('membership plans', () => {
     expect((await viaApproval('POST', '/api/income/plans', { ...gold, dailyValue: 150 })).json().message).toBe('Daily payout must be between 0 and 100 %');
   });
 
+  it('issue 24: refuses a cap below the price and a name over 80 characters, on the field, on create and change', async () => {
+    const low = await viaApproval('POST', '/api/income/plans', { ...gold, name: 'Low Cap', price: 1000, cap: 999.99 });
+    expect(low.statusCode).toBe(400);
+    expect(low.json()).toMatchObject({ success: false, message: 'Cap must be at least the price' });
+    expect(low.json().errors).toEqual([expect.objectContaining({ field: 'cap', message: 'Cap must be at least the price' })]);
+    expect((await viaApproval('POST', '/api/income/plans', { ...gold, name: 'Equal Cap', price: 1000, cap: 1000 })).statusCode).toBe(201);
+    const p = await createPlan({ ...gold, name: 'Change Cap' });
+    const changed = await viaApproval('PUT', `/api/income/plans/${p.planId}`, { ...gold, name: 'Change Cap', price: 3000, cap: 2999 });
+    expect(changed.statusCode).toBe(400);
+    expect(changed.json().message).toBe('Cap must be at least the price');
+    const long = await viaApproval('POST', '/api/income/plans', { ...gold, name: 'P'.repeat(81) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe('Plan name must be at most 80 characters');
+    expect(long.json().errors[0].field).toBe('name');
+    const [{ n }] = await db().query<{ n: number }>(`select count(*)::int as n from membership_plans where name in ('Low Cap') or length(name) > 80`);
+    expect(n).toBe(0);
+  });
+
   it('needs membership_view to read and income_settings to change', async () => {
     expect((await call('GET', '/api/income/plans', undefined, ctx.noPermission)).statusCode).toBe(403);
     expect((await call('GET', '/api/income/plans/1/versions', undefined, ctx.noPermission)).statusCode).toBe(403);

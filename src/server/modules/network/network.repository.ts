@@ -27,7 +27,8 @@ export const toDownlineMember = (r: MemberRow): DownlineMember => ({
 
 const toNetworkNode = (r: NodeRow): NetworkNode => ({ ...toDownlineMember(r), deleted: r.deleted, directReferrals: r.directReferrals });
 
-const liveReferralsOf = (userId: number) => and(eq(users.referredBy, userId), isNull(users.deletedAt));
+/** Staff (accounts that sign in) are not members (decisions.md): no downline counts or lists them. */
+const liveReferralsOf = (userId: number) => and(eq(users.referredBy, userId), isNull(users.deletedAt), eq(users.canSignIn, false));
 
 /**
  * Live members directly referred by this member, oldest first (lowest ids: the order of the
@@ -43,10 +44,10 @@ export async function directDownline(
   limit: number,
 ): Promise<{ total: number; members: DownlineMember[] } | null> {
   const rows = await database.query<{ total: number } & Nullable<MemberRow>>(
-    `select (select count(*) from users where referred_by = $1 and deleted_at is null) as total, x.*
+    `select (select count(*) from users where referred_by = $1 and deleted_at is null and not can_sign_in) as total, x.*
        from users r left join (
          select ${memberColumns('u')} from users u
-          where u.referred_by = $1 and u.deleted_at is null order by u.user_id limit $2 offset $3
+          where u.referred_by = $1 and u.deleted_at is null and not u.can_sign_in order by u.user_id limit $2 offset $3
        ) x on true
       where r.user_id = $1 and r.deleted_at is null
       order by x."userId"`,
@@ -74,11 +75,11 @@ export async function directReferralCount(db: Db, userId: number): Promise<numbe
 export async function childrenPage(db: Db, userId: number, page: number, limit: number): Promise<{ total: number; nodes: NetworkNode[] }> {
   const rows = rowsOf<{ total: number } & Nullable<NodeRow>>(
     await db.execute(sql`
-      with c as materialized (select user_id from users where referred_by = ${userId})
+      with c as materialized (select user_id from users where referred_by = ${userId} and not can_sign_in)
       select t.total, x.* from (select count(*) as total from c) t
       left join lateral (
         select ${sql.raw(memberColumns('u'))}, u.deleted_at is not null as deleted,
-               (select count(*) from users g where g.referred_by = u.user_id) as "directReferrals"
+               (select count(*) from users g where g.referred_by = u.user_id and not g.can_sign_in) as "directReferrals"
           from (select user_id from c order by user_id limit ${limit} offset ${(page - 1) * limit}) p
           join users u on u.user_id = p.user_id
       ) x on true
@@ -156,7 +157,7 @@ export async function downlineTree(
                       (select coalesce(json_agg(json_build_array(u.user_id, u.full_name, u.level, u.state, u.status, ${ISO_CREATED})
                                                 order by u.user_id), '[]')
                          from (select u.user_id, u.full_name, u.level, u.state, u.status, u.created_at
-                                 from users u where u.user_id = any(d.first_members) and u.deleted_at is null
+                                 from users u where u.user_id = any(d.first_members) and u.deleted_at is null and not u.can_sign_in
                                 order by u.user_id limit $3) u)) order by d.depth), '[]')
                from downline_counts d where d.ancestor_id = r.user_id and d.depth <= $2 and d.members > 0) as levels
        from users r where r.user_id = $1 and r.deleted_at is null`,
@@ -191,7 +192,7 @@ async function walkedTree(
        select 0, array[$1::int8]
        union all
        select w.depth + 1,
-              array(select u.user_id from users u where u.referred_by = any(w.ids) order by u.user_id limit ${WALK_WIDTH})
+              array(select u.user_id from users u where u.referred_by = any(w.ids) and not u.can_sign_in order by u.user_id limit ${WALK_WIDTH})
          from walk w where w.depth < $2 and cardinality(w.ids) > 0
      )
      select w.depth, ${memberColumns('m')}

@@ -31,6 +31,11 @@ export async function listRanks(db: Db): Promise<RankRow[]> {
   return db.select().from(ranks).orderBy(sql`lower(${ranks.name})`, asc(ranks.rankId));
 }
 
+/** One batch of the CSV export: ranks after `afterId`, by id (keyset on the primary key). */
+export async function ranksBatch(db: Db, afterId: number, limit: number): Promise<RankRow[]> {
+  return db.select().from(ranks).where(sql`${ranks.rankId} > ${afterId}`).orderBy(asc(ranks.rankId)).limit(limit);
+}
+
 export async function findRank(db: Db, rankId: number): Promise<RankRow | null> {
   const [row] = await db.select().from(ranks).where(eq(ranks.rankId, rankId));
   return row ?? null;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ranksApi } from '../../../contract/ranks.ts';
 import { contextOf } from '../../lib/context.ts';
+import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './ranks.service.ts';
 
@@ -21,6 +22,25 @@ export async function ranksRoutes(app: FastifyInstance) {
     remove: async (request) => {
       await service.deleteRank(contextOf(request), request.params.id);
       return { success: true as const, message: 'Rank deleted successfully' };
+    },
+    csv: async (request, reply) => {
+      const ctx = contextOf(request);
+      return sendCsv<number>(
+        reply,
+        'ranks.csv',
+        ['Rank ID', 'Name', 'Status', 'Position', 'Royalty weight', 'Minimum direct referrals', 'Minimum team size',
+          'Minimum team business (INR)', 'Monthly reward (INR)', 'Created'],
+        async (afterId) => {
+          const rows = await service.ranksBatch(ctx, afterId ?? 0, CSV_BATCH);
+          return {
+            rows: rows.map((r) => [
+              r.rankId, r.name, r.status ? 'Active' : 'Inactive', r.position, r.royaltyWeight, r.minDirect, r.minTeam,
+              r.minBusiness.toFixed(2), r.monthlyReward.toFixed(2), r.createdAt,
+            ]),
+            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].rankId : null,
+          };
+        },
+      );
     },
   });
 }

@@ -27,6 +27,11 @@ export async function listRanks(ctx: Ctx): Promise<Rank[]> {
   return (await repo.listRanks(ctx.database.db)).map(repo.toRank);
 }
 
+/** One batch of the ranks export, by id. */
+export async function ranksBatch(ctx: Ctx, afterId: number, limit: number): Promise<Rank[]> {
+  return (await repo.ranksBatch(ctx.database.db, afterId, limit)).map(repo.toRank);
+}
+
 export async function getRank(ctx: Ctx, rankId: number): Promise<Rank> {
   const row = await repo.findRank(ctx.database.db, rankId);
   if (!row) throw new AppError(404, NOT_FOUND);

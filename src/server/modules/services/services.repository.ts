@@ -25,6 +25,11 @@ export async function listServices(db: Db): Promise<ServiceRow[]> {
   return db.select().from(services).orderBy(asc(services.serviceId));
 }
 
+/** One batch of the CSV export: services after `afterId`, by id (keyset on the primary key). */
+export async function servicesBatch(db: Db, afterId: number, limit: number): Promise<ServiceRow[]> {
+  return db.select().from(services).where(sql`${services.serviceId} > ${afterId}`).orderBy(asc(services.serviceId)).limit(limit);
+}
+
 /** The service, locked until the transaction ends. */
 export async function lockService(db: Db, serviceId: number): Promise<ServiceRow | null> {
   const [row] = await db.select().from(services).where(eq(services.serviceId, serviceId)).for('update');
@@ -39,6 +44,24 @@ export async function insertService(db: Db, values: ServiceValues): Promise<Serv
 export async function updateService(db: Db, serviceId: number, values: ServiceValues): Promise<ServiceRow> {
   const [row] = await db.update(services).set(values).where(eq(services.serviceId, serviceId)).returning();
   return row;
+}
+
+/**
+ * Another service with this name in this category (Recharge or BBPS), compared as the unique index
+ * `services_category_name_uq` compares them (case and spacing ignored); `exceptId` is the service
+ * being changed.
+ */
+export async function findSameNameInCategory(db: Db, category: string, serviceName: string, exceptId?: number): Promise<ServiceRow | null> {
+  const [row] = await db
+    .select()
+    .from(services)
+    .where(and(
+      eq(services.category, category),
+      eq(nameKey(services.serviceName), nameKey(sql`${serviceName}::text`)),
+      exceptId === undefined ? undefined : ne(services.serviceId, exceptId),
+    ))
+    .limit(1);
+  return row ?? null;
 }
 
 /**

@@ -31,6 +31,11 @@ export async function listServices(ctx: Ctx): Promise<Service[]> {
   return (await repo.listServices(ctx.database.db)).map(repo.toService);
 }
 
+/** One batch of the services export, by id. */
+export async function servicesBatch(ctx: Ctx, afterId: number, limit: number): Promise<Service[]> {
+  return (await repo.servicesBatch(ctx.database.db, afterId, limit)).map(repo.toService);
+}
+
 function slug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '') || 'service';
 }
@@ -65,15 +70,34 @@ function duplicate(serviceType: string, serviceName: string): AppError {
   return new AppError(409, message, { errors: [{ path: 'body.serviceName', field: 'serviceName', message }] });
 }
 
-/** Refuses a name and type another service has (case and spacing ignored), also when two saves race. */
-async function uniquely<T>(serviceType: string, serviceName: string, db: Db, exceptId: number | undefined, write: () => Promise<T>): Promise<T> {
+/**
+ * The refusal of a second service with the same name in a category (issue 24 item 8: two
+ * 'Electricity Bill' rows could not be told apart), said on the name field.
+ */
+function sameNameInCategory(serviceName: string, category: string): AppError {
+  const message = `A ${category} service named ${serviceName} already exists: choose another name`;
+  return new AppError(409, message, { errors: [{ path: 'body.serviceName', field: 'serviceName', message }] });
+}
+
+/**
+ * Refuses a name and type another service has, or a name another service of the category has
+ * (case and spacing ignored), on create and on edit, also when two saves race (the unique indexes).
+ */
+async function uniquely<T>(
+  target: { serviceType: string; serviceName: string; category: string },
+  db: Db, exceptId: number | undefined, write: () => Promise<T>,
+): Promise<T> {
+  const { serviceType, serviceName, category } = target;
   const same = await repo.findSameService(db, serviceType, serviceName, exceptId);
   if (same) throw duplicate(same.serviceType, same.serviceName);
+  const inCategory = await repo.findSameNameInCategory(db, category, serviceName, exceptId);
+  if (inCategory) throw sameNameInCategory(inCategory.serviceName, category);
   try {
     return await write();
   } catch (err) {
     const cause = (err as { cause?: { code?: string; constraint?: string } }).cause ?? (err as { code?: string; constraint?: string });
     if (cause.code === '23505' && cause.constraint === 'services_type_name_uq') throw duplicate(serviceType, serviceName);
+    if (cause.code === '23505' && cause.constraint === 'services_category_name_uq') throw sameNameInCategory(serviceName, category);
     throw err;
   }
 }
@@ -84,12 +108,13 @@ export async function createService(ctx: Ctx, input: ServiceInput, icon: IconCho
   if (!stored?.url) throw new AppError(400, 'An icon image is required for a new service');
   return withIcon(stored, () => ctx.database.db.transaction(async (tx) => {
     const serviceType = input.serviceType || slug(input.serviceName);
-    const row = await uniquely(serviceType, input.serviceName, tx, undefined, () => repo.insertService(tx, {
+    const fields = categoryFields(input);
+    const row = await uniquely({ serviceType, serviceName: input.serviceName, category: fields.category }, tx, undefined, () => repo.insertService(tx, {
       serviceType,
       serviceName: input.serviceName,
       serviceIcon: stored.url,
       status: input.status,
-      ...categoryFields(input),
+      ...fields,
     }));
     const data = repo.toService(row);
     await audit(tx, ctx, { action: 'create', entity: 'service', entityId: row.serviceId, after: data });
@@ -104,11 +129,12 @@ export async function updateService(ctx: Ctx, serviceId: number, input: ServiceI
     const before = await repo.lockService(tx, serviceId);
     if (!before) throw new AppError(404, `Service ${serviceId} not found`);
     const serviceType = input.serviceType || before.serviceType;
-    const row = await uniquely(serviceType, input.serviceName, tx, serviceId, () => repo.updateService(tx, serviceId, {
+    const fields = categoryFields(input, before);
+    const row = await uniquely({ serviceType, serviceName: input.serviceName, category: fields.category }, tx, serviceId, () => repo.updateService(tx, serviceId, {
       serviceType,
       serviceName: input.serviceName,
       status: input.status,
-      ...categoryFields(input, before),
+      ...fields,
       ...(stored ? { serviceIcon: stored.url } : {}),
     }));
     const data = repo.toService(row);

@@ -154,8 +154,8 @@ describe('services API', () => {
     expect(again.json()).toEqual(refusal);
     const typed = await create({ serviceType: 'Mobile_Recharge', serviceName: 'Mobile Recharge', category: 'Recharge', serviceIcon: png() });
     expect(typed.statusCode).toBe(409);
-    // Another type of the same name is another service.
-    const other = await create({ serviceType: 'postpaid', serviceName: 'Mobile Recharge', category: 'Recharge', serviceIcon: png() });
+    // Another type of the same name in the other category is another service.
+    const other = await create({ serviceType: 'postpaid', serviceName: 'Mobile Recharge', category: 'BBPS', serviceIcon: png() });
     expect(other.statusCode).toBe(201);
     const id = other.json().data.serviceId;
     const renamed = await update(id, { serviceType: 'mobile_recharge', serviceName: 'Mobile Recharge', status: true });
@@ -165,6 +165,29 @@ describe('services API', () => {
     expect((await update(id, { serviceType: 'postpaid', serviceName: 'mobile recharge', status: false })).statusCode).toBe(200);
     const [{ n }] = await t.database.query<{ n: number }>(`select count(*)::int as n from services where lower(service_name) = 'mobile recharge'`);
     expect(Number(n)).toBe(2);
+  });
+
+  it('issue 24 item 8: a name is unique within its category, on create and on edit, case and spacing ignored', async () => {
+    const message = 'A BBPS service named Electricity Bill already exists: choose another name';
+    const refusal = { success: false, message, errors: [{ path: 'body.serviceName', field: 'serviceName', message }] };
+    const list = async () => (await t.app.inject({ method: 'GET', url: '/api/services/getAllServices', headers })).json().data as
+      { serviceId: number; serviceName: string; category: string }[];
+    const water = (await list()).find((x) => x.serviceName === 'Water Bill')!;
+    // The renaming of the issue: 'Water Bill' (water_bill) to 'Electricity Bill' (electricity_bill), both BBPS.
+    const renamed = await update(water.serviceId, { serviceName: 'ELECTRICITY  bill', status: true });
+    expect(renamed.statusCode).toBe(409);
+    expect(renamed.json()).toEqual(refusal);
+    expect((await list()).find((x) => x.serviceId === water.serviceId)!.serviceName).toBe('Water Bill');
+    // Create, under another type, is refused too.
+    const made = await create({ serviceType: 'power', serviceName: 'electricity bill', category: 'BBPS', serviceIcon: png() });
+    expect(made.statusCode).toBe(409);
+    expect(made.json().message).toBe('A BBPS service named Electricity Bill already exists: choose another name');
+    // The same name in the other category is allowed; one name per category, whatever the writes.
+    expect((await create({ serviceType: 'power_card', serviceName: 'Electricity Bill', category: 'Recharge', description: 'Recharge', serviceIcon: png() })).statusCode).toBe(201);
+    const names = (await list()).filter((x) => x.serviceName.toLowerCase() === 'electricity bill').map((x) => x.category).sort();
+    expect(names).toEqual(['BBPS', 'Recharge']);
+    // A direct write past the check meets the index.
+    await expect(t.database.query(`update services set service_name = 'Electricity Bill' where service_id = $1`, [water.serviceId])).rejects.toThrow();
   });
 
   it('serves icons only by the server\u2019s own file names: no path traversal', async () => {

@@ -22,7 +22,7 @@ const list = async (query: string) => {
 /** The members the search means, counted and paged in SQL (the same rule as the list's). */
 async function direct(term: string, level?: number) {
   const rows = await t.database.query<{ user_id: number }>(
-    `select user_id from users where deleted_at is null and ($2::int is null or level = $2)
+    `select user_id from users where deleted_at is null and not can_sign_in and ($2::int is null or level = $2)
         and (lower(full_name) like '%' || $1 || '%' or email like $1 || '%') order by user_id desc`,
     [term, level ?? null],
   );

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { usersApi } from '../../../contract/users.ts';
 import { contextOf } from '../../lib/context.ts';
+import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { idempotent } from '../../lib/idempotency.ts';
 import { AppError } from '../../lib/errors.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './users.service.ts';
@@ -47,6 +49,31 @@ export async function usersRoutes(app: FastifyInstance) {
     remove: async (request) => {
       await service.deleteMember(contextOf(request), request.params.userId);
       return { success: true as const, message: 'User deleted successfully' };
+    },
+    ids: async (request) => ({ success: true as const, ...(await service.memberIds(contextOf(request), request.query)) }),
+    bulkStatus: async (request, reply) => {
+      // Under the request's Idempotency-Key: a retried chunk replays its first answer.
+      const ctx = contextOf(request);
+      return idempotent(ctx, request, reply, (tx) => service.bulkSetStatus(tx, ctx, request.body));
+    },
+    csv: async (request, reply) => {
+      // The filtered list, every match, by user id (keyset), whatever the screen's order.
+      const ctx = contextOf(request);
+      return sendCsv<number>(
+        reply,
+        'users.csv',
+        ['User ID', 'Full Name', 'Email', 'Phone', 'Level', 'Rank', 'Referred By', 'Referral Code', 'Status', 'State', 'Joined'],
+        async (afterId) => {
+          const rows = await service.membersBatch(ctx, request.query, afterId ?? 0, CSV_BATCH);
+          return {
+            rows: rows.map((u) => [
+              u.userId, u.fullName, u.email, u.phone, u.level, u.rank, u.referrerName ?? u.referredBy, u.referralCode,
+              u.status ? 'Active' : 'Inactive', u.state, u.createdAt,
+            ]),
+            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].userId : null,
+          };
+        },
+      );
     },
   });
 }

@@ -1,7 +1,13 @@
+import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { createUserBody, updateUserBody, User, UserSort } from '../../../contract/users.ts';
-import { audit } from '../../lib/audit.ts';
-import type { Ctx } from '../../lib/context.ts';
+import {
+  BULK_IDS_MAX, tooManyToSelect, type BulkResult, type bulkStatusBody, type createUserBody, type updateUserBody, type User, type UserSort,
+} from '../../../contract/users.ts';
+import type { Db } from '../../db/client.ts';
+import { auditLog } from '../../db/schema/system.ts';
+import { audit, auditRow } from '../../lib/audit.ts';
+import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { Actor, Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import * as repo from './users.repository.ts';
 
@@ -22,6 +28,66 @@ export interface UsersPage {
 
 export async function listUsers(ctx: Ctx, filter: repo.UserFilter): Promise<UsersPage> {
   return repo.listUsers(ctx.database, filter);
+}
+
+/** Every member id the filter matches, for "select all matching"; refused above BULK_IDS_MAX. */
+export async function memberIds(ctx: Ctx, filter: repo.MemberFilter): Promise<{ ids: number[]; total: number }> {
+  const ids = await repo.memberIds(ctx.database, filter, BULK_IDS_MAX);
+  if (ids.length > BULK_IDS_MAX) {
+    const { total } = await repo.listUsers(ctx.database, { ...filter, sort: 'userId', page: 1, limit: 1 });
+    throw new AppError(400, tooManyToSelect(total));
+  }
+  return { ids, total: ids.length };
+}
+
+/** One batch of the members export, by user id. */
+export async function membersBatch(ctx: Ctx, filter: repo.MemberFilter, afterId: number, limit: number): Promise<User[]> {
+  return repo.membersBatch(ctx.database, filter, afterId, limit);
+}
+
+type BulkStatusInput = z.output<typeof bulkStatusBody>;
+
+/**
+ * Issue 24: activate or deactivate members in bulk, in the caller's transaction (the route runs it
+ * under the request's Idempotency-Key). Each member changed gets its own audit row; a member who
+ * already has the status is reported done with a note and not touched again, so repeating a bulk
+ * is harmless; staff (they sign in: managed on the Staff screen) and unknown or deleted ids are
+ * reported failed with the reason, and never changed.
+ */
+export async function bulkSetStatus(tx: Db, actor: Actor, input: BulkStatusInput): Promise<MoneyResult> {
+  const changed = new Set(await repo.setMembersStatus(tx, input.ids, input.status));
+  const found = new Map((await repo.statusOf(tx, input.ids)).map((r) => [r.userId, r]));
+  const word = input.status ? 'active' : 'inactive';
+  const done: BulkResult['done'] = [];
+  const failed: BulkResult['failed'] = [];
+  for (const id of input.ids) {
+    const row = found.get(id);
+    if (changed.has(id)) done.push({ id });
+    else if (!row || !row.live) failed.push({ id, message: NOT_FOUND });
+    else if (row.canSignIn) failed.push({ id, message: STAFF_ACCOUNT });
+    else done.push({ id, note: `Already ${word}` });
+  }
+  if (changed.size > 0) {
+    const rows = [...changed].map((id) => auditRow(actor, {
+      action: 'update', entity: 'user', entityId: id, before: { status: !input.status }, after: { status: input.status },
+    }));
+    const actorId = rows[0].actorId;
+    await tx.insert(auditLog).values(rows.map((r) => ({
+      ...r, actorName: actorId === null ? null : sql`(select full_name from users where user_id = ${actorId}::int8)`,
+    })));
+  }
+  const verb = input.status ? 'activated' : 'deactivated';
+  const body: BulkResult = {
+    success: true,
+    message: `${changed.size} ${changed.size === 1 ? 'member' : 'members'} ${verb}, ${done.length - changed.size} already ${word}, ${failed.length} not changed`,
+    done,
+    failed,
+  };
+  return {
+    status: 200,
+    body,
+    audit: { action: input.status ? 'bulk_activate' : 'bulk_deactivate', entity: 'user', after: { ids: input.ids, changed: [...changed] } },
+  };
 }
 
 /** The levels live members hold: the Level filter offers these beyond 1 to 10. */

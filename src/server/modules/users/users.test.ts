@@ -30,7 +30,8 @@ describe('GET /api/users/getAllusers', () => {
     const res = await get('/api/users/getAllusers?page=1&limit=10');
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ success: true, page: 1, limit: 10, total: 42 }); // 40 demo members, the administrator, the plain account
+    // 40 demo members; the administrator and the plain account sign in: staff, not members (issue 24)
+    expect(body).toMatchObject({ success: true, page: 1, limit: 10, total: 40 });
     expect(body.users).toHaveLength(10);
     const ids = body.users.map((u: { userId: number }) => u.userId);
     expect(ids).toEqual([...ids].sort((a, b) => b - a)); // newest first
@@ -38,17 +39,17 @@ describe('GET /api/users/getAllusers', () => {
       '_id', 'address', 'companyName', 'createdAt', 'dob', 'email', 'fullName', 'image', 'lastLogin', 'level', 'phone', 'rank',
       'rankId', 'referralCode', 'referredBy', 'referrerName', 'role', 'state', 'status', 'userId', 'whatsapp',
     ]);
-    const last = (await get('/api/users/getAllusers?page=5&limit=10')).json();
-    expect(last.users).toHaveLength(2);
-    expect(last.users[1]).toMatchObject({ fullName: 'System Administrator', role: 'Admin', level: 0 });
+    const last = (await get('/api/users/getAllusers?page=4&limit=10')).json();
+    expect(last.users).toHaveLength(10);
+    expect(last.users.some((u: { fullName: string }) => u.fullName === 'System Administrator')).toBe(false);
   });
 
   it('filters by level and rank, counting exactly the matches', async () => {
-    const [{ n: levelTwo }] = await t.database.query<{ n: number }>('select count(*)::int as n from users where level = 2 and deleted_at is null');
+    const [{ n: levelTwo }] = await t.database.query<{ n: number }>('select count(*)::int as n from users where level = 2 and deleted_at is null and not can_sign_in');
     const byLevel = (await get('/api/users/getAllusers?level=2&limit=100')).json();
     expect(byLevel.total).toBe(levelTwo);
     expect(byLevel.users.every((u: { level: number }) => u.level === 2)).toBe(true);
-    const [{ n: gold }] = await t.database.query<{ n: number }>('select count(*)::int as n from users where rank_id = 100003 and deleted_at is null');
+    const [{ n: gold }] = await t.database.query<{ n: number }>('select count(*)::int as n from users where rank_id = 100003 and deleted_at is null and not can_sign_in');
     const byRank = (await get('/api/users/getAllusers?rankId=100003&limit=100')).json();
     expect(byRank.total).toBe(gold);
     expect(byRank.users.every((u: { rank: string; rankId: number }) => u.rankId === 100003 && u.rank === 'Gold')).toBe(true);
@@ -56,7 +57,7 @@ describe('GET /api/users/getAllusers', () => {
 
   it('issue 23: with the page and its total read together, every filter counts exactly and a page past the end still reports the total', async () => {
     const count = async (where: string) =>
-      (await t.database.query<{ n: number }>(`select count(*)::int as n from users u where u.deleted_at is null and ${where}`))[0].n;
+      (await t.database.query<{ n: number }>(`select count(*)::int as n from users u where u.deleted_at is null and not u.can_sign_in and ${where}`))[0].n;
     const cases: [string, string][] = [
       ['', 'true'],
       ['level=3', 'u.level = 3'],
@@ -98,7 +99,7 @@ describe('GET /api/users/getAllusers', () => {
       for (const dir of ['asc', 'desc']) {
         const sort = dir === 'desc' ? `-${key}` : key;
         const expected = (await t.database.query<{ user_id: number }>(
-          `select user_id from users where deleted_at is null order by ${column} ${dir}, user_id ${dir}`,
+          `select user_id from users where deleted_at is null and not can_sign_in order by ${column} ${dir}, user_id ${dir}`,
         )).map((r) => Number(r.user_id));
         const all = (await get(`/api/users/getAllusers?sort=${sort}&limit=500`)).json();
         expect(idsOf(all), sort).toEqual(expected);

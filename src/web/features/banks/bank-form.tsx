@@ -51,7 +51,7 @@ export function BankForm({ userId, holder, account, onClose, onSaved }: BankForm
       submitLabel={account ? 'Update' : 'Add Account'}
       size="lg"
     >
-      <TextInput label="Account Holder" withAsterisk maxLength={100} data-autofocus {...form.getInputProps('accountHolderName')} />
+      <TextInput label="Account Holder" withAsterisk data-autofocus {...form.getInputProps('accountHolderName')} />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         <TextInput
           label="Account Number"
@@ -62,8 +62,8 @@ export function BankForm({ userId, holder, account, onClose, onSaved }: BankForm
           {...form.getInputProps('accountNumber')}
         />
         <TextInput label="IFSC Code" withAsterisk autoComplete="off" description="e.g. SBIN0001234" {...form.getInputProps('ifsc')} />
-        <TextInput label="Bank Name" withAsterisk maxLength={100} {...form.getInputProps('bank')} />
-        <TextInput label="Branch" maxLength={100} {...form.getInputProps('branch')} />
+        <TextInput label="Bank Name" withAsterisk {...form.getInputProps('bank')} />
+        <TextInput label="Branch" {...form.getInputProps('branch')} />
       </SimpleGrid>
       <Checkbox
         label="Primary account"

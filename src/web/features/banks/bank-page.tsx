@@ -6,6 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { User } from '../../../contract/users';
 import { DataTable, type Column } from '../../components/data-table';
 import { getToken } from '../../lib/session';
+import { banksApi } from '../../../contract/banks';
+import { CsvButton } from '../../components/csv-button';
 import { BankDetailsModal } from './bank-details-modal';
 import { isInvalidAnswer } from '../../lib/api-client';
 import { bankMembersQuery, DEFAULT_MEMBER_SORT, MEMBERS_PAGE_SIZE, memberSort, memberSortKey } from './banks.api';
@@ -74,6 +76,7 @@ function BankMembers() {
   }, [debounced, setFilters]);
   const members = useQuery(bankMembersQuery(filters.q, page, filters.sort));
   const [viewing, setViewing] = useState<User | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
 
   const columns: Column<User>[] = [
     { header: 'S.No', cell: (_u, i) => (page - 1) * MEMBERS_PAGE_SIZE + i + 1, width: 70 },
@@ -94,14 +97,20 @@ function BankMembers() {
 
   return (
     <>
-      <TextInput
-        aria-label="Find a member"
-        placeholder="Search by name, email, phone or user ID"
-        leftSection={<IconSearch size={16} aria-hidden />}
-        value={search}
-        onChange={(e) => setSearch(e.currentTarget.value)}
-        maw={380}
-      />
+      <Group justify="space-between" align="flex-end">
+        <TextInput
+          aria-label="Find a member"
+          placeholder="Search by name, email, phone or user ID"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maw={380}
+          style={{ flexGrow: 1 }}
+        />
+        {/* Every live member's bank accounts (account numbers masked), not just this page. */}
+        <CsvButton endpoint={banksApi.csv} filename="bank-accounts.csv" onError={setExportError} />
+      </Group>
+      <ErrorAlert error={exportError} onClose={() => setExportError(null)} />
       {members.isError && (
         <ErrorAlert error={isInvalidAnswer(members.error) ? 'Unexpected API response format' : 'Failed to fetch users. Please try again later.'} />
       )}

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import DashboardPage from './dashboard-page';
@@ -68,5 +68,39 @@ describe('DashboardPage', () => {
     expect(within(members).getByText('60 in the last 30 days')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Revenue per day' })).getByText('₹29,985.00 in membership fees')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Payouts: success vs failure' })).getByText('90 successful, 30 failed')).toBeTruthy();
+  });
+
+  it('issue 24: draws the charts only once their grid is on screen, a task after the frame that shows it', async () => {
+    signIn();
+    const observed: ResizeObserverCallback[] = [];
+    vi.stubGlobal('ResizeObserver', class {
+      constructor(cb: ResizeObserverCallback) {
+        observed.push(cb);
+      }
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    });
+    const days = Array.from({ length: 30 }, (_, i) => ({
+      date: `2026-11-${String(i + 1).padStart(2, '0')}`, newMembers: 2, revenue: 999.5, payoutsSuccess: 3, payoutsFailure: 1,
+    }));
+    mockFetch((path) =>
+      path.startsWith('/dashboard/charts') ? jsonResponse(200, { success: true, data: { days } }) : jsonResponse(200, { success: true, data: STATS }),
+    );
+    const { container } = renderPage(<DashboardPage />);
+    await screen.findByText('60 in the last 30 days');
+    // Hidden behind 'Loading dashboard...' (no width): the summaries are there, the charts are not drawn.
+    const drawn = () => container.querySelectorAll('.recharts-responsive-container').length;
+    expect(drawn()).toBe(0);
+    act(() => {
+      for (const cb of observed) cb([{ contentRect: { width: 0 } } as ResizeObserverEntry], {} as ResizeObserver);
+    });
+    expect(drawn()).toBe(0);
+    // Shown: drawn in the next task.
+    act(() => {
+      for (const cb of observed) cb([{ contentRect: { width: 900 } } as ResizeObserverEntry], {} as ResizeObserver);
+    });
+    expect(drawn()).toBe(0);
+    await waitFor(() => expect(drawn()).toBe(3));
   });
 });

@@ -83,7 +83,7 @@ export function PlanForm({ plan, onClose, onSaved }: PlanFormProps) {
       submitLabel={plan ? 'Save Change' : 'Create'}
       size="lg"
     >
-      <TextInput label="Plan Name" withAsterisk maxLength={80} data-autofocus {...form.getInputProps('name')} />
+      <TextInput label="Plan Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
         <TextInput label="Price (₹)" withAsterisk inputMode="decimal" autoComplete="off" {...form.getInputProps('price')} />
         <TextInput

@@ -126,4 +126,52 @@ describe('PlansPage', () => {
       effectiveFrom: isoToWireDate(istDay(1)),
     }]);
   });
+
+  it('issue 24: refuses a cap below the price and a name over 80 characters at their fields, keeping what was typed, sending nothing', async () => {
+    signIn(['membership_view', 'income_settings']);
+    const put: unknown[] = [];
+    serve((path, init) => {
+      if (path === '/income/plans/1' && init.method === 'PUT') {
+        put.push(JSON.parse(String(init.body)));
+        return jsonResponse(202, { success: true, message: 'Filed', data: { approvalId: 1 } });
+      }
+      return null;
+    });
+    renderPage(<PlansPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Change Gold Plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change Gold Plan' });
+    const long = 'G'.repeat(300);
+    fireEvent.change(within(dialog).getByLabelText(/Plan Name/), { target: { value: long } });
+    fireEvent.change(within(dialog).getByLabelText(/Total payout cap/), { target: { value: '1999.99' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Change' }));
+    expect(await within(dialog).findByText('Plan name must be at most 80 characters')).toBeTruthy();
+    expect((within(dialog).getByLabelText(/Plan Name/) as HTMLInputElement).value).toBe(long);
+    fireEvent.change(within(dialog).getByLabelText(/Plan Name/), { target: { value: 'Gold Plan' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save Change' }));
+    // The scheduled version's price is ₹2,000: a cap of ₹1,999.99 is below it.
+    expect(await within(dialog).findByText('Cap must be at least the price')).toBeTruthy();
+    expect((within(dialog).getByLabelText(/Total payout cap/) as HTMLInputElement).value).toBe('1999.99');
+    expect(put).toEqual([]);
+  });
+
+  it('issue 24: sorts by name and by price from the headers; the order comes from the address', async () => {
+    signIn(['membership_view']);
+    const cheap = { planId: 3, current: version({ versionId: 4, planId: 3, name: 'Bronze Plan', price: 500, cap: 1000 }), scheduled: null };
+    serve((path) => (path === '/income/plans' ? jsonResponse(200, { success: true, data: [...PLANS, cheap] }) : null));
+    renderPage(<PlansPage />, { url: '/?sort=-name' });
+    await screen.findByText('Gold Plan');
+    const names = () => screen.getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[0].textContent);
+    expect(names()).toEqual(['Gold Plan', 'Fixed Twenty', 'Bronze Plan']);
+    const name = screen.getByRole('columnheader', { name: 'Name' });
+    expect(name.getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(within(name).getByRole('button'));
+    expect(names()).toEqual(['Bronze Plan', 'Fixed Twenty', 'Gold Plan']);
+    const price = screen.getByRole('columnheader', { name: 'Price' });
+    fireEvent.click(within(price).getByRole('button'));
+    expect(price.getAttribute('aria-sort')).toBe('ascending');
+    expect(names()[0]).toBe('Bronze Plan'); // ₹500 before the two of ₹1,000
+    fireEvent.click(within(price).getByRole('button'));
+    expect(price.getAttribute('aria-sort')).toBe('descending');
+    expect(names()[2]).toBe('Bronze Plan');
+  });
 });

@@ -14,7 +14,9 @@ import { useAuth } from '../auth/auth-context';
 import { PlanForm } from './plan-form';
 import { plansQuery, usePlanVersions, type Plan, type PlanVersion } from './plans.api';
 
-const FILTERS = {};
+// sort '': the server's order (by name). Plans are a short list sent whole: sorted in the browser,
+// the order kept in the address (?sort=-price).
+const FILTERS = { sort: '' };
 
 /** "1.5 % (₹15.00)" for a percent of the price, "₹20.00" for a fixed day. */
 export function dailyText(v: PlanVersion): string {
@@ -25,6 +27,16 @@ const days = (n: number) => `${n.toLocaleString('en-IN')} ${n === 1 ? 'day' : 'd
 
 /** The version a row shows: the one in force, else the first one scheduled (a plan not yet started). */
 const shown = (p: Plan) => (p.current ?? p.scheduled) as PlanVersion;
+
+const byText = (a: string, b: string) => a.localeCompare(b, 'en-IN', { sensitivity: 'base' });
+/** Issue 24: the Plans list sorts by name and by the amounts in force (price, daily payout, cap) and duration. */
+const COMPARE: Record<string, (a: Plan, b: Plan) => number> = {
+  name: (a, b) => byText(shown(a).name, shown(b).name) || a.planId - b.planId,
+  price: (a, b) => shown(a).price - shown(b).price || a.planId - b.planId,
+  dailyAmount: (a, b) => shown(a).dailyAmount - shown(b).dailyAmount || a.planId - b.planId,
+  durationDays: (a, b) => shown(a).durationDays - shown(b).durationDays || a.planId - b.planId,
+  cap: (a, b) => shown(a).cap - shown(b).cap || a.planId - b.planId,
+};
 
 function Scheduled({ plan }: { plan: Plan }) {
   if (!plan.current || !plan.scheduled) return <Text size="sm" c="dimmed">None</Text>;
@@ -68,14 +80,14 @@ function VersionsModal({ plan, onClose }: { plan: Plan; onClose: () => void }) {
 export default function PlansPage() {
   const canManage = useAuth().permissions.includes('income_settings');
   const [history, setHistory] = useState<Plan | null>(null);
-  const plans = useResource({ noun: 'plan', filters: FILTERS, query: () => plansQuery(), idOf: (p: Plan) => p.planId });
+  const plans = useResource({ noun: 'plan', filters: FILTERS, query: () => plansQuery(), idOf: (p: Plan) => p.planId, compare: COMPARE });
 
   const columns: Column<Plan>[] = [
-    { header: 'Name', cell: (p) => <TruncatedText>{shown(p).name}</TruncatedText> },
-    { header: 'Price', cell: (p) => formatINR(shown(p).price) },
-    { header: 'Daily payout', cell: (p) => dailyText(shown(p)) },
-    { header: 'Duration', cell: (p) => days(shown(p).durationDays) },
-    { header: 'Cap', cell: (p) => formatINR(shown(p).cap) },
+    { header: 'Name', sort: 'name', cell: (p) => <TruncatedText>{shown(p).name}</TruncatedText> },
+    { header: 'Price', sort: 'price', cell: (p) => formatINR(shown(p).price) },
+    { header: 'Daily payout', sort: 'dailyAmount', cell: (p) => dailyText(shown(p)) },
+    { header: 'Duration', sort: 'durationDays', cell: (p) => days(shown(p).durationDays) },
+    { header: 'Cap', sort: 'cap', cell: (p) => formatINR(shown(p).cap) },
     { header: 'Status', cell: (p) => <ActiveBadge active={shown(p).active} /> },
     { header: 'In force', cell: (p) => (p.current ? `from ${p.current.effectiveFrom}` : `starts ${shown(p).effectiveFrom}`) },
     { header: 'Scheduled change', cell: (p) => <Scheduled plan={p} /> },

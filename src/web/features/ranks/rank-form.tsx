@@ -50,7 +50,7 @@ export function RankForm({ rank, onClose, onSaved }: RankFormProps) {
       submitLabel={rank ? 'Update' : 'Create'}
       size="lg"
     >
-      <TextInput label="Rank Name" withAsterisk maxLength={50} data-autofocus {...form.getInputProps('name')} />
+      <TextInput label="Rank Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
       <Checkbox label="Active" {...form.getInputProps('status', { type: 'checkbox' })} />
       <Fieldset legend="Income engine" disabled={!canSetCriteria}>
         <Text size="sm" c="dimmed" mb="xs">

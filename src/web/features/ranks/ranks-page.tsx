@@ -1,6 +1,9 @@
-import { Text } from '@mantine/core';
+import { useState } from 'react';
+import { Group, Text } from '@mantine/core';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
+import { ranksApi } from '../../../contract/ranks';
+import { CsvButton } from '../../components/csv-button';
 import { ListPage, ListSearch } from '../../components/list-page';
 import { EditDeleteButtons } from '../../components/row-actions';
 import { ActiveBadge } from '../../components/status-badge';
@@ -26,6 +29,7 @@ function criteriaText(r: RankRow): string {
 }
 
 export default function RanksPage() {
+  const [exportError, setExportError] = useState<string | null>(null);
   const ranks = useResource({
     noun: 'rank',
     filters: FILTERS,
@@ -70,6 +74,14 @@ export default function RanksPage() {
           value={ranks.filters.q}
           onChange={(q) => ranks.setFilters({ q })}
         />
+      }
+      toolbar={
+        <>
+          <Group justify="flex-end">
+            <CsvButton endpoint={ranksApi.csv} filename="ranks.csv" disabled={ranks.failed} onError={setExportError} />
+          </Group>
+          <ErrorAlert error={exportError} onClose={() => setExportError(null)} />
+        </>
       }
       caption="Ranks"
       columns={columns}

@@ -75,6 +75,30 @@ describe('ServicesPage', () => {
     });
   });
 
+  it('issue 24: a rename to a name the category has is shown at the name field; a name over 100 characters is refused before sending', async () => {
+    signIn(['services_view', 'services_manage']);
+    const message = 'A BBPS service named Mobile Recharge already exists: choose another name';
+    const fetchMock = mockFetch((path, init) =>
+      init.method === 'PUT'
+        ? jsonResponse(409, { success: false, message, errors: [{ path: 'body.serviceName', field: 'serviceName', message }] })
+        : jsonResponse(200, { services: SERVICES }),
+    );
+    renderPage(<ServicesPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit Electricity Bill' }));
+    const dialog = await screen.findByRole('dialog');
+    const name = within(dialog).getByRole('textbox', { name: /Service Name/ }) as HTMLInputElement;
+    fireEvent.change(name, { target: { value: 'S'.repeat(101) } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    expect(await within(dialog).findByText('Service name must be at most 100 characters')).toBeTruthy();
+    expect(name.value).toHaveLength(101);
+    expect(fetchMock.mock.calls.some(([, i]) => i?.method === 'PUT')).toBe(false);
+    fireEvent.change(name, { target: { value: 'Mobile Recharge' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Update' }));
+    const shown = await within(dialog).findAllByText(message);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('falls back to the badged sample Mobile Recharge service on failure', async () => {
     signIn(['services_view']);
     mockFetch(() => jsonResponse(500, { success: false, message: 'Database down' }));

@@ -1,7 +1,10 @@
+import { useState } from 'react';
 import { Group, Select, Text } from '@mantine/core';
 import { IconEdit } from '@tabler/icons-react';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
+import { servicesApi } from '../../../contract/services';
+import { CsvButton } from '../../components/csv-button';
 import { ListPage, ListSearch } from '../../components/list-page';
 import { RowAction } from '../../components/row-actions';
 import { ActiveBadge, StatusBadge } from '../../components/status-badge';
@@ -61,6 +64,7 @@ export default function ServicesPage() {
   ];
 
   const { filters, setFilters } = services;
+  const [exportError, setExportError] = useState<string | null>(null);
   return (
     <ListPage
       title="Services"
@@ -73,6 +77,14 @@ export default function ServicesPage() {
           <Select label="Category" data={CATEGORY_FILTER} value={filters.category} onChange={(v) => setFilters({ category: v ?? 'All' })} allowDeselect={false} w={160} />
           <Select label="Status" data={STATUS_FILTER} value={filters.status} onChange={(v) => setFilters({ status: v ?? 'All' })} allowDeselect={false} w={160} />
         </Group>
+      }
+      toolbar={
+        <>
+          <Group justify="flex-end">
+            <CsvButton endpoint={servicesApi.csv} filename="services.csv" disabled={services.failed} onError={setExportError} />
+          </Group>
+          <ErrorAlert error={exportError} onClose={() => setExportError(null)} />
+        </>
       }
       caption="Services"
       columns={columns}

@@ -88,6 +88,28 @@ describe('UsersPage: the user form', () => {
     expect(within(dialog).queryByText(/body\./)).toBeNull();
   });
 
+  it('issue 24: a name over 100 characters is kept whole and refused at the field, nothing sent', async () => {
+    signIn(['users_view', 'users_create']);
+    const posted: unknown[] = [];
+    serve(() => page([user(1)]), (path, init) => {
+      if (path === '/users/register' && init.method === 'POST') posted.push(JSON.parse(String(init.body)));
+      return undefined;
+    });
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Add User' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add User' });
+    const long = 'L'.repeat(300);
+    fireEvent.change(within(dialog).getByLabelText(/Full Name/), { target: { value: long } });
+    fireEvent.change(within(dialog).getByLabelText(/Date of Birth/), { target: { value: '1991-02-03' } });
+    fireEvent.change(within(dialog).getByLabelText(/Email Address/), { target: { value: 'long@test.local' } });
+    fireEvent.change(within(dialog).getByLabelText(/Phone Number/), { target: { value: '9876543210' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await within(dialog).findByText('Full name must be at most 100 characters')).toBeTruthy();
+    expect((within(dialog).getByLabelText(/Full Name/) as HTMLInputElement).value).toHaveLength(300);
+    expect(posted).toEqual([]);
+  });
+
   it('edits a member with a PUT of the form fields and keeps the referrer read-only', async () => {
     signIn(['users_view', 'users_edit']);
     let put: { path: string; body: unknown } | null = null;

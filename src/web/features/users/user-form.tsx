@@ -69,7 +69,7 @@ export function UserForm({ user, onClose, onSaved }: UserFormProps) {
       busyLabel="Saving..."
     >
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput label="Full Name" withAsterisk data-autofocus maxLength={100} {...form.getInputProps('fullName')} />
+        <TextInput label="Full Name" withAsterisk data-autofocus {...form.getInputProps('fullName')} />
         <TextInput label="Date of Birth" withAsterisk type="date" {...form.getInputProps('dob')} />
         <TextInput label="Email Address" withAsterisk type="email" maxLength={254} {...form.getInputProps('email')} />
         <TextInput label="Phone Number" withAsterisk type="tel" maxLength={14} {...form.getInputProps('phone')} />

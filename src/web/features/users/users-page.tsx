@@ -1,10 +1,15 @@
 import { useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Button, Group, Text } from '@mantine/core';
+import { usersApi } from '../../../contract/users';
+import { BulkBar, BulkRunModal, useBulkRun } from '../../components/bulk';
+import { CsvButton } from '../../components/csv-button';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage } from '../../components/list-page';
 import { useResource } from '../../components/use-resource';
+import { useSelection } from '../../components/use-selection';
 import { formatCount } from '../../lib/format';
+import { useAuth } from '../auth/auth-context';
 import { DownlineModal, type MemberRef } from './downline-modal';
 import { NetworkModal } from './network-modal';
 import { UserFiltersBar } from './user-filters';
@@ -13,7 +18,8 @@ import { userColumns } from './users-columns';
 import { UsersErrorBoundary } from './users-error-boundary';
 import { SAMPLE_USERS } from './users-fallback';
 import {
-  DEFAULT_SORT, hasFilters, InvalidUsersFormat, useDeleteUser, usersListQuery, USERS_PAGE_SIZE, type ListedUser, type UserFilters,
+  BULK_CHUNK, DEFAULT_SORT, hasFilters, InvalidUsersFormat, matchingUserIds, setUsersStatus, useDeleteUser, usersFilterInput,
+  usersListQuery, USERS_PAGE_SIZE, useRefreshAfterBulk, type ListedUser, type UserFilters,
 } from './users.api';
 
 /** The filters and order as the address keeps them: '' is 'All'. */
@@ -70,6 +76,34 @@ function UserManagement() {
     setCreated(null);
   };
 
+  // Issue 24: activate or deactivate members in bulk: picked rows (on any page) or every match.
+  const canEdit = useAuth().permissions.includes('users_edit') && !users.readOnly;
+  const [exportError, setExportError] = useState<string | null>(null);
+  const selection = useSelection<number>({
+    pageIds: canEdit ? (loaded ?? []).map((u) => u.userId) : [],
+    total,
+    resetKey: JSON.stringify(usersFilterInput(filters)),
+  });
+  const bulkRun = useBulkRun<number>();
+  const refreshAfterBulk = useRefreshAfterBulk();
+  const names = new Map((loaded ?? []).map((u) => [u.userId, u.fullName]));
+  const runStatus = (status: boolean) => {
+    const count = selection.mode === 'all' ? total : selection.count;
+    const picked = [...selection.ids];
+    const everything = selection.mode === 'all';
+    void bulkRun.start({
+      title: `${status ? 'Activate' : 'Deactivate'} ${formatCount(count)} ${count === 1 ? 'member' : 'members'}`,
+      items: () => (everything ? matchingUserIds(filters) : Promise.resolve(picked)),
+      chunkSize: BULK_CHUNK,
+      runChunk: (ids, key) => setUsersStatus(ids, status, key),
+      describe: (id) => (names.has(id) ? `${names.get(id)} (${id})` : `User ${id}`),
+      onFinished: () => {
+        selection.clear();
+        void refreshAfterBulk();
+      },
+    });
+  };
+
   const columns = userColumns((page - 1) * USERS_PAGE_SIZE, {
     readOnly: users.readOnly,
     onDownline: setDownlineOf,
@@ -107,6 +141,24 @@ function UserManagement() {
           </Group>
         </Group>
       }
+      toolbar={
+        <>
+          <Group justify="flex-end">
+            <CsvButton endpoint={usersApi.csv} input={usersFilterInput(filters)} filename="users.csv" disabled={users.failed} onError={setExportError} />
+          </Group>
+          <ErrorAlert error={exportError} onClose={() => setExportError(null)} />
+          <BulkBar
+            selection={selection}
+            total={total}
+            noun="users"
+            actions={[
+              { label: 'Activate', color: 'green', onClick: () => runStatus(true) },
+              { label: 'Deactivate', color: 'red', onClick: () => runStatus(false) },
+            ]}
+          />
+        </>
+      }
+      select={canEdit ? { selection, rowId: (u: ListedUser) => u.userId, rowLabel: (u: ListedUser) => `Select ${u.fullName}` } : undefined}
       caption="Users"
       columns={columns}
       rowKey={(u) => u._id}
@@ -148,6 +200,7 @@ function UserManagement() {
     >
       <DownlineModal member={downlineOf} onClose={() => setDownlineOf(null)} />
       <NetworkModal member={networkOf} onClose={() => setNetworkOf(null)} />
+      <BulkRunModal run={bulkRun} />
     </ListPage>
   );
 }

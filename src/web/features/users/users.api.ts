@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ranksApi, type Rank } from '../../../contract/ranks';
-import { LEVELS, user, usersApi, type CreateUserBody, type UpdateUserBody, type User, type UserSort } from '../../../contract/users';
+import {
+  BULK_CHUNK_MAX, LEVELS, user, usersApi, type BulkResult, type CreateUserBody, type UpdateUserBody, type User, type UserSort,
+} from '../../../contract/users';
 import { client, isInvalidAnswer, type CallOptions } from '../../lib/api-client';
 import { refreshNetwork } from '../network/network.api';
 
@@ -140,6 +142,27 @@ export function useUpdateUser() {
     onSuccess: refresh,
   });
 }
+
+/** The list's filter without page and order: the export's and "every member the filter matches"'s query. */
+export const usersFilterInput = (f: UserFilters) => ({
+  query: { search: f.userId ?? undefined, level: f.level ?? undefined, rankId: f.rankId ?? undefined },
+});
+
+/** Every member id the filter matches (the server refuses more than it can take, with a message). */
+export async function matchingUserIds(f: UserFilters): Promise<number[]> {
+  return (await users.ids(usersFilterInput(f))).ids;
+}
+
+/** The members per bulk request: the server takes at most BULK_CHUNK_MAX. */
+export const BULK_CHUNK = Math.min(100, BULK_CHUNK_MAX);
+
+/** Activates or deactivates one chunk of members, under its stable Idempotency-Key. */
+export async function setUsersStatus(ids: number[], status: boolean, idempotencyKey: string): Promise<BulkResult> {
+  return users.bulkStatus({ body: { ids, status } }, { idempotencyKey });
+}
+
+/** After a bulk change: the list and the member pages are read again. */
+export const useRefreshAfterBulk = () => useRefreshMembers();
 
 export function useDeleteUser() {
   const refresh = useRefreshMembers();
