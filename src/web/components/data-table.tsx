@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { Group, Pagination, Paper, ScrollArea, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { Checkbox, Group, Pagination, Paper, ScrollArea, Skeleton, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { MAX_PAGED_ROWS, sortParts } from '../../contract/common';
 import { formatCount } from '../lib/format';
+import type { Selection } from './use-selection';
 
 export interface Column<Row> {
   /** The header text, word for word from the spec. */
@@ -19,7 +20,17 @@ export interface TableSort {
   onChange: (value: string) => void;
 }
 
-interface DataTableProps<Row> {
+/** Rows an operator can pick for a bulk action: a checkbox per row and one for the page. */
+export interface TableSelect<Row, Id extends string | number = string | number> {
+  selection: Selection<Id>;
+  rowId: (row: Row) => Id;
+  /** Names the row for a screen reader: "Select payout of Asha Rao". */
+  rowLabel: (row: Row) => string;
+  /** A row that cannot take the action (already paid, staff…) has no checkbox. */
+  selectable?: (row: Row) => boolean;
+}
+
+interface DataTableProps<Row, Id extends string | number> {
   /** Read by screen readers as the table's name. */
   caption: string;
   columns: Column<Row>[];
@@ -32,13 +43,17 @@ interface DataTableProps<Row> {
   empty: ReactNode;
   /** Server-side paging: shown when `total` exceeds one page. */
   paging?: { page: number; limit: number; total: number; onPage: (page: number) => void };
+  /** Bulk actions: a checkbox column (see `use-selection.ts` and `bulk.tsx`). */
+  select?: TableSelect<Row, Id>;
 }
 
 /**
  * The one table of the panel: sortable headers, placeholder rows while loading, an empty state,
  * server-side pages.
  */
-export function DataTable<Row>({ caption, columns, rows, rowKey, loading, empty, paging, sort }: DataTableProps<Row>) {
+export function DataTable<Row, Id extends string | number = string | number>({
+  caption, columns, rows, rowKey, loading, empty, paging, sort, select,
+}: DataTableProps<Row, Id>) {
   // The server pages through the first MAX_PAGED_ROWS rows of a list only (bounded work per request).
   const allPages = paging ? Math.max(1, Math.ceil(paging.total / paging.limit)) : 1;
   const pages = paging ? Math.min(allPages, Math.max(1, Math.floor(MAX_PAGED_ROWS / paging.limit))) : 1;
@@ -49,6 +64,17 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, loading, empty,
           <caption className="visually-hidden">{caption}</caption>
           <Table.Thead>
             <Table.Tr>
+              {select && (
+                <Table.Th scope="col" style={{ width: 40 }}>
+                  <Checkbox
+                    aria-label={`Select every row on this page of ${caption}`}
+                    checked={select.selection.pageState === 'all'}
+                    indeterminate={select.selection.pageState === 'some'}
+                    disabled={loading || !rows?.some((row) => select.selectable?.(row) ?? true)}
+                    onChange={select.selection.togglePage}
+                  />
+                </Table.Th>
+              )}
               {columns.map((c) =>
                 c.sort && sort ? (
                   <SortableHeader key={c.header} column={c} sort={sort} />
@@ -64,6 +90,7 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, loading, empty,
             {loading
               ? Array.from({ length: Math.min(rows?.length || 5, 10) }, (_, i) => (
                   <Table.Tr key={`skeleton-${i}`}>
+                    {select && <Table.Td />}
                     {columns.map((c) => (
                       <Table.Td key={c.header}>
                         <Skeleton height={14} radius="sm" />
@@ -72,7 +99,18 @@ export function DataTable<Row>({ caption, columns, rows, rowKey, loading, empty,
                   </Table.Tr>
                 ))
               : rows?.map((row, i) => (
-                  <Table.Tr key={rowKey(row)}>
+                  <Table.Tr key={rowKey(row)} aria-selected={select ? select.selection.isSelected(select.rowId(row)) : undefined}>
+                    {select && (
+                      <Table.Td>
+                        {(select.selectable?.(row) ?? true) && (
+                          <Checkbox
+                            aria-label={select.rowLabel(row)}
+                            checked={select.selection.isSelected(select.rowId(row))}
+                            onChange={() => select.selection.toggle(select.rowId(row))}
+                          />
+                        )}
+                      </Table.Td>
+                    )}
                     {columns.map((c) => (
                       <Table.Td key={c.header}>{c.cell(row, i)}</Table.Td>
                     ))}

@@ -2,12 +2,12 @@ import type { ReactNode } from 'react';
 import { Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { ConfirmDialog } from './confirm-dialog';
-import { DataTable, type Column } from './data-table';
+import { DataTable, type Column, type TableSelect } from './data-table';
 import { ErrorAlert } from './error-alert';
 import { SuccessBanner } from './success-banner';
 import type { Resource } from './use-resource';
 
-interface ListPageProps<Row> {
+interface ListPageProps<Row, Id extends string | number> {
   title: string;
   subtitle?: string;
   /** The create button ('Add Rank'); disabled while sample rows show. */
@@ -30,6 +30,10 @@ interface ListPageProps<Row> {
   confirm?: { title: string; message: (row: Row) => string };
   /** The create/edit form (editing null: a new record), mounted while open. */
   form?: (editing: Row | null) => ReactNode;
+  /** Bulk actions: the table's checkbox column; put a `<BulkBar>` in `toolbar`. */
+  select?: TableSelect<Row, Id>;
+  /** Above the table, under the filters: the bulk bar, an export button. */
+  toolbar?: ReactNode;
   /** More dialogs of the screen. */
   children?: ReactNode;
 }
@@ -38,7 +42,7 @@ interface ListPageProps<Row> {
  * A catalogue screen: title and create button, success banner, load and action errors, filter
  * bar, table with pager and empty state, the create/edit form and the delete confirmation.
  */
-export function ListPage<Row>(props: ListPageProps<Row>) {
+export function ListPage<Row, Id extends string | number = string | number>(props: ListPageProps<Row, Id>) {
   const { resource: r, confirm, paging } = props;
   return (
     <Stack gap="lg">
@@ -59,6 +63,7 @@ export function ListPage<Row>(props: ListPageProps<Row>) {
       {r.failed && props.loadError}
       <ErrorAlert error={r.actionError} onClose={() => r.fail(null)} />
       {props.filters}
+      {props.toolbar}
       {props.loadingText && r.list.isPending && (
         <Group gap="xs" role="status">
           <Loader size="xs" />
@@ -74,6 +79,7 @@ export function ListPage<Row>(props: ListPageProps<Row>) {
         rowKey={props.rowKey}
         loading={r.loading}
         sort={r.sort}
+        select={props.select}
         empty={props.empty}
         paging={paging ? { page: r.page, limit: paging.limit, total: paging.total, onPage: r.setPage } : undefined}
       />
