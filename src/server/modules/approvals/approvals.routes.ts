@@ -1,18 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { APPROVAL_KINDS, approvalsApi } from '../../../contract/approvals.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { CSV_BATCH, istStamp, sendCsv } from '../../lib/csv.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './approvals.service.ts';
 
 const KINDS = new Map<string, string>(APPROVAL_KINDS.map((k) => [k.value, k.label]));
-
-/** A time in India time with its offset ("2026-11-25 19:07:00 +05:30"): what CSV times carry (issue 24). */
-export function istStamp(iso: string): string {
-  const shifted = new Date(new Date(iso).getTime() + 330 * 60_000).toISOString();
-  return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)} +05:30`;
-}
 
 /** The Approvals screen's API: money movements above the threshold wait here for a second operator. */
 export async function approvalsRoutes(app: FastifyInstance) {

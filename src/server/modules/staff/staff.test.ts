@@ -458,3 +458,22 @@ describe('PUT /api/staff/{userId}/status and POST /api/staff/{userId}/sign-out',
     expect(row).toEqual({ can_sign_in: false, role_id: null });
   });
 });
+
+describe('GET /staff.csv (issue 24)', () => {
+  it('exports the filtered staff list in its order, times in India time with the offset; only staff_manage', async () => {
+    const { member } = await invite('Helpdesk');
+    const res = await call('GET', `/staff.csv?q=${encodeURIComponent(member.email)}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const lines = res.body.replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+    expect(lines).toEqual([
+      'User ID,Full Name,Email,Role,Status,Two-factor,Last Sign-in,Invitation',
+      `${member.userId},${member.fullName},${member.email},Helpdesk,Active,Off,Never,Pending`,
+    ]);
+    const all = (await call('GET', '/staff.csv?sort=fullName')).body.split('\r\n').filter(Boolean);
+    expect(all.length).toBe((await call('GET', '/staff?limit=500')).json().total + 1);
+    expect(all.some((l) => l.includes(ADMIN_EMAIL) && / \+05:30,/.test(l))).toBe(true);
+    const viewer = bearer(await accountWithPermissions(t.database, ['users_view']));
+    expect((await call('GET', '/staff.csv', undefined, viewer)).statusCode).toBe(403);
+  });
+});
