@@ -48,7 +48,10 @@ describe('route permissions and the sidebar', () => {
       'Royalty Income',
       'Reward Income',
       'User Wallet',
+      // Issue 24: an account that cannot approve follows its own requests.
+      'My requests',
     ]);
+    expect(visibleNavItems(['money_approve']).map((item) => item.label)).toEqual(['Approvals']);
   });
 
   it('renders only the permitted links, with the access-control group', async () => {
@@ -58,7 +61,7 @@ describe('route permissions and the sidebar', () => {
 
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     const links = within(nav).getAllByRole('link').map((link) => link.textContent);
-    expect(links).toEqual(['Users', 'Roles', 'Role Permissions']);
+    expect(links).toEqual(['Users', 'My requests', 'Roles', 'Role Permissions']);
     expect(within(nav).getByText('Access control')).toBeTruthy();
     expect(within(nav).getByRole('link', { name: 'Users' }).getAttribute('aria-current')).toBe('page');
   });
