@@ -13,7 +13,18 @@ function ListPage() {
     </div>
   );
 }
-const routes = [{ element: <AppLayout />, children: [{ path: '/', element: <h1>Dashboard</h1> }, { path: '/list', element: <ListPage /> }] }];
+function LabelledList() {
+  return (
+    <label>
+      Search
+      <input placeholder="Name, email or user id" />
+    </label>
+  );
+}
+const routes = [{
+  element: <AppLayout />,
+  children: [{ path: '/', element: <h1>Dashboard</h1> }, { path: '/list', element: <ListPage /> }, { path: '/staff', element: <LabelledList /> }],
+}];
 
 async function shell(url: string) {
   signIn(['dashboard_view']);
@@ -36,6 +47,12 @@ describe('issue 24: / and Ctrl+K focus the search', () => {
     search.blur();
     fireEvent.keyDown(document.body, { key: 'k', ctrlKey: true });
     expect(document.activeElement).toBe(search);
+  });
+
+  it('finds a list search by its label too', async () => {
+    await shell('/staff');
+    fireEvent.keyDown(document.body, { key: '/' });
+    expect(document.activeElement).toBe(screen.getByPlaceholderText('Name, email or user id'));
   });
 
   it('focuses the header\u2019s member search elsewhere; the hint shows the keys', async () => {

@@ -17,12 +17,14 @@ const visible = (el: HTMLElement) => !el.closest('[hidden], [inert], [aria-hidde
 
 /**
  * The search box the shortcut focuses: the page's own list search (an input of the main area
- * labelled "Search …"), else the header's member search.
+ * labelled or placeholdered "Search …"), else the header's member search.
  */
 export function findSearchBox(doc: Document = document): HTMLInputElement | null {
   const main = doc.getElementById('main-content');
   const inputs = main ? [...main.querySelectorAll<HTMLInputElement>('input')] : [];
-  const list = inputs.find((input) => !input.disabled && visible(input) && /^search/i.test(input.getAttribute('aria-label') ?? input.placeholder ?? ''));
+  const named = (input: HTMLInputElement) =>
+    [input.getAttribute('aria-label'), input.labels?.[0]?.textContent, input.placeholder].some((text) => text && /^\s*search/i.test(text));
+  const list = inputs.find((input) => !input.disabled && input.type !== 'hidden' && visible(input) && named(input));
   if (list) return list;
   const header = doc.querySelector<HTMLInputElement>('input[aria-label="Search members"]');
   return header && visible(header) ? header : null;
