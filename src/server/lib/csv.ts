@@ -1,15 +1,37 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
-export type CsvCell = string | number | null;
+export type CsvCell = string | number | Date | null;
+
+const IST_OFFSET_MS = 330 * 60_000;
+/** A UTC instant as written by the database driver or `toISOString()`. */
+const utcInstant = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]00(:?00)?)$/;
+
+/**
+ * A moment as India time with its offset, `2026-11-25T19:07:00+05:30`, with `.123` where the moment has milliseconds (decisions.md: every time
+ * in an export is India time and carries its offset, so a spreadsheet anywhere reads the same moment).
+ */
+export function indiaTimestamp(moment: Date): string {
+  const local = new Date(moment.getTime() + IST_OFFSET_MS).toISOString();
+  // Milliseconds only where there are some (an audit row's moment keeps its precision).
+  return `${local.endsWith('.000Z') ? local.slice(0, 19) : local.slice(0, 23)}+05:30`;
+}
 
 /** Rows are read in keyset batches of this size: an export never holds the whole range in memory. */
 export const CSV_BATCH = 1000;
 
-/** Quotes a cell when needed; text that a spreadsheet would run as a formula is defused. */
+/**
+ * Quotes a cell when needed; text that a spreadsheet would run as a formula is defused. A moment (a
+ * Date, or a UTC timestamp string) is written in India time with its offset; a plain day stays as it is.
+ */
 function cell(value: CsvCell): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : indiaTimestamp(value);
+  if (utcInstant.test(value)) {
+    const moment = new Date(`${value.replace(' ', 'T').replace(/(Z|[+-]00(:?00)?)$/, '')}Z`);
+    if (!Number.isNaN(moment.getTime())) return indiaTimestamp(moment);
+  }
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

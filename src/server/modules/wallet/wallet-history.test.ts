@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
+import { indiaTimestamp } from '../../lib/csv.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { balanceOf, moneyHeaders, newMember } from './money-test-kit.ts';
 
@@ -48,7 +49,7 @@ describe('finding 8: the wallet CSV export pages by key', () => {
     expect(expected.length).toBeGreaterThan(2600);
     expect(lines.map((l) => l.split(',')[0])).toEqual(expected.map((r) => r.id));
     expect(lines.map((l) => l.split(',')[4])).toEqual(expected.map((r) => r.kind));
-    expect(lines.map((l) => l.split(',')[6])).toEqual(expected.map((r) => new Date(r.created_at).toISOString()));
+    expect(lines.map((l) => l.split(',')[6])).toEqual(expected.map((r) => indiaTimestamp(new Date(r.created_at))));
   });
 });
 

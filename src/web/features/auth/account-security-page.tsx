@@ -14,6 +14,7 @@ import { clearSession } from '../../lib/session';
 import { ChangeEmailSection } from './change-email-section';
 import { ChangePasswordSection } from './change-password-section';
 import { accountSessionsQuery, twoFactorStatusQuery, useEndSession, useTurnOffTwoFactor } from './account.api';
+import { formatDateTime } from '../../lib/format';
 
 /** "Chrome on Windows" from a user agent; the full text stays in the cell's title. */
 export function describeDevice(userAgent: string | null): string {
@@ -36,8 +37,7 @@ export function describeDevice(userAgent: string | null): string {
   return browser ?? system ?? userAgent.slice(0, 60);
 }
 
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' }) : 'Never';
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : 'Never');
 
 function TurnOffDialog({ onClose, onDone }: { onClose: () => void; onDone: (message: string) => void }) {
   const [code, setCode] = useState('');

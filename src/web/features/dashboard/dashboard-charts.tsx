@@ -3,10 +3,10 @@ import { AreaChart, BarChart } from '@mantine/charts';
 import { Alert, Card, SimpleGrid, Skeleton, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../../lib/api-client';
-import { formatINR } from '../../lib/format';
+import { formatINR, INDIA_ZONE, localDay } from '../../lib/format';
 import { dashboardChartsQuery } from './dashboard.api';
 
-const dayLabel = new Intl.DateTimeFormat('en-IN', { day: '2-digit', month: 'short' });
+const dayLabel = new Intl.DateTimeFormat('en-IN', { timeZone: INDIA_ZONE, day: '2-digit', month: 'short' });
 
 function ChartCard({ title, summary, children }: { title: string; summary: string; children: React.ReactNode }) {
   return (
@@ -41,7 +41,7 @@ export function DashboardCharts() {
       </SimpleGrid>
     );
   }
-  const data = charts.data.days.map((d) => ({ ...d, day: dayLabel.format(new Date(`${d.date}T00:00:00`)) }));
+  const data = charts.data.days.map((d) => ({ ...d, day: dayLabel.format(new Date(localDay(d.date))) }));
   const total = (key: 'newMembers' | 'revenue' | 'payoutsSuccess' | 'payoutsFailure') => data.reduce((a, d) => a + d[key], 0);
   return (
     <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="lg">

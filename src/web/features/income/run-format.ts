@@ -1,6 +1,6 @@
 import { RUN_KINDS, type Run, type RunKind, type RunStatus } from '../../../contract/income';
 import type { Tone } from '../../components/status-badge';
-import { formatCount, formatINR } from '../../lib/format';
+import { formatCount, formatINR, indiaToday } from '../../lib/format';
 
 /** How the Runs screen words a run: labels, tones, periods and the settings a run used. */
 
@@ -29,7 +29,7 @@ export const periodText = (r: Pick<Run, 'periodStart' | 'periodEnd'>) =>
 export const progressText = (done: number, total: number) => `${formatCount(done)} / ${formatCount(total)}`;
 
 /** Today in India (the engine's business day), yyyy-mm-dd, for a date input. */
-export const istToday = (now = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(now);
+export const istToday = (now = new Date()) => indiaToday(now);
 
 const percentText = (v: unknown) => (typeof v === 'number' ? `${v}%` : String(v));
 const rupeeText = (v: unknown) => (typeof v === 'number' ? formatINR(v) : String(v));
