@@ -65,9 +65,3 @@ export async function sendCsv<C>(
     .header('cache-control', 'no-store')
     .send(Readable.from(lines()));
 }
-
-/** A time in India time with its offset ("2026-11-25 19:07:00 +05:30"): what CSV times carry (issue 24). */
-export function istStamp(iso: string): string {
-  const shifted = new Date(new Date(iso).getTime() + 330 * 60_000).toISOString();
-  return `${shifted.slice(0, 10)} ${shifted.slice(11, 19)} +05:30`;
-}

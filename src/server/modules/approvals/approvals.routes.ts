@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { APPROVAL_KINDS, approvalsApi } from '../../../contract/approvals.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, istStamp, sendCsv } from '../../lib/csv.ts';
+import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './approvals.service.ts';
@@ -35,8 +35,8 @@ export async function approvalsRoutes(app: FastifyInstance) {
           const rows = await service.approvalsBatch(ctx, status, beforeId, CSV_BATCH);
           return {
             rows: rows.map((a) => [
-              a.id, KINDS.get(a.kind) ?? a.kind, a.userId, a.userName, a.amount.toFixed(2), a.status, a.makerName, istStamp(a.createdAt),
-              a.checkerName, a.decidedAt === null ? null : istStamp(a.decidedAt), a.remarks,
+              a.id, KINDS.get(a.kind) ?? a.kind, a.userId, a.userName, a.amount.toFixed(2), a.status, a.makerName, a.createdAt,
+              a.checkerName, a.decidedAt, a.remarks,
             ]),
             cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].id : null,
           };

@@ -134,7 +134,7 @@ describe('bulk decisions', () => {
     const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe('Request,Kind,Member ID,Member,Amount (INR),Status,Maker,Requested At,Checker,Decided At,Remarks');
     const line = lines.find((l) => l.startsWith(`${a},`))!;
-    expect(line).toMatch(new RegExp(`^${a},Wallet recharge,${member},Csv Member,10001.00,pending,.+,\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} \\+05:30,,,`));
+    expect(line).toMatch(new RegExp(`^${a},Wallet recharge,${member},Csv Member,10001.00,pending,.+,\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{3})?\\+05:30,,,`));
     expect((await ctx.t.app.inject({ method: 'GET', url: '/api/approvals.csv', headers: bearer(maker.token) })).statusCode).toBe(403);
   });
 });

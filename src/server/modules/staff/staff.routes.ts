@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { staffApi } from '../../../contract/staff.ts';
 import { contextOf } from '../../lib/context.ts';
-import { istStamp, sendCsv } from '../../lib/csv.ts';
+import { sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './staff.service.ts';
 
@@ -37,7 +37,7 @@ export async function staffRoutes(app: FastifyInstance) {
           return {
             rows: data.map((s) => [
               s.userId, s.fullName, s.email, s.role, s.status ? 'Active' : 'Inactive', s.twoFactorEnabled ? 'On' : 'Off',
-              s.lastSignIn === null ? 'Never' : istStamp(s.lastSignIn), s.invitePending ? 'Pending' : s.passwordSet ? 'Accepted' : 'Expired',
+              s.lastSignIn ?? 'Never', s.invitePending ? 'Pending' : s.passwordSet ? 'Accepted' : 'Expired',
             ]),
             cursor: data.length === STAFF_CSV_PAGE ? current + 1 : null,
           };

@@ -472,7 +472,7 @@ describe('GET /staff.csv (issue 24)', () => {
     ]);
     const all = (await call('GET', '/staff.csv?sort=fullName')).body.split('\r\n').filter(Boolean);
     expect(all.length).toBe((await call('GET', '/staff?limit=500')).json().total + 1);
-    expect(all.some((l) => l.includes(ADMIN_EMAIL) && / \+05:30,/.test(l))).toBe(true);
+    expect(all.some((l) => l.includes(ADMIN_EMAIL) && /T\d{2}:\d{2}:\d{2}(\.\d{3})?\+05:30,/.test(l))).toBe(true);
     const viewer = bearer(await accountWithPermissions(t.database, ['users_view']));
     expect((await call('GET', '/staff.csv', undefined, viewer)).statusCode).toBe(403);
   });
