@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Group, MultiSelect, NumberInput, Select, Text, TextInput, type ComboboxItemGroup } from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
 import { PERMISSION_MODULES } from '../../../contract/permissions';
 import { createRolePermissionBody, updateRolePermissionBody } from '../../../contract/access';
 import { FormModal } from '../../components/form-modal';
@@ -136,11 +137,12 @@ export function RolePermissionForm({ editing, onClose, onSaved }: RolePermission
           maxDropdownHeight={320}
           nothingFoundMessage="No permissions found"
           withAsterisk
-          renderOption={({ option }) => {
+          renderOption={({ option, checked }) => {
             const p = catalogue.get(Number(option.value));
             return (
               <Group gap="xs" wrap="nowrap" justify="space-between" w="100%">
-                <div>
+                <IconCheck size={14} aria-hidden style={{ visibility: checked ? 'visible' : 'hidden', flex: 'none' }} />
+                <div style={{ flex: 1 }}>
                   <Text size="sm" ff="monospace">{option.label}</Text>
                   {p && <Text size="xs" c="dimmed">{p.description}</Text>}
                 </div>
