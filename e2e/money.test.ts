@@ -151,7 +151,7 @@ describe.skipIf(!chromiumPath)('money journey in Chromium', () => {
     await form.getByRole('button', { name: 'Clear Filters' }).click();
     await expect.poll(async () => (await shown()).filter(Boolean).length).toBeGreaterThan(2);
     expect(await form.getByLabel('Min Amount', { exact: true }).inputValue()).toBe('');
-    expect(await form.getByLabel('Type', { exact: true }).inputValue()).toBe('All Types');
+    expect(await form.getByLabel('Type', { exact: true }).inputValue()).toBe('Recharges and withdrawals');
     expect(new URL(page.url()).search).toBe('?sort=-amount');
   });
 });

@@ -41,9 +41,19 @@ export const membershipQuery = paging
     path: ['fromDate'],
   });
 
+/** The Membership list's CSV (issue 24): the same filters and order, every row, streamed. */
+export const membershipCsvQuery = z
+  .object({ fromDate: wireDate.optional(), toDate: wireDate.optional(), sort: sortParam(MEMBERSHIP_SORTS, '-dateTime') })
+  .refine((r) => !r.fromDate || !r.toDate || r.fromDate <= r.toDate, {
+    message: 'fromDate must not be after toDate',
+    path: ['fromDate'],
+  });
+export type MembershipCsvFilter = z.infer<typeof membershipCsvQuery>;
+
 export const membershipResponse = pageOf(member);
 export type MembershipPage = z.infer<typeof membershipResponse>;
 
 export const membershipApi = endpoints('membership', {
   list: { method: 'GET', path: '/users/membership', access: 'membership_view', query: membershipQuery, responses: { 200: membershipResponse } },
+  listCsv: { method: 'GET', path: '/users/membership.csv', access: 'membership_view', query: membershipCsvQuery, file: 'csv', responses: {} },
 });

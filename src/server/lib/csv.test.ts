@@ -16,12 +16,13 @@ describe('CSV times are India time with their offset (issue 24 item 6)', () => {
     expect(indiaTimestamp(new Date('2026-11-25T20:00:00Z'))).toBe('2026-11-26T01:30:00+05:30');
   });
 
-  it('Date cells and UTC timestamp strings are converted; days, numbers and other text are not', async () => {
+  it('Date cells and UTC timestamp strings are converted; days, numbers and other text are not; a negative amount stays a number, a formula is defused', async () => {
     const body = await csvOf([
       [new Date('2026-11-25T13:37:00Z'), '2026-11-25T13:37:00.123Z'],
       ['2026-11-25 13:37:00+00', '2026-11-25'],
       [12.5, 'Paid 2026-11-25T13:37:00Z'],
       [null, '=HYPERLINK("x")'],
+      ['-10.00', '-2+3+cmd|x'],
     ]);
     expect(body.split('\r\n')).toEqual([
       'A,B',
@@ -29,6 +30,7 @@ describe('CSV times are India time with their offset (issue 24 item 6)', () => {
       '2026-11-25T19:07:00+05:30,2026-11-25',
       '12.5,Paid 2026-11-25T13:37:00Z',
       `,"'=HYPERLINK(""x"")"`,
+      "-10.00,'-2+3+cmd|x",
       '',
     ]);
   });

@@ -32,7 +32,8 @@ function cell(value: CsvCell): string {
     const moment = new Date(`${value.replace(' ', 'T').replace(/(Z|[+-]00(:?00)?)$/, '')}Z`);
     if (!Number.isNaN(moment.getTime())) return indiaTimestamp(moment);
   }
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // A plain number ('-10.00', a debit) is not a formula: only other text starting with = + - @ is defused.
+  const safe = /^[=+\-@\t\r]/.test(value) && !/^-?\d+(\.\d+)?$/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

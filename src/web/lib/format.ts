@@ -30,7 +30,6 @@ export function initials(name: string): string {
 }
 
 const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const dateTime = new Intl.DateTimeFormat('en-IN', {
   timeZone: INDIA_ZONE, day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: true,
 });
@@ -45,11 +44,6 @@ function toDate(value: string | number | Date): Date {
 /** Spec §9: revenue, royalty and reward amounts in INR (en-IN). */
 export function formatINR(rupees: number): string {
   return inr.format(rupees);
-}
-
-/** Spec §9: membership amounts in USD (en-US). */
-export function formatUSD(amount: number): string {
-  return usd.format(amount);
 }
 
 /** Spec §9: payouts and wallet amounts as plain numbers with 2 decimals. */

@@ -75,6 +75,12 @@ export const ledgerEntries = pgTable(
     check('ledger_amount_not_zero', sql`${t.amountPaise} <> 0`),
     index('ledger_user_created_idx').on(t.userId, t.createdAt),
     index('ledger_kind_created_idx').on(t.kind, t.createdAt),
+    // Issue 24 (drizzle/0025): a member's ledger by kind, newest first, and their earned-to-date
+    // per kind summed from the index alone; the INCLUDE (amount_paise, reversal_of) has no builder here.
+    index('ledger_user_kind_created_idx').on(t.userId, t.kind, t.createdAt, t.id),
+    // Issue 24 (drizzle/0025): the wallet list filtered to another kind, by the amount as shown.
+    index('ledger_kind_abs_amount_idx').on(t.kind, sql`abs(${t.amountPaise})`, t.id)
+      .where(sql`${t.kind} NOT IN ('wallet_recharge', 'wallet_withdrawal')`),
     // Revenue by amount (sort=amount / -amount): membership fees only.
     index('ledger_fee_amount_id_idx').on(t.amountPaise, t.id).where(sql`${t.kind} = 'membership_fee'`),
     // drizzle/0013 adds ledger_wallet_keyset_idx (kind, created_at, id) INCLUDE (user_id, amount_paise)
@@ -230,6 +236,8 @@ export const moneyRequests = pgTable(
     check('money_requests_amount_not_negative', sql`${t.amountPaise} >= 0`),
     index('money_requests_status_idx').on(t.status, t.createdAt, t.id),
     index('money_requests_maker_idx').on(t.makerId, t.createdAt),
+    // Issue 24: the approval behind a member's ledger line (the member's approved requests).
+    index('money_requests_user_approved_idx').on(t.userId, t.id).where(sql`${t.status} = 'approved'`),
     // The Approvals screen's sorts within a status (issue 15), ties by id.
     index('money_requests_status_amount_idx').on(t.status, t.amountPaise, t.id),
     index('money_requests_status_kind_idx').on(t.status, t.kind, t.id),

@@ -90,3 +90,32 @@ describe('GET /api/users/membership', () => {
     expect((await get('/api/users/membership', noPermission)).statusCode).toBe(403);
   });
 });
+
+describe('GET /api/users/membership.csv (issue 24)', () => {
+  const csvLines = (body: string) => body.replace(/^\uFEFF/, '').trim().split('\r\n');
+
+  it('exports the filtered list in its order, rupees, times in India time with their offset', async () => {
+    const res = await get('/api/users/membership.csv?fromDate=10-03-2026&toDate=10-03-2026&sort=amount');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const [header, ...rows] = csvLines(res.body);
+    expect(header).toBe('User ID,Name,Email,Phone,Status,Plan,Membership,Amount,Current Amount,Earned,Daily Amount,Date & Time (IST)');
+    expect(rows.map((r) => Number(r.split(',')[0]))).toEqual([ids[1]]);
+    // 18:00 UTC is 23:30 the same day in India.
+    expect(rows[0].split(',')).toEqual(expect.arrayContaining(['Member 1', 'Active', '999.51', '2026-03-10T23:30:00+05:30']));
+  });
+
+  it('returns every row once across keyset batches, in each order', async () => {
+    for (const sort of ['-dateTime', 'userId', '-amount']) {
+      const all = (await get(`/api/users/membership?limit=100&sort=${sort}`)).json();
+      const rows = csvLines((await get(`/api/users/membership.csv?sort=${sort}`)).body).slice(1);
+      expect(rows.map((r) => Number(r.split(',')[0]))).toEqual(userIds(all));
+    }
+  });
+
+  it('needs membership_view and refuses a reversed range', async () => {
+    expect((await get('/api/users/membership.csv', noPermission)).statusCode).toBe(403);
+    const bad = await get('/api/users/membership.csv?fromDate=02-04-2026&toDate=01-04-2026');
+    expect(bad.statusCode).toBe(400);
+  });
+});

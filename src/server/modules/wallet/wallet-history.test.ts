@@ -209,10 +209,72 @@ describe('issue 15 item 1: the wallet list filters and sorts on the server', () 
     for (const bad of ['1e5', '-5', '10.555', '1,000', 'abc']) expect(await refused(`minAmount=${bad}`)).toEqual([400, amountMessage]);
     expect(await refused('maxAmount=%2B5')).toEqual([400, 'maxAmount must be an amount in rupees with at most 2 decimals']);
     expect(await refused('minAmount=50&maxAmount=10')).toEqual([400, 'minAmount must not be more than maxAmount']);
-    expect(await refused('type=credit')).toEqual([400, 'type must be wallet_recharge or wallet_withdrawal']);
+    expect(await refused('type=credit')).toEqual([400, expect.stringMatching(/^type must be one of: wallet_recharge, wallet_withdrawal, membership_fee, /)]);
     expect(await refused('sort=fullName')).toEqual([400, 'Sort must be one of: createdAt, -createdAt, amount, -amount']);
     expect(await refused('fromDate=2021-06-01')).toEqual([400, 'Date must be a real date in dd-mm-yyyy format']);
     expect(await refused('fromDate=04-06-2021&toDate=01-06-2021')).toEqual([400, 'fromDate must not be after toDate']);
     expect((await get('/api/users/walletHistory.csv?minAmount=1e5')).statusCode).toBe(400);
+  });
+});
+
+describe('issue 24: the wallet list filters every kind the ledger has', () => {
+  let ids: number[] = [];
+  let member: number;
+  const range = 'fromDate=01-09-2021&toDate=30-09-2021';
+  const list = async (query: string) => {
+    const res = await get(`/api/users/walletHistory?transactionType=wallet_recharge&${range}&${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { data: { id: number; amount: number; transactionType: string; type: string }[]; total: number };
+    return { rows: body.data.map((r) => [ids.indexOf(r.id) + 1, r.transactionType, r.type, r.amount]), total: body.total };
+  };
+
+  beforeAll(async () => {
+    member = await newMember(t.database, 'Kinds Person');
+    // 1–5 in id order: a payout, its TDS, level income, the payout's reversal (a debit of the same kind), a recharge.
+    const rows: [string, number, string][] = [
+      ['daily_payout', 1000, '2021-09-01 10:00+05:30'],
+      ['tds', -50, '2021-09-01 10:00+05:30'],
+      ['level_income', 2500, '2021-09-02 10:00+05:30'],
+      ['daily_payout', -1000, '2021-09-03 10:00+05:30'],
+      ['wallet_recharge', 700, '2021-09-04 10:00+05:30'],
+    ];
+    ids = [];
+    for (const [kind, paise, at] of rows) {
+      const [row] = await t.database.query<{ id: number }>(
+        `insert into ledger_entries (user_id, kind, amount_paise, description, created_at) values ($1, $2, $3, 'kinds', $4::timestamptz) returning id`,
+        [member, kind, paise, at]);
+      ids.push(Number(row.id));
+    }
+    await t.database.query(
+      'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [member]);
+  });
+
+  it('lists one kind, both ways, with credit or debit; without a type the spec\u2019s recharges and withdrawals', async () => {
+    expect(await list('type=daily_payout')).toEqual({ rows: [[4, 'daily_payout', 'debit', 10], [1, 'daily_payout', 'credit', 10]], total: 2 });
+    expect(await list('type=level_income')).toEqual({ rows: [[3, 'level_income', 'credit', 25]], total: 1 });
+    expect(await list('type=tds')).toEqual({ rows: [[2, 'tds', 'debit', 0.5]], total: 1 });
+    expect((await list(`userId=${member}`)).rows).toEqual([[5, 'wallet_recharge', 'credit', 7]]);
+    expect((await list(`userId=${member}&type=daily_payout&sort=createdAt`)).rows.map((r) => r[0])).toEqual([1, 4]);
+  });
+
+  it('sorts and bounds another kind by the amount as shown, and exports it with its sign', async () => {
+    const [recharge] = await t.database.query<{ id: number }>(
+      `insert into ledger_entries (user_id, kind, amount_paise, description, created_at) values ($1, 'daily_payout', 300, 'kinds', '2021-09-05 10:00+05:30') returning id`,
+      [member]);
+    ids.push(Number(recharge.id));
+    await t.database.query('update users set balance_paise = balance_paise + 300 where user_id = $1', [member]);
+    expect((await list('type=daily_payout&sort=amount')).rows.map((r) => r[0])).toEqual([6, 1, 4]);
+    expect((await list('type=daily_payout&sort=-amount')).rows.map((r) => r[0])).toEqual([4, 1, 6]);
+    expect((await list('type=daily_payout&minAmount=5')).rows.map((r) => r[0])).toEqual([4, 1]);
+    expect((await list('type=daily_payout&maxAmount=3')).rows.map((r) => r[0])).toEqual([6]);
+    const res = await get(`/api/users/walletHistory.csv?${range}&type=daily_payout&sort=-amount`);
+    const rows = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(rows[0]).toBe('ID,User ID,User,Full Name,Type,Amount,Date & Time (IST)');
+    expect(rows.slice(1).map((l) => l.split(',').slice(4))).toEqual([
+      // A negative amount stays a number (lib/csv.ts defuses only text a spreadsheet could run).
+      ['daily_payout', '-10.00', '2021-09-03T10:00:00+05:30'],
+      ['daily_payout', '10.00', '2021-09-01T10:00:00+05:30'],
+      ['daily_payout', '3.00', '2021-09-05T10:00:00+05:30'],
+    ]);
   });
 });

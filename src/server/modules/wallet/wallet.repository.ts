@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { paiseToRupees, sortParts } from '../../../contract/common.ts';
-import type { MemberBalance, WalletSort, WalletTransaction, WalletType } from '../../../contract/wallet.ts';
+import type { LedgerKindName, MemberBalance, WalletSort, WalletTransaction, WalletType } from '../../../contract/wallet.ts';
 import type { Database, Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
@@ -11,7 +11,7 @@ type Ledger = typeof ledgerEntries.$inferSelect;
 type User = typeof users.$inferSelect;
 
 /** A wallet row as the raw list and export statements give it (the name is the username, else the full name). */
-type TransactionRow = Pick<Ledger, 'id' | 'userId' | 'amountPaise'> & Pick<User, 'fullName'> & { userName: string; kind: WalletType };
+type TransactionRow = Pick<Ledger, 'id' | 'userId' | 'amountPaise'> & Pick<User, 'fullName'> & { userName: string; kind: LedgerKindName };
 
 /** The one mapper of a wallet transaction; `dateTime` is already ISO text. */
 const toTransaction = (r: TransactionRow, dateTime: string): WalletTransaction => ({
@@ -22,6 +22,7 @@ const toTransaction = (r: TransactionRow, dateTime: string): WalletTransaction =
   amount: Math.abs(paiseToRupees(r.amountPaise)),
   dateTime,
   transactionType: r.kind,
+  type: Number(r.amountPaise) > 0 ? 'credit' : 'debit',
 });
 
 const WALLET_COLUMNS = 'id, user_id, amount_paise, created_at, kind';
@@ -34,7 +35,8 @@ type Counted = { n: number };
 /** The wallet list's filters as the service hands them over: dates yyyy-mm-dd, amounts in paise. */
 export interface WalletListFilters {
   userId?: number;
-  type?: WalletType;
+  /** Any kind of the ledger (issue 24); none = the spec's list, recharges and withdrawals. */
+  type?: LedgerKindName;
   fromDate?: string;
   toDate?: string;
   minAmount?: number;
@@ -57,7 +59,8 @@ export interface Keyset {
  * - one member: ledger_user_created_idx (user_id, created_at).
  * The dates are business days in Asia/Kolkata; the amount bounds compare the amount as shown.
  */
-function kindRange(kind: WalletType, f: WalletListFilters, p: (value: unknown) => string, after: Keyset | null) {
+function kindRange(kind: LedgerKindName, f: WalletListFilters, p: (value: unknown) => string, after: Keyset | null) {
+  if (!isWalletKind(kind)) return otherKindRange(kind, f, p, after);
   const { key, desc } = sortParts(f.sort);
   const dir = desc ? 'desc' : 'asc';
   const flip = desc ? 'asc' : 'desc';
@@ -87,6 +90,40 @@ function kindRange(kind: WalletType, f: WalletListFilters, p: (value: unknown) =
   return { where: where.join(' and '), order };
 }
 
+const isWalletKind = (kind: LedgerKindName): kind is WalletType => (WALLET_KINDS as readonly string[]).includes(kind);
+
+/**
+ * Issue 24: the User Wallet list filtered to another kind of the ledger (level income, a daily
+ * payout, a reversal's line, TDS…). Such a kind goes both ways (a reversal has the opposite sign),
+ * so the amount as shown is abs(amount_paise):
+ * - by date: ledger_kind_created_idx (kind, created_at), ties by id;
+ * - by amount, and the amount bounds: ledger_kind_abs_amount_idx (kind, abs(amount_paise), id)
+ *   (drizzle/0025; the wallet kinds keep their own indexes and are left out of it);
+ * - one member: ledger_user_kind_created_idx (user_id, kind, created_at, id).
+ * The kind is one of the contract's names, written into the text as a literal so that the planner
+ * matches the partial index's predicate.
+ */
+function otherKindRange(kind: LedgerKindName, f: WalletListFilters, p: (value: unknown) => string, after: Keyset | null) {
+  const { key, desc } = sortParts(f.sort);
+  const dir = desc ? 'desc' : 'asc';
+  const past = desc ? '<' : '>';
+  const where = [`kind = '${kind}'`];
+  if (f.userId !== undefined) where.push(`user_id = ${p(f.userId)}`);
+  if (f.fromDate) where.push(`created_at >= (${p(f.fromDate)}::date)::timestamp at time zone 'Asia/Kolkata'`);
+  if (f.toDate) where.push(`created_at < (${p(f.toDate)}::date + 1)::timestamp at time zone 'Asia/Kolkata'`);
+  if (f.minAmount !== undefined) where.push(`abs(amount_paise) >= ${p(f.minAmount)}::int8`);
+  if (f.maxAmount !== undefined) where.push(`abs(amount_paise) <= ${p(f.maxAmount)}::int8`);
+  let order: string;
+  if (key === 'createdAt') {
+    order = `created_at ${dir}, id ${dir}`;
+    if (after) where.push(`(created_at, id) ${past} (${p(after.value)}::text::timestamptz, ${p(after.id)}::int8)`);
+  } else {
+    order = `abs(amount_paise) ${dir}, id ${dir}`;
+    if (after) where.push(`(abs(amount_paise), id) ${past} (${p(Number(after.value))}::int8, ${p(after.id)}::int8)`);
+  }
+  return { where: where.join(' and '), order };
+}
+
 /** One kind's first `limit` rows (after the cursor) in the list's order. */
 const kindRows = (range: { where: string; order: string }, limit: string) =>
   `(select ${WALLET_COLUMNS} from ledger_entries where ${range.where} order by ${range.order} limit ${limit})`;
@@ -109,7 +146,7 @@ function statement() {
  * by trigger (all time: ledger_totals; a date range: ledger_daily, the same Asia/Kolkata days);
  * otherwise it counts the index ranges the page reads.
  */
-function countWallet(f: WalletListFilters, kinds: readonly WalletType[], p: (value: unknown) => string) {
+function countWallet(f: WalletListFilters, kinds: readonly LedgerKindName[], p: (value: unknown) => string) {
   const kindList = kinds.map((k) => `'${k}'`).join(', ');
   if (f.userId === undefined && f.minAmount === undefined && f.maxAmount === undefined) {
     const days = [f.fromDate && `day >= ${p(f.fromDate)}::date`, f.toDate && `day <= ${p(f.toDate)}::date`].filter(Boolean);
@@ -151,7 +188,7 @@ export async function listWalletTransactions(database: Database, f: WalletListFi
  * One keyset batch of the filtered wallet transactions for the CSV export, in the list's order:
  * each kind is an index range that starts at the cursor, and the two are merged, so every batch
  * costs the same however deep into the ledger it is. The time comes as the wire's ISO text
- * already: parsing a million timestamps into Dates and printing them again was a third of the
+ * already (sendCsv writes it in India time with its offset): parsing a million timestamps into Dates and printing them again was a third of the
  * export's CPU. (Issue 13: a `kind in (…)` scan yields two kinds out of order, and `$2 is null or …`
  * cannot bound an index scan, hence one range per kind and texts without optional parts.)
  */

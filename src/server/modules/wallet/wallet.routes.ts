@@ -6,6 +6,7 @@ import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import { moneyContext } from '../approvals/four-eyes.ts';
 import type { Keyset } from './wallet.repository.ts';
+import * as money from './member-money.service.ts';
 import * as service from './wallet.service.ts';
 
 const ok = true as const;
@@ -23,12 +24,12 @@ export async function walletRoutes(app: FastifyInstance) {
     },
     historyCsv: async (request, reply) => {
       const ctx = contextOf(request);
-      return sendCsv<Keyset>(reply, 'wallet-transactions.csv', ['ID', 'User ID', 'User', 'Full Name', 'Type', 'Amount', 'Date & Time'],
+      return sendCsv<Keyset>(reply, 'wallet-transactions.csv', ['ID', 'User ID', 'User', 'Full Name', 'Type', 'Amount', 'Date & Time (IST)'],
         async (cursor) => {
           const { rows, next } = await service.walletTransactionsBatch(ctx, request.query, cursor, CSV_BATCH);
           return {
             rows: rows.map((r) => [r.id, r.userId, r.userName, r.fullName, r.transactionType,
-              (r.transactionType === 'wallet_withdrawal' ? -r.amount : r.amount).toFixed(2), r.dateTime]),
+              (r.type === 'debit' ? -r.amount : r.amount).toFixed(2), r.dateTime]),
             cursor: next,
           };
         });
@@ -57,6 +58,27 @@ export async function walletRoutes(app: FastifyInstance) {
     decideWithdrawal: async (request, reply) => {
       const ctx = contextOf(request);
       return idempotent(ctx, request, reply, (tx) => service.decideWithdrawal(tx, moneyContext(ctx), request.params.id, request.body));
+    },
+    memberMoney: async (request) => ({ success: ok, data: await money.memberMoney(contextOf(request), request.params.userId) }),
+    memberLedger: async (request) => {
+      const { page, limit, ...filters } = request.query;
+      return { success: ok, ...(await money.memberLedgerPage(contextOf(request), request.params.userId, filters, page, limit)), page, limit };
+    },
+    memberLedgerCsv: async (request, reply) => {
+      const ctx = contextOf(request);
+      const { userId } = request.params;
+      await money.requireMemberForExport(ctx, userId);
+      // Times in India time with their offset (2026-11-25T19:07:00+05:30), as every export.
+      return sendCsv<money.LedgerCursor>(reply, `member-${userId}-ledger.csv`,
+        ['Line', 'Date & Time (IST)', 'Kind', 'Credit', 'Debit', 'Balance After', 'Counter-party', 'Description'],
+        async (cursor) => {
+          const { lines, next } = await money.memberLedgerBatch(ctx, userId, request.query, cursor, CSV_BATCH);
+          return {
+            rows: lines.map((l) => [l.id, l.istTime, l.kindLabel, l.type === 'credit' ? l.amount.toFixed(2) : null,
+              l.type === 'debit' ? l.amount.toFixed(2) : null, l.balanceAfter.toFixed(2), l.counterparty, l.description]),
+            cursor: next,
+          };
+        });
     },
   });
 }

@@ -160,7 +160,7 @@ describe('GET /api/users/walletHistory', () => {
     expect(body.data).toHaveLength(2);
     expect(body.data[0]).toEqual({
       id: expect.any(Number), userId, userName: 'History Person', fullName: 'History Person', amount: 12.5,
-      dateTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), transactionType: 'wallet_withdrawal',
+      dateTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), transactionType: 'wallet_withdrawal', type: 'debit',
     });
     expect(body.data[1]).toMatchObject({ userId, amount: 30, transactionType: 'wallet_recharge' });
     const [count] = await t.database.query<{ n: number }>(
@@ -208,7 +208,7 @@ describe('GET /api/users/walletHistory', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/csv/);
     const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('ID,User ID,User,Full Name,Type,Amount,Date & Time');
+    expect(lines[0]).toBe('ID,User ID,User,Full Name,Type,Amount,Date & Time (IST)');
     const [count] = await t.database.query<{ n: number }>(
       `select count(*)::int as n from ledger_entries where kind in ('wallet_recharge', 'wallet_withdrawal')`);
     expect(lines).toHaveLength(count.n + 1);

@@ -2,7 +2,7 @@ import { Badge, Group, Loader, Modal, Paper, ScrollArea, Stack, Text } from '@ma
 import { useQuery } from '@tanstack/react-query';
 import type { Member } from '../../../contract/membership';
 import { errorMessage } from '../../lib/api-client';
-import { formatDateTime, formatUSD } from '../../lib/format';
+import { formatDateTime, formatINR } from '../../lib/format';
 import { amountHistoryQuery } from './membership.api';
 import { ErrorAlert } from '../../components/error-alert';
 
@@ -36,20 +36,20 @@ function History({ userId }: { userId: number }) {
           Current Amount
         </Text>
         <Text size="xl" fw={700}>
-          {formatUSD(history.data.currentAmount)}
+          {formatINR(history.data.currentAmount)}
         </Text>
       </Paper>
       <Text fw={600}>{`Payment History (${entries.length} transactions)`}</Text>
       <ScrollArea.Autosize mah={360} viewportProps={{ tabIndex: 0, 'aria-label': 'Payment history' }}>
         <Stack gap="xs">
-          {entries.map((e) => {
+          {entries.map((e, i) => {
             const { type } = e;
             return (
-              <Paper key={String(e.id)} withBorder p="sm" radius="sm">
+              <Paper key={`${e.id}-${i}`} withBorder p="sm" radius="sm">
                 <Group justify="space-between" wrap="nowrap">
                   <div>
                     <Text size="sm" fw={500}>
-                      {e.description || e.transactionType || 'Transaction'}
+                      {e.label}
                     </Text>
                     <Text size="xs" c="dimmed">
                       {formatDateTime(e.date)}
@@ -61,7 +61,7 @@ function History({ userId }: { userId: number }) {
                       {type}
                     </Badge>
                     <Text fw={600} c={type === 'credit' ? 'teal' : 'red'}>
-                      {`${type === 'credit' ? '+' : '-'}${formatUSD(Math.abs(e.amount))}`}
+                      {`${type === 'credit' ? '+' : '-'}${formatINR(Math.abs(e.amount))}`}
                     </Text>
                   </Group>
                 </Group>

@@ -2,14 +2,16 @@ import { useState } from 'react';
 import { Button, Group, Stack, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { Member } from '../../../contract/membership';
+import { membershipApi, type Member } from '../../../contract/membership';
+import { CsvButton } from '../../components/csv-button';
+import { ErrorAlert } from '../../components/error-alert';
 import type { Column } from '../../components/data-table';
 import { ActiveBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
-import { formatUSD } from '../../lib/format';
+import { formatINR } from '../../lib/format';
 import { AmountHistoryModal } from './amount-history-modal';
-import { knownMembershipSort, membersQuery, type MembershipSort } from './membership.api';
+import { knownMembershipSort, membersCsvInput, membersQuery, type MembershipSort } from './membership.api';
 import { engineColumns, MembersTable } from './members-table';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
@@ -24,6 +26,7 @@ export default function MembershipListPage() {
   const sort = knownMembershipSort(filters.sort);
   const members = useQuery(membersQuery(null, page, sort));
   const [viewing, setViewing] = useState<Member | null>(null);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
   const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
 
@@ -37,7 +40,7 @@ export default function MembershipListPage() {
       cell: (m) => <ActiveBadge active={m.status !== false} />,
     },
     ...engineColumns,
-    { header: 'Current Amount', cell: (m) => formatUSD(m.currentAmount) },
+    { header: 'Current Amount', cell: (m) => formatINR(m.currentAmount) },
     {
       header: 'Actions',
       cell: (m) => (
@@ -55,6 +58,12 @@ export default function MembershipListPage() {
           Membership
         </Title>
         <Group gap="sm">
+          <CsvButton
+            endpoint={membershipApi.listCsv}
+            input={membersCsvInput(null, sort)}
+            filename="memberships.csv"
+            onError={setDownloadError}
+          />
           <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => members.refetch()} loading={members.isFetching}>
             Refresh
           </Button>
@@ -67,6 +76,7 @@ export default function MembershipListPage() {
         </Group>
       </Group>
       <SuccessBanner message={success} />
+      <ErrorAlert error={downloadError} />
       <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
       <MembersTable
         members={members}

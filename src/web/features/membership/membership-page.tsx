@@ -1,12 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { Member } from '../../../contract/membership';
+import { membershipApi, type Member } from '../../../contract/membership';
+import { CsvButton } from '../../components/csv-button';
+import { ErrorAlert } from '../../components/error-alert';
 import type { Column } from '../../components/data-table';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
 import { formatDateTime } from '../../lib/format';
-import { knownMembershipSort, membersQuery, type MembershipSort } from './membership.api';
+import { knownMembershipSort, membersCsvInput, membersQuery, type MembershipSort } from './membership.api';
 import { engineColumns, MembersTable } from './members-table';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
@@ -26,6 +28,7 @@ export default function MembershipPage() {
   const members = useQuery(membersQuery(range, page, sort));
   const [success, showSuccess] = useSuccessBanner();
   const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
+  const [downloadError, setDownloadError] = useState<string | null>(null);
 
   function filter(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -61,14 +64,18 @@ export default function MembershipPage() {
         <Title order={1} size="h2">
           Membership
         </Title>
-        <ActivateMembershipButton
-          onDone={({ message, awaitingApproval: pending }) => {
-            setAwaitingApproval(pending ? message : null);
-            if (!pending) showSuccess(message);
-          }}
-        />
+        <Group gap="sm">
+          <CsvButton endpoint={membershipApi.listCsv} input={membersCsvInput(range, sort)} filename="memberships.csv" onError={setDownloadError} />
+          <ActivateMembershipButton
+            onDone={({ message, awaitingApproval: pending }) => {
+              setAwaitingApproval(pending ? message : null);
+              if (!pending) showSuccess(message);
+            }}
+          />
+        </Group>
       </Group>
       <SuccessBanner message={success} />
+      <ErrorAlert error={downloadError} />
       <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
       <form onSubmit={filter} noValidate>
         <Group align="flex-end">

@@ -3,10 +3,9 @@ import { Button, Code, Group, NumberInput, Paper, Stack, Text, Title } from '@ma
 import { membershipApi } from '../../../contract/membership';
 import { walletApi } from '../../../contract/wallet';
 import { ApiError, client } from '../../lib/api-client';
-import { historyInput, membersInput } from './membership.api';
+import { fetchAmountHistory, historyInput, membersInput } from './membership.api';
 
 const membership = client(membershipApi);
-const wallet = client(walletApi);
 
 interface Result {
   call: string;
@@ -58,7 +57,8 @@ export default function MembershipTestPage() {
         <Button
           onClick={() => {
             const input = historyInput(Number(userId));
-            void run(callName(walletApi.history, input.query), () => wallet.history(input));
+            // Read as the amount history reads it: the rows under `history` or under `transactions` (spec §7).
+            void run(callName(walletApi.history, input.query), () => fetchAmountHistory(input.query.userId));
           }}
           disabled={!userId}
           loading={busy}

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { isoToWireDate, sortParts } from '../../../contract/common';
 import { member, membershipApi, membershipResponse, type Member, type MembershipPage, type MEMBERSHIP_SORTS } from '../../../contract/membership';
-import { walletApi, type memberHistoryResponse } from '../../../contract/wallet';
+import { ledgerKindLabel, walletApi } from '../../../contract/wallet';
 import { client } from '../../lib/api-client';
 
 /**
@@ -98,6 +98,12 @@ export const membersInput = (range: DateRange | null, page: number, sort: Member
   },
 });
 
+/** The CSV export's query: the same range and order as the list, every row. */
+export const membersCsvInput = (range: DateRange | null, sort: MembershipSort = DEFAULT_MEMBERSHIP_SORT) => {
+  const { page: _page, limit: _limit, ...query } = membersInput(range, 1, sort).query;
+  return { query };
+};
+
 export const membersQuery = (range: DateRange | null, page: number, sort: MembershipSort = DEFAULT_MEMBERSHIP_SORT) => {
   const input = membersInput(range, page, sort);
   return queryOptions({
@@ -107,16 +113,72 @@ export const membersQuery = (range: DateRange | null, page: number, sort: Member
   });
 };
 
-export type AmountHistory = z.infer<typeof memberHistoryResponse>;
+/** An id the spec's servers send as a number or as text (a Mongo-style `_id`). */
+const looseId = z.union([z.number(), z.string()]);
+
+/**
+ * Spec §3 Wallet history entry: id, userId, amount, type or transactionType (credit or debit),
+ * description, date (createdAt or dateTime), transactionId. Our server sends `type` (credit or
+ * debit) beside `transactionType` (the ledger kind); a spec server may send only one of them.
+ */
+const historyEntry = z
+  .object({
+    id: looseId.optional(),
+    _id: looseId.optional(),
+    userId: looseId.optional(),
+    amount: z.coerce.number(),
+    type: z.string().optional(),
+    transactionType: z.string().optional(),
+    description: z.string().nullable().optional(),
+    date: z.string().optional(),
+    createdAt: z.string().optional(),
+    dateTime: z.string().optional(),
+    transactionId: looseId.nullable().optional(),
+  })
+  .transform((e) => {
+    const direction = [e.type, e.transactionType].find((t) => t === 'credit' || t === 'debit');
+    const id = e.id ?? e._id ?? e.transactionId ?? '';
+    return {
+      id: String(id),
+      amount: e.amount,
+      // Neither says credit or debit: the sign of the amount does.
+      type: (direction ?? (e.amount < 0 ? 'debit' : 'credit')) as 'credit' | 'debit',
+      /** The kind in words (our server's ledger kinds), or what the server called it. */
+      label: e.description || (e.transactionType && e.transactionType !== direction ? ledgerKindLabel(e.transactionType) : null) || 'Transaction',
+      date: e.date ?? e.createdAt ?? e.dateTime ?? null,
+      transactionId: e.transactionId ?? null,
+    };
+  });
+export type AmountHistoryEntry = z.output<typeof historyEntry>;
+
+/**
+ * Spec §7: GET /users/walletHistory?transactionType=dailyPayout&userId={id} answers "user,
+ * currentAmount, history or transactions": the rows under `history` (our server) or under
+ * `transactions` (the spec's other shape, issue 24 item 7) are both read.
+ */
+export const amountHistoryResponse = z.preprocess(
+  (body) => {
+    if (typeof body !== 'object' || body === null) return body;
+    const { history, transactions } = body as { history?: unknown; transactions?: unknown };
+    return history === undefined && Array.isArray(transactions) ? { ...body, history: transactions } : body;
+  },
+  z.object({
+    user: z.object({ userId: looseId.optional(), fullName: z.string().optional() }).passthrough().optional(),
+    currentAmount: z.coerce.number(),
+    history: z.array(historyEntry),
+    total: z.number().optional(),
+  }),
+);
+export type AmountHistory = z.output<typeof amountHistoryResponse>;
+
+/** The history call read with the spec's shapes; same path and query key as the wallet's call. */
+const amountHistory = client({ ...walletApi, history: { ...walletApi.history, responses: { 200: amountHistoryResponse } } });
 
 /** A member's wallet ledger: the wallet module's history call in its one-member (dailyPayout) mode. */
 export const historyInput = (userId: number) => ({ query: { transactionType: 'dailyPayout' as const, userId } });
 
-export const fetchAmountHistory = async (userId: number, signal?: AbortSignal): Promise<AmountHistory> => {
-  const answer = await wallet.history(historyInput(userId), { signal });
-  if (!('history' in answer)) throw new Error('Invalid response format');
-  return answer;
-};
+export const fetchAmountHistory = (userId: number, signal?: AbortSignal): Promise<AmountHistory> =>
+  amountHistory.history(historyInput(userId), { signal });
 
 /** Keyed as the wallet's call: a wallet change refreshes the amount history too. */
 export const amountHistoryQuery = (userId: number) =>

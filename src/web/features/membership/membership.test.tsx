@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import MembershipListPage from './membership-list-page';
@@ -86,6 +86,19 @@ describe('Membership version B (/membership)', () => {
     expect(screen.queryByText('Failed to fetch members. Please try again later.')).toBeNull();
   });
 
+  it('exports the filtered range in its order as CSV (issue 24)', async () => {
+    signIn(['membership_view']);
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }));
+    const fetchMock = mockFetch((path) => (path.startsWith('/users/membership.csv')
+      ? new Response('User ID\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } })
+      : jsonResponse(200, MEMBERS)));
+    renderPage(<MembershipPage />, { url: '/?from=2026-03-01&to=2026-03-31&sort=-amount' });
+    await screen.findByText('Asha Rao');
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(fetchMock.mock.calls.map((c) => String(c[0])))
+      .toContain('/api/users/membership.csv?fromDate=01-03-2026&toDate=31-03-2026&sort=-amount'));
+  });
+
   it('sorts by a column header and keeps the order in the address', async () => {
     signIn(['membership_view']);
     const fetchMock = mockFetch(() => jsonResponse(200, MEMBERS));
@@ -107,7 +120,7 @@ describe('Membership version B (/membership)', () => {
 describe('Membership version A (/test/membership)', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('shows the current amount in USD and the amount history with its transaction count', async () => {
+  it('shows the current amount in rupees, never dollars, and the amount history with its transaction count (issue 24)', async () => {
     signIn(['membership_view']);
     mockFetch((path) => {
       if (path.startsWith('/users/walletHistory')) {
@@ -125,13 +138,55 @@ describe('Membership version A (/test/membership)', () => {
     });
     renderPage(<MembershipListPage />);
     await screen.findByText('Asha Rao');
-    expect(screen.getByText('$1,234.50')).toBeTruthy();
+    expect(screen.getByText('₹1,234.50')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'View Amount History of Asha Rao' }));
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('Payment History (2 transactions)')).toBeTruthy();
-    expect(within(dialog).getByText('$1,234.50')).toBeTruthy();
-    expect(within(dialog).getByText('+$500.00')).toBeTruthy();
-    expect(within(dialog).getByText('-$100.00')).toBeTruthy();
+    expect(within(dialog).getByText('₹1,234.50')).toBeTruthy();
+    expect(within(dialog).getByText('+₹500.00')).toBeTruthy();
+    expect(within(dialog).getByText('-₹100.00')).toBeTruthy();
+    expect(document.body.textContent).not.toContain('$');
+  });
+
+  it('reads the spec\u2019s other shape: the rows under `transactions`, type or transactionType, createdAt or dateTime (issue 24 item 7)', async () => {
+    signIn(['membership_view']);
+    mockFetch((path) => {
+      if (path.startsWith('/users/walletHistory')) {
+        return jsonResponse(200, {
+          user: { userId: '101', fullName: 'Asha Rao' }, currentAmount: 15335,
+          transactions: [
+            { id: 'a1', userId: 101, amount: 15000, transactionType: 'credit', description: 'Level income', createdAt: '2026-03-10T06:30:00.000Z' },
+            { id: 'a2', userId: 101, amount: 335, type: 'credit', dateTime: '2026-03-11T06:30:00.000Z', transactionId: 'T9' },
+            { id: 'a3', userId: 101, amount: -20, transactionType: 'wallet_withdrawal', createdAt: '2026-03-12T06:30:00.000Z' },
+          ],
+        });
+      }
+      return jsonResponse(200, MEMBERS);
+    });
+    renderPage(<MembershipListPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'View Amount History of Asha Rao' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Payment History (3 transactions)')).toBeTruthy();
+    expect(within(dialog).queryByText(/Invalid data format from API/)).toBeNull();
+    expect(within(dialog).getByText('₹15,335.00')).toBeTruthy();
+    expect(within(dialog).getByText('+₹15,000.00')).toBeTruthy();
+    expect(within(dialog).getByText('+₹335.00')).toBeTruthy();
+    // No direction given: the sign says debit; the kind in words.
+    expect(within(dialog).getByText('-₹20.00')).toBeTruthy();
+    expect(within(dialog).getByText('Wallet Withdrawal')).toBeTruthy();
+    expect(within(dialog).getByText('Level income')).toBeTruthy();
+  });
+
+  it('exports the list in its order as CSV (issue 24)', async () => {
+    signIn(['membership_view']);
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }));
+    const fetchMock = mockFetch((path) => (path.startsWith('/users/membership.csv')
+      ? new Response('User ID\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } })
+      : jsonResponse(200, MEMBERS)));
+    renderPage(<MembershipListPage />, { url: '/?sort=amount' });
+    await screen.findByText('Asha Rao');
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(fetchMock.mock.calls.map((c) => String(c[0]))).toContain('/api/users/membership.csv?sort=amount'));
   });
 
   it('shows the spec error text when the amount history cannot be loaded', async () => {

@@ -8,6 +8,9 @@ import { ApiError, errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { GenealogyTree } from './genealogy-tree';
 import { MemberSummary } from './member-summary';
+import { MemberLedger } from './member-ledger';
+import { MemberMoneySummary } from './member-money';
+import { useAuth } from '../auth/auth-context';
 import { levelCountsQuery, memberQuery, uplineQuery } from './network.api';
 import { ErrorAlert } from '../../components/error-alert';
 import { ApprovalNotice } from '../../components/approval-notice';
@@ -22,7 +25,7 @@ export default function MemberPage() {
   const valid = Number.isSafeInteger(userId) && userId > 0;
   return (
     <Stack gap="lg">
-      <Anchor component={Link} to={PATHS.users} size="sm">
+      <Anchor component={Link} to={PATHS.users} size="sm" className="no-print">
         <Group gap={4} component="span">
           <IconArrowLeft size={14} aria-hidden />
           User Management
@@ -43,6 +46,8 @@ function NotFound() {
 
 function Member({ userId }: { userId: number }) {
   const member = useQuery(memberQuery(userId));
+  // The money and the ledger are wallet history: shown to who may view it (the server checks it too).
+  const canSeeMoney = useAuth().permissions.includes('wallet_view');
   const [success, showSuccess] = useSuccessBanner();
   const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
   const activated = ({ message, awaitingApproval: pending }: MoneyOutcome) => {
@@ -71,15 +76,23 @@ function Member({ userId }: { userId: number }) {
         <Title order={1} size="h2">
           {m.fullName}
         </Title>
-        <Text c="dimmed">{`Member #${m.userId} · their profile, upline and downline network`}</Text>
+        <Text c="dimmed">{`Member #${m.userId} · their profile, money, upline and downline network`}</Text>
       </div>
       <MemberSummary member={m} />
       <SuccessBanner message={success} />
       <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
-      <RecoveryOwed userId={m.userId} />
-      <MembershipCard userId={m.userId} action={<ActivateMembershipButton userId={m.userId} onDone={activated} />} />
-      <Upline userId={m.userId} fullName={m.fullName} />
-      <Paper withBorder radius="md" p="md" component="section" aria-labelledby="genealogy-title">
+      {canSeeMoney && <MemberMoneySummary userId={m.userId} />}
+      <div className="no-print">
+        <RecoveryOwed userId={m.userId} />
+      </div>
+      <div className="no-print">
+        <MembershipCard userId={m.userId} action={<ActivateMembershipButton userId={m.userId} onDone={activated} />} />
+      </div>
+      {canSeeMoney && <MemberLedger userId={m.userId} fullName={m.fullName} />}
+      <div className="no-print">
+        <Upline userId={m.userId} fullName={m.fullName} />
+      </div>
+      <Paper withBorder radius="md" p="md" component="section" aria-labelledby="genealogy-title" className="no-print">
         <Stack gap="sm">
           <Title order={2} size="h4" id="genealogy-title">
             Genealogy

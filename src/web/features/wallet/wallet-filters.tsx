@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Select, TextInput } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
-import { WALLET_TYPES } from '../../../contract/wallet';
+import { LEDGER_KIND_LABELS, LEDGER_KIND_NAMES } from '../../../contract/wallet';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { MemberPicker } from '../../components/member-picker';
 import { parseAmountPaise } from '../../lib/amount';
@@ -13,7 +13,14 @@ interface WalletFiltersProps {
   onClear: () => void;
 }
 
-const TYPE_OPTIONS = [{ value: '', label: 'All Types' }, ...WALLET_TYPES.map((t) => ({ value: t.value, label: t.label }))];
+/**
+ * Issue 24: every kind the ledger has, in words. None picked is the spec's list: recharges and
+ * withdrawals (the wallet transactions).
+ */
+export const TYPE_OPTIONS = [
+  { value: '', label: 'Recharges and withdrawals' },
+  ...LEDGER_KIND_NAMES.map((k) => ({ value: k, label: LEDGER_KIND_LABELS[k] })),
+];
 const INVALID = 'Enter an amount in rupees, e.g. 100 or 99.50';
 
 /** What is wrong with the typed amounts, per field; nothing when both are empty or valid. */
@@ -54,7 +61,7 @@ export function WalletFilters({ view, onChange, onClear }: WalletFiltersProps) {
       }
     >
       <MemberPicker label="User" placeholder="All Users" allLabel="All Users" value={view.user || null} onChange={(user) => onChange({ user: user ?? '' })} w={260} />
-      <Select label="Type" data={TYPE_OPTIONS} value={view.type} onChange={(type) => onChange({ type: type ?? '' })} allowDeselect={false} w={180} />
+      <Select label="Type" data={TYPE_OPTIONS} value={view.type} onChange={(type) => onChange({ type: type ?? '' })} allowDeselect={false} w={230} />
       <TextInput
         label="Min Amount"
         inputMode="decimal"

@@ -292,6 +292,32 @@ describe('WalletPage', { timeout: 20_000 }, () => {
       expect(screen.getByRole('columnheader', { name: /Amount/ }).getAttribute('aria-sort')).toBe('descending');
     });
 
+    it('offers every kind the ledger has, in words, and shows another kind with its own direction (issue 24)', async () => {
+      signIn(['wallet_view']);
+      const fetchMock = mockFetch((path) => (path.includes('type=daily_payout')
+        ? jsonResponse(200, list([
+          { ...rows[0], id: 9, amount: 90, transactionType: 'daily_payout', type: 'debit' },
+          { ...rows[1], id: 8, amount: 100, transactionType: 'daily_payout', type: 'credit' },
+        ]))
+        : jsonResponse(200, list(rows))));
+      renderPage(<WalletPage />);
+      await screen.findByText('-50.25');
+      const form = screen.getByRole('form', { name: 'Filter wallet transactions' });
+      expect(within(form).getAllByLabelText('Type')[0]).toHaveProperty('value', 'Recharges and withdrawals');
+      fireEvent.click(within(form).getAllByLabelText('Type')[0]);
+      const options = await screen.findAllByRole('option', { hidden: true });
+      expect(options.map((o) => o.textContent)).toEqual(expect.arrayContaining([
+        'Recharges and withdrawals', 'Wallet Recharge', 'Wallet Withdrawal', 'Membership Fee', 'Paid Outside the Wallet', 'Level Income',
+        'Daily Payout', 'TDS', 'Admin Charge', 'Royalty', 'Reward', 'Referral Bonus', 'Admin Transfer', 'Recovery',
+      ]));
+      fireEvent.click(options.find((o) => o.textContent === 'Daily Payout')!);
+      await vi.waitFor(() => expect(listQueries(fetchMock).at(-1)?.get('type')).toBe('daily_payout'));
+      // A reversal's daily payout is a debit: its sign is the server's, not the kind's.
+      expect(await screen.findByText('-90.00')).toBeTruthy();
+      expect(screen.getByText('+100.00')).toBeTruthy();
+      expect(screen.getAllByText('Daily Payout', { selector: '.mantine-Badge-label' })).toHaveLength(2);
+    });
+
     it('opens a shared link with its filters, order and page in the controls and the query', async () => {
       signIn(['wallet_view']);
       const fetchMock = mockFetch(() => jsonResponse(200, { ...list(rows), total: 60, page: 2 }));

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { walletApi, type WalletTransaction } from '../../../contract/wallet';
+import { ledgerKindLabel, walletApi, type WalletTransaction } from '../../../contract/wallet';
 import { ApprovalNotice } from '../../components/approval-notice';
 import { DataTable, type Column } from '../../components/data-table';
 import { StatusBadge } from '../../components/status-badge';
@@ -15,6 +15,15 @@ import { CsvButton } from '../../components/csv-button';
 import { TransactionModal } from './transaction-modal';
 import { WalletFilters } from './wallet-filters';
 import { PAGE_SIZE, WALLET_FILTERS, walletQueryOf, walletTransactionsQuery } from './wallet.api';
+
+/** Credit or debit: as the server says (issue 24: a kind can go both ways); a spec server's rows by their type. */
+const direction = (t: WalletTransaction) => t.type ?? (t.transactionType === 'wallet_withdrawal' ? 'debit' : 'credit');
+
+/** Spec §2: Recharge / Withdrawal badges; every other kind of the ledger in words (issue 24). */
+const typeLabel = (kind: string) =>
+  kind === 'wallet_recharge' ? 'Recharge' : kind === 'wallet_withdrawal' ? 'Withdrawal' : ledgerKindLabel(kind);
+const typeTone = (t: WalletTransaction) =>
+  t.transactionType === 'wallet_recharge' ? 'positive' : t.transactionType === 'wallet_withdrawal' ? 'warning' : direction(t) === 'credit' ? 'info' : 'neutral';
 
 const COLUMNS: Column<WalletTransaction>[] = [
   {
@@ -32,21 +41,17 @@ const COLUMNS: Column<WalletTransaction>[] = [
     header: 'Amount',
     sort: 'amount',
     cell: (t) => {
-      const recharge = t.transactionType === 'wallet_recharge';
+      const credit = direction(t) === 'credit';
       return (
-        <Text size="sm" fw={600} c={recharge ? 'teal' : 'red'}>
-          {`${recharge ? '+' : '-'}${formatAmount(t.amount)}`}
+        <Text size="sm" fw={600} c={credit ? 'teal' : 'red'}>
+          {`${credit ? '+' : '-'}${formatAmount(t.amount)}`}
         </Text>
       );
     },
   },
   {
     header: 'Type',
-    cell: (t) => (
-      <StatusBadge tone={t.transactionType === 'wallet_recharge' ? 'positive' : 'warning'}>
-        {t.transactionType === 'wallet_recharge' ? 'Recharge' : 'Withdrawal'}
-      </StatusBadge>
-    ),
+    cell: (t) => <StatusBadge tone={typeTone(t)}>{typeLabel(t.transactionType)}</StatusBadge>,
   },
   { header: 'Date & Time', sort: 'createdAt', cell: (t) => formatDateTime(t.dateTime) },
 ];

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { isoToWireDate } from '../../../contract/common';
-import { WALLET_SORT_KEYS, WALLET_TYPES, walletApi, type MemberBalance, type RechargeBody, type WalletSort } from '../../../contract/wallet';
+import { LEDGER_KIND_NAMES, WALLET_SORT_KEYS, walletApi, type LedgerKindName, type MemberBalance, type RechargeBody, type WalletSort } from '../../../contract/wallet';
 import { ApiError, client } from '../../lib/api-client';
 
 export const PAGE_SIZE = 25;
@@ -20,7 +20,8 @@ const SORTS: readonly string[] = WALLET_SORT_KEYS.flatMap((k) => [k, `-${k}`]);
 export function walletQueryOf(view: WalletView) {
   return {
     userId: view.user ? Number(view.user) : undefined,
-    type: WALLET_TYPES.find((t) => t.value === view.type)?.value,
+    // Any kind of the ledger (issue 24); an unknown one from the address is none.
+    type: (LEDGER_KIND_NAMES as readonly string[]).includes(view.type) ? (view.type as LedgerKindName) : undefined,
     fromDate: view.from ? isoToWireDate(view.from) : undefined,
     toDate: view.to ? isoToWireDate(view.to) : undefined,
     minAmount: view.min.trim() || undefined,

@@ -1,0 +1,181 @@
+import { useRef, useState } from 'react';
+import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MemberLedgerLine } from '../../../contract/wallet';
+import { CsvButton } from '../../components/csv-button';
+import { DataTable, type Column } from '../../components/data-table';
+import { DateRangeFilter } from '../../components/date-range-filter';
+import { ErrorAlert } from '../../components/error-alert';
+import { PrintButton } from '../../components/print-button';
+import { TruncatedText } from '../../components/truncated-text';
+import { useListState } from '../../components/use-url-state';
+import { errorMessage } from '../../lib/api-client';
+import { formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
+import {
+  LEDGER_FILTERS, LEDGER_KIND_OPTIONS, LEDGER_PAGE_SIZE, ledgerCsvEndpoint, ledgerCsvInput, memberLedgerQuery, type LedgerView,
+} from './member-money.api';
+
+/** The most lines a printed statement carries (the server's largest page); more: narrow the period or export. */
+export const STATEMENT_LIMIT = 500;
+
+const COLUMNS: Column<MemberLedgerLine>[] = [
+  { header: 'Date & Time', cell: (l) => formatDateTime(l.dateTime), width: 170 },
+  {
+    header: 'Kind',
+    cell: (l) => (
+      <div>
+        <Text size="sm" fw={500}>
+          {l.kindLabel}
+        </Text>
+        {l.description && (
+          <TruncatedText size="xs" c="dimmed" maxWidth={240}>
+            {l.description}
+          </TruncatedText>
+        )}
+      </div>
+    ),
+  },
+  { header: 'Counter-party', cell: (l) => <TruncatedText size="sm" maxWidth={320}>{l.counterparty}</TruncatedText> },
+  {
+    header: 'Credit',
+    cell: (l) => (l.type === 'credit' ? <Text size="sm" c="teal" fw={600}>{`+${formatINR(l.amount)}`}</Text> : null),
+  },
+  {
+    header: 'Debit',
+    cell: (l) => (l.type === 'debit' ? <Text size="sm" c="red" fw={600}>{`-${formatINR(l.amount)}`}</Text> : null),
+  },
+  { header: 'Balance After', cell: (l) => formatINR(l.balanceAfter) },
+];
+
+const kindText = (kind: string) => LEDGER_KIND_OPTIONS.find((o) => o.value === kind)?.label ?? 'All kinds';
+
+function periodText(view: LedgerView) {
+  if (view.from && view.to) return `${formatDate(localDay(view.from))} to ${formatDate(localDay(view.to))}`;
+  if (view.from) return `From ${formatDate(localDay(view.from))}`;
+  if (view.to) return `Up to ${formatDate(localDay(view.to))}`;
+  return 'All dates';
+}
+
+interface Statement {
+  rows: MemberLedgerLine[];
+  total: number;
+  printedAt: Date;
+}
+
+/**
+ * The member's ledger (issue 24): every line newest first, a page at a time, with its kind in
+ * words, its counter-party and the balance after it; filtered by kind (applies at once) and by
+ * India days (on Search), kept in the address; exported whole as CSV; printed as a statement
+ * (the period's lines under a heading that names the member, the period and when it was printed).
+ */
+export function MemberLedger({ userId, fullName }: { userId: number; fullName: string }) {
+  const { filters, setFilters, page, setPage } = useListState(LEDGER_FILTERS);
+  const [filterKey, setFilterKey] = useState(0);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [statement, setStatement] = useState<Statement | null>(null);
+  const prepared = useRef<{ rows: MemberLedgerLine[]; total: number } | null>(null);
+  const queryClient = useQueryClient();
+  const ledger = useQuery(memberLedgerQuery(userId, filters, page));
+
+  /** The statement's lines: the whole period (up to STATEMENT_LIMIT), not just the page on screen. */
+  const prepare = async () => {
+    try {
+      const all = await queryClient.fetchQuery(memberLedgerQuery(userId, filters, 1, STATEMENT_LIMIT));
+      prepared.current = { rows: all.data, total: all.total };
+    } catch (err) {
+      prepared.current = null;
+      setProblem(errorMessage(err, 'Failed to prepare the statement'));
+      throw err;
+    }
+  };
+
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="ledger-title">
+      <Stack gap="md">
+        {statement && (
+          <div className="print-only">
+            <Title order={2} size="h3">
+              Statement of account
+            </Title>
+            <Text>{`${fullName} · Member #${userId}`}</Text>
+            <Text size="sm">{`Period: ${periodText(filters)} · Kind: ${kindText(filters.kind)}`}</Text>
+            <Text size="sm">{`Printed ${formatDateTime(statement.printedAt)}`}</Text>
+            {statement.total > statement.rows.length && (
+              <Text size="sm">{`The newest ${formatCount(statement.rows.length)} of ${formatCount(statement.total)} lines: narrow the period or download the CSV for all of them.`}</Text>
+            )}
+          </div>
+        )}
+        <Group justify="space-between" className="no-print">
+          <Title order={2} size="h4" id="ledger-title">
+            Ledger
+          </Title>
+          <Group gap="sm">
+            <CsvButton
+              endpoint={ledgerCsvEndpoint}
+              input={ledgerCsvInput(userId, filters)}
+              filename={`member-${userId}-ledger.csv`}
+              onError={setProblem}
+            />
+            <PrintButton
+              label="Print statement"
+              prepare={prepare}
+              onBeforePrint={() => {
+                if (prepared.current) setStatement({ ...prepared.current, printedAt: new Date() });
+              }}
+            />
+          </Group>
+        </Group>
+        <div className="no-print">
+          <DateRangeFilter
+            key={filterKey}
+            label="Filter the ledger"
+            require="none"
+            initial={{ from: filters.from, to: filters.to }}
+            onSearch={(range) => setFilters({ from: range.from, to: range.to })}
+            actions={
+              <Button
+                variant="default"
+                leftSection={<IconX size={16} aria-hidden />}
+                onClick={() => {
+                  setFilters(LEDGER_FILTERS);
+                  setFilterKey((k) => k + 1);
+                }}
+              >
+                Clear Filters
+              </Button>
+            }
+          >
+            <Select
+              label="Kind"
+              data={LEDGER_KIND_OPTIONS}
+              value={filters.kind}
+              onChange={(kind) => setFilters({ kind: kind ?? '' })}
+              allowDeselect={false}
+              w={220}
+            />
+          </DateRangeFilter>
+        </div>
+        <ErrorAlert error={problem} onClose={() => setProblem(null)} className="no-print" />
+        {ledger.isError && <ErrorAlert error={errorMessage(ledger.error, 'Failed to load the ledger. Please try again.')} onRetry={() => ledger.refetch()} />}
+        {/* On screen the page; on paper the prepared statement, when there is one. */}
+        <div className={statement ? 'no-print' : undefined}>
+          <DataTable
+            caption={`Ledger of ${fullName}`}
+            columns={COLUMNS}
+            rows={ledger.data?.data}
+            rowKey={(l) => l.id}
+            loading={ledger.isPending || ledger.isPlaceholderData}
+            empty={<Text c="dimmed">No ledger lines</Text>}
+            paging={ledger.data ? { page, limit: LEDGER_PAGE_SIZE, total: ledger.data.total, onPage: setPage } : undefined}
+          />
+        </div>
+        {statement && (
+          <div className="print-only">
+            <DataTable caption={`Statement of ${fullName}`} columns={COLUMNS} rows={statement.rows} rowKey={(l) => l.id} empty={<Text>No ledger lines</Text>} />
+          </div>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,150 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LEDGER_KIND_LABELS } from '../../../contract/wallet';
+import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import MemberPage from './member-page';
+
+const USER = {
+  _id: '101', userId: 101, fullName: 'Pooja Nair', email: 'p@test.local', phone: '9800000001', address: null, companyName: null, role: 'User',
+  status: true, lastLogin: 'Never', referredBy: null, referrerName: null, rank: null, rankId: null, level: 1, dob: null, whatsapp: null,
+  image: null, state: null, referralCode: 'R101', createdAt: '2026-04-01T06:30:00.000Z',
+};
+const earned = (gross: number, deductions: number, reversed: number) => ({ gross, deductions, reversed, net: gross - deductions - reversed });
+const MONEY = {
+  success: true,
+  data: {
+    userId: 101, fullName: 'Pooja Nair', balance: 15335, recoveryOwed: 9, recovered: 0,
+    earned: {
+      levelIncome: earned(1685, 0, 0),
+      dailyPayout: { ...earned(100, 10, 80), tds: 5, adminCharge: 5 },
+      royalty: earned(0, 0, 0),
+      rewards: earned(90, 0, 0),
+      totalNet: 1785,
+    },
+    membership: {
+      planName: 'Gold Plan', status: 'active', amount: 1000, activatedAt: '2026-11-01T06:30:00.000Z', startsOn: '2026-11-02',
+      durationDays: 200, daysEarned: 10, earned: 150, cap: 2000,
+    },
+  },
+};
+const line = (over: Record<string, unknown>) => ({
+  id: 1, dateTime: '2026-11-25T13:37:00.000Z', kind: 'level_income', kindLabel: 'Level Income', type: 'credit', amount: 150,
+  balanceAfter: 15335, description: null, counterparty: 'By Asha Admin', run: null, operator: { userId: 100002, name: 'Asha Admin' },
+  approval: null, reversalOf: null, ...over,
+});
+const LEDGER = {
+  success: true, total: 2, page: 1, limit: 25,
+  data: [
+    line({ id: 2 }),
+    line({
+      id: 1, kind: 'daily_payout', kindLabel: 'Daily Payout', type: 'debit', amount: 9, balanceAfter: 15185,
+      counterparty: 'Daily payout run #7 (24-11-2026), reversal of line #3', run: { runId: 7, kind: 'daily_payout', periodStart: '2026-11-24', periodEnd: '2026-11-24' },
+      operator: null, reversalOf: 3, description: 'Reversal of run 7',
+    }),
+  ],
+};
+
+function serve(calls: string[] = []) {
+  return mockFetch((path) => {
+    calls.push(path);
+    if (path.startsWith('/users/updateByUserId/101')) return jsonResponse(200, { success: true, user: USER });
+    if (path.startsWith('/wallet/members/101/money')) return jsonResponse(200, MONEY);
+    if (path.startsWith('/wallet/members/101/ledger.csv')) return new Response('Line\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } });
+    if (path.startsWith('/wallet/members/101/ledger')) return jsonResponse(200, LEDGER);
+    return jsonResponse(404, { success: false, message: 'Not here' });
+  });
+}
+
+const open = () => renderPage(<MemberPage />, { path: '/users/:userId', url: '/users/101' });
+const ledgerCalls = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls.map((c) => String(c[0])).filter((u) => u.startsWith('/api/wallet/members/101/ledger'));
+
+describe('the member page shows the member\u2019s money (issue 24)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the balance, earned to date by kind (gross, deductions, reversed, net), the recovery owed and the membership, in rupees', async () => {
+    signIn(['users_view', 'wallet_view']);
+    serve();
+    open();
+    const money = await screen.findByRole('region', { name: 'Money' });
+    expect(await within(money).findByText('₹15,335.00')).toBeTruthy();
+    expect(within(within(money).getByRole('group', { name: 'Earned to date (net)' })).getAllByText('₹1,785.00')).toHaveLength(1);
+    expect(within(within(money).getByRole('group', { name: 'Recovery owed' })).getByText('₹9.00')).toBeTruthy();
+    expect(within(within(money).getByRole('group', { name: 'Membership' })).getByText('Gold Plan')).toBeTruthy();
+    const payout = within(money).getByRole('row', { name: /Daily payout/ });
+    expect(within(payout).getAllByRole('cell').map((c) => c.textContent)).toEqual(['₹100.00', '-₹10.00', '-₹80.00', '₹10.00']);
+    expect(within(money).getByRole('row', { name: /Level income/ }).textContent).toContain('₹1,685.00');
+    expect(document.body.textContent).not.toContain('$');
+  });
+
+  it('lists the ledger: kind in words, counter-party, credit or debit, balance after', async () => {
+    signIn(['users_view', 'wallet_view']);
+    serve();
+    open();
+    const ledger = await screen.findByRole('table', { name: 'Ledger of Pooja Nair' });
+    expect(await within(ledger).findByText('Daily payout run #7 (24-11-2026), reversal of line #3')).toBeTruthy();
+    expect(within(ledger).getByText('By Asha Admin')).toBeTruthy();
+    expect(within(ledger).getByText('+₹150.00')).toBeTruthy();
+    expect(within(ledger).getByText('-₹9.00')).toBeTruthy();
+    expect(within(ledger).getByText('₹15,185.00')).toBeTruthy();
+    for (const header of ['Date & Time', 'Kind', 'Counter-party', 'Credit', 'Debit', 'Balance After']) {
+      expect(within(ledger).getByRole('columnheader', { name: header })).toBeTruthy();
+    }
+  });
+
+  it('filters by every kind of the ledger in words, and by dates sent as dd-mm-yyyy; exports what is filtered', async () => {
+    signIn(['users_view', 'wallet_view']);
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }));
+    const fetchMock = serve();
+    open();
+    await screen.findByRole('table', { name: 'Ledger of Pooja Nair' });
+    fireEvent.click(screen.getAllByLabelText(/^Kind/)[0]);
+    const options = await screen.findAllByRole('option', { hidden: true });
+    expect(options.map((o) => o.textContent)).toEqual(['All kinds', ...Object.values(LEDGER_KIND_LABELS)]);
+    fireEvent.click(options.find((o) => o.textContent === 'Level Income')!);
+    await waitFor(() => expect(ledgerCalls(fetchMock).at(-1)).toBe('/api/wallet/members/101/ledger?kind=level_income&page=1&limit=25'));
+
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(ledgerCalls(fetchMock).at(-1))
+      .toBe('/api/wallet/members/101/ledger?kind=level_income&fromDate=01-11-2026&toDate=25-11-2026&page=1&limit=25'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(ledgerCalls(fetchMock).at(-1))
+      .toBe('/api/wallet/members/101/ledger.csv?kind=level_income&fromDate=01-11-2026&toDate=25-11-2026'));
+  });
+
+  it('prints a statement: the period\u2019s lines under a heading with the member, the period and when it was printed', async () => {
+    signIn(['users_view', 'wallet_view']);
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    const fetchMock = serve();
+    open();
+    await screen.findByRole('table', { name: 'Ledger of Pooja Nair' });
+    expect(screen.queryByText('Statement of account')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Print statement' }));
+    await waitFor(() => expect(print).toHaveBeenCalledTimes(1));
+    expect(ledgerCalls(fetchMock)).toContain('/api/wallet/members/101/ledger?page=1&limit=500');
+    const heading = screen.getByText('Statement of account').parentElement!;
+    expect(heading.className).toBe('print-only');
+    expect(heading.textContent).toContain('Pooja Nair · Member #101');
+    expect(heading.textContent).toContain('Period: All dates · Kind: All kinds');
+    expect(heading.textContent).toMatch(/Printed \d/);
+    expect(screen.getByRole('table', { name: 'Statement of Pooja Nair' })).toBeTruthy();
+    // Buttons and filters stay off the paper.
+    expect(screen.getByRole('button', { name: 'Print statement' }).className).toContain('no-print');
+    expect(screen.getByRole('form', { name: 'Filter the ledger' }).closest('.no-print')).toBeTruthy();
+  });
+
+  it('shows no money without wallet_view and asks nothing of the wallet', async () => {
+    signIn(['users_view']);
+    const calls: string[] = [];
+    serve(calls);
+    open();
+    await screen.findByRole('heading', { name: 'Pooja Nair' });
+    expect(screen.queryByRole('region', { name: 'Money' })).toBeNull();
+    expect(screen.queryByRole('table', { name: 'Ledger of Pooja Nair' })).toBeNull();
+    expect(calls.filter((c) => c.startsWith('/wallet/'))).toEqual([]);
+  });
+});
