@@ -246,6 +246,27 @@ describe('ApprovalsPage: a compensation change (issue 22)', () => {
       expect((init!.headers as Record<string, string>)['Idempotency-Key']).toBeTruthy();
     });
 
+    it('"select all matching" reads every pending id from the server when the run starts', async () => {
+      const ids = Array.from({ length: 30 }, (_, i) => i + 100);
+      const fetchMock = serve((path) => {
+        if (path.startsWith('/approvals/ids')) return jsonResponse(200, { success: true, data: ids, total: 30, capped: false });
+        if (path === '/approvals/bulk') return jsonResponse(200, { success: true, message: '30 requests approved, 0 not', data: { done: ids.map((id) => ({ id })), failed: [] } });
+        return jsonResponse(200, { ...page([base, other]), total: 30 });
+      });
+      renderPage(<ApprovalsPage />);
+      await screen.findByText('#7');
+      fireEvent.click(screen.getByRole('checkbox', { name: /Select every row on this page/ }));
+      fireEvent.click(screen.getByRole('button', { name: 'Select all 30 matching requests' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Approve selected' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Approve 30 requests' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Approve 30 requests' }));
+      expect(await screen.findByText('30 succeeded, 0 did not')).toBeTruthy();
+      const urls = fetchMock.mock.calls.map(([url]) => String(url));
+      expect(urls).toContain('/api/approvals/ids?status=pending');
+      const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/api/approvals/bulk')!;
+      expect(JSON.parse(String(init!.body))).toEqual({ action: 'approve', ids });
+    });
+
     it('a bulk rejection asks for the reason before anything is sent', async () => {
       const fetchMock = serve((path) =>
         path === '/approvals/bulk'
