@@ -12,7 +12,7 @@ import { TruncatedText } from '../../components/truncated-text';
 import { useSelection } from '../../components/use-selection';
 import { useListState } from '../../components/use-url-state';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
-import { formatDateTime, formatINR } from '../../lib/format';
+import { formatCount, formatDateTime, formatINR } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
 import { afterDecisions, allIdsOf, approvalsQuery, decideChunk, PAGE_SIZE } from './approvals.api';
 import { kindLabel } from './approval-kinds';
@@ -103,7 +103,7 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ReturnType<ty
     const picked = [...selection.ids];
     const count = everything ? total : picked.length;
     void run.start({
-      title: `${action === 'approve' ? 'Approving' : 'Rejecting'} ${count} ${count === 1 ? 'request' : 'requests'}`,
+      title: `${action === 'approve' ? 'Approving' : 'Rejecting'} ${formatCount(count)} ${count === 1 ? 'request' : 'requests'}`,
       items: () => (everything ? allIdsOf('pending') : Promise.resolve(picked)),
       chunkSize: BULK_CHUNK,
       runChunk: (ids, key) => decideChunk(action, ids, remarks, key),
