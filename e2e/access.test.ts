@@ -81,7 +81,13 @@ describe.skipIf(!chromiumPath)('access control and catalogue journey in Chromium
     // Role Name is the role's own name, shown for the typed Role ID (issue 15 item 8).
     await expect.poll(() => rpDialog.getByLabel('Role Name').inputValue()).toBe('E2E Operators');
     await rpDialog.getByLabel('Permission Name').fill('Operators group');
-    await rpDialog.getByLabel('Permission IDs').fill(`${viewId}, ${exportId}`);
+    // Issue 24: permissions are picked by name (the ids still go on the wire).
+    const picker = rpDialog.getByLabel(/^Permissions/);
+    await picker.click();
+    await picker.fill('services_view');
+    await page.getByRole('option', { name: /services_view/ }).click();
+    await picker.fill('e2e_export');
+    await page.getByRole('option', { name: /e2e_export_data/ }).click();
     await rpDialog.getByRole('button', { name: 'Create' }).click();
     await page.getByText('Role permission created successfully').waitFor();
     const row = page.getByRole('row').filter({ hasText: 'Operators group' });
@@ -102,7 +108,8 @@ describe.skipIf(!chromiumPath)('access control and catalogue journey in Chromium
     await page.getByText(`Are you sure you want to delete permission ${exportId} from role ${roleId}?`).waitFor();
     await page.getByRole('dialog', { name: 'Delete Permission' }).getByRole('button', { name: 'Delete' }).click();
     await page.getByText('Permission removed from role successfully').waitFor();
-    await row.getByRole('cell', { name: String(viewId), exact: true }).waitFor();
+    await row.getByText(String(viewId), { exact: true }).waitFor();
+    await row.getByText('services_view', { exact: true }).waitFor(); // the name beside the id
     const after = await api<{ data: { roleId: number; permissionIds: number[]; status: boolean }[] }>(page, '/role-permissions/getAllRolePermissions');
     expect(after.data.find((r) => r.roleId === roleId)).toMatchObject({ permissionIds: [viewId], status: false });
 

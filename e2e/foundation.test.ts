@@ -24,6 +24,9 @@ describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
 
     await page.getByLabel(/^Password/).fill(E2E_ADMIN.password);
     await page.getByRole('button', { name: 'Access Portal' }).click();
+    // Issue 24: sign-in returns to the link that was opened; then to the dashboard.
+    await page.waitForURL(`${journey.server.url}/users`);
+    await page.getByRole('link', { name: 'Dashboard' }).click();
     await page.waitForURL(`${journey.server.url}/`);
     const shown: Record<string, number> = {};
     for (const label of LABELS) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TWO_FACTOR_CODE } from './auth.ts';
+import { newPassword, TWO_FACTOR_CODE } from './auth.ts';
 import { messageResponse } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
@@ -67,6 +67,16 @@ export const changeEmailBody = z.object({
 });
 export type ChangeEmailBody = z.infer<typeof changeEmailBody>;
 
+/**
+ * The account changes its own password (issue 24): the current one proves it is the owner; the new
+ * one meets the password policy. Every other session of the account is signed out.
+ */
+export const changePasswordBody = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password').max(256),
+  newPassword,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
 // A session that must enrol may use exactly the three two-factor set-up calls (and /users/me, /users/logout).
 export const accountApi = endpoints('account', {
   twoFactorStatus: {
@@ -83,6 +93,9 @@ export const accountApi = endpoints('account', {
     method: 'DELETE', path: '/account/two-factor', access: 'session', body: twoFactorCodeBody, responses: { 200: messageResponse },
   },
   changeEmail: { method: 'PUT', path: '/account/email', access: 'session', body: changeEmailBody, responses: { 200: messageResponse } },
+  changePassword: {
+    method: 'PUT', path: '/account/password', access: 'session', body: changePasswordBody, responses: { 200: messageResponse },
+  },
   sessions: { method: 'GET', path: '/account/sessions', access: 'session', responses: { 200: accountSessionsResponse } },
   endSession: {
     method: 'DELETE', path: '/account/sessions/:id', access: 'session', params: sessionIdParams, responses: { 200: messageResponse },

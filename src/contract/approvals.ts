@@ -99,8 +99,64 @@ export const approvalDecisionResponse = z.object({
   data: approval.extend({ result: z.record(z.string(), z.unknown()).nullable() }),
 });
 
+/** "My requests" (issue 24): the caller's own requests, newest first, any status or one. */
+export const myRequestsQuery = z.object({ status: approvalStatus.optional(), ...paging.shape });
+export type MyRequestsQuery = z.input<typeof myRequestsQuery>;
+
+/** How many requests wait for the caller's decision (not their own, not of their own wallet). */
+export const pendingCountResponse = z.object({ success: z.literal(true), data: z.object({ count: z.number().int() }) });
+
+/** The most requests one bulk call decides, and the most ids "every pending request" returns. */
+export const BULK_MAX = 500;
+export const BULK_IDS_CAP = 10_000;
+
+const bulkIds = z
+  .array(approvalIdParams.shape.id, { error: 'ids must be a list of request ids' })
+  .min(1, 'Choose at least one request')
+  .max(BULK_MAX, `At most ${BULK_MAX} requests at a time`)
+  .transform((ids) => [...new Set(ids)]);
+
+/** Approve or reject many requests; each is decided on its own, by the same rules as one. */
+export const bulkDecisionBody = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('approve'), ids: bulkIds, remarks: plainText(500).optional() }),
+  z.object({
+    action: z.literal('reject'),
+    ids: bulkIds,
+    remarks: plainText(500).pipe(z.string().min(1, 'Please give the reason for rejecting these requests')),
+  }),
+], { error: 'action must be approve or reject' });
+export type BulkDecisionBody = z.input<typeof bulkDecisionBody>;
+export type BulkDecision = z.output<typeof bulkDecisionBody>;
+
+export const bulkDecisionResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({
+    done: z.array(z.object({ id: z.number(), note: z.string().optional() })),
+    failed: z.array(z.object({ id: z.number(), message: z.string() })),
+  }),
+});
+export type BulkDecisionResult = z.infer<typeof bulkDecisionResponse>['data'];
+
+/** The ids of every request of a status (for "select all matching"), oldest first, capped. */
+export const approvalIdsResponse = z.object({
+  success: z.literal(true),
+  data: z.array(z.number()),
+  total: z.number(),
+  capped: z.boolean(),
+});
+
+/** The queue's CSV: every request of the status (or all), newest first. */
+export const approvalsCsvQuery = z.object({ status: approvalStatus.optional() });
+
 export const approvalsApi = endpoints('approvals', {
   list: { method: 'GET', path: '/approvals', access: 'money_approve', query: approvalsQuery, responses: { 200: approvalsResponse } },
+  // Declared before '/approvals/:id' so the fixed paths are never read as an id.
+  mine: { method: 'GET', path: '/approvals/mine', access: 'session', query: myRequestsQuery, responses: { 200: approvalsResponse } },
+  pendingCount: { method: 'GET', path: '/approvals/pending-count', access: 'money_approve', responses: { 200: pendingCountResponse } },
+  ids: { method: 'GET', path: '/approvals/ids', access: 'money_approve', query: approvalsCsvQuery, responses: { 200: approvalIdsResponse } },
+  csv: { method: 'GET', path: '/approvals.csv', access: 'money_approve', query: approvalsCsvQuery, file: 'csv', responses: {} },
+  bulk: { method: 'POST', path: '/approvals/bulk', access: 'money_approve', body: bulkDecisionBody, responses: { 200: bulkDecisionResponse } },
   get: { method: 'GET', path: '/approvals/:id', access: 'money_approve', params: approvalIdParams, responses: { 200: approvalResponse } },
   approve: {
     method: 'POST', path: '/approvals/:id/approve', access: 'money_approve', params: approvalIdParams, body: approveBody,

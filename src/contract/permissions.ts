@@ -44,6 +44,48 @@ export type PermissionName = keyof typeof PERMISSIONS;
 export type Access = 'public' | 'session' | PermissionName;
 export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as PermissionName[];
 
+/**
+ * The roles a fresh install starts with beside Admin (issue 24), so that the first invitation can
+ * offer them; each is an ordinary role afterwards (renamed, edited, deactivated or deleted like any
+ * other). Four eyes: the Operator files money requests (recharges, Pay Now, activations paid
+ * outside, run reversals) but cannot approve them; the Approver holds `money_approve` and nothing
+ * that moves money itself; nobody but Admin holds roles_manage, permissions_manage or staff_manage.
+ * docs/decisions.md lists the same sets. Created by ensureReferenceData on an empty database and by
+ * migration 0027 on an existing one (only where a role of that name is absent).
+ */
+export const READY_ROLES: readonly { name: string; twoFactorRequired: boolean; permissions: readonly PermissionName[] }[] = [
+  {
+    name: 'Operator',
+    twoFactorRequired: true,
+    permissions: [
+      'dashboard_view', 'users_view', 'users_create', 'users_edit', 'banks_view', 'banks_manage', 'membership_view',
+      'membership_manage', 'reports_view', 'payouts_view', 'payouts_pay', 'wallet_view', 'wallet_manage', 'income_runs',
+      'ranks_view', 'services_view',
+    ],
+  },
+  {
+    name: 'Approver',
+    twoFactorRequired: true,
+    permissions: [
+      'dashboard_view', 'users_view', 'banks_view', 'membership_view', 'reports_view', 'payouts_view', 'wallet_view',
+      'money_approve', 'audit_view',
+    ],
+  },
+  {
+    name: 'Accountant',
+    twoFactorRequired: false,
+    permissions: [
+      'dashboard_view', 'users_view', 'banks_view', 'membership_view', 'reports_view', 'payouts_view', 'wallet_view',
+      'audit_view', 'ranks_view', 'services_view',
+    ],
+  },
+  {
+    name: 'Support',
+    twoFactorRequired: false,
+    permissions: ['dashboard_view', 'users_view', 'users_edit', 'banks_view', 'membership_view', 'wallet_view', 'services_view'],
+  },
+];
+
 /** The bootstrap role that holds every permission and can't be deactivated. */
 export const ADMIN_ROLE = 'Admin';
 /**

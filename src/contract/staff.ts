@@ -87,6 +87,8 @@ const access = 'staff_manage';
 /** The Staff screen's API (issue 13): the only place where accounts that sign in are invited, given a role, switched off or signed out. */
 export const staffApi = endpoints('staff', {
   list: { method: 'GET', path: '/staff', access, query: staffQuery, responses: { 200: staffPage } },
+  /** The filtered list as CSV, in the list's order (issue 24). */
+  csv: { method: 'GET', path: '/staff.csv', access, query: staffQuery.omit({ page: true, limit: true }), file: 'csv', responses: {} },
   roles: { method: 'GET', path: '/staff/roles', access, responses: { 200: staffRolesResponse } },
   invite: { method: 'POST', path: '/staff/invite', access, body: inviteStaffBody, responses: { 201: staffResponse }, errors: mailFailed },
   resendInvite: {

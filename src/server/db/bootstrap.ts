@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { ADMIN_ROLE, PERMISSIONS, USER_ROLE } from '../../contract/permissions.ts';
+import { ADMIN_ROLE, PERMISSIONS, READY_ROLES, USER_ROLE } from '../../contract/permissions.ts';
 import { hashPassword } from '../modules/auth/passwords.ts';
 import { insertUser } from '../modules/users/users.repository.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
@@ -35,7 +35,7 @@ const SERVICES = [
 
 /**
  * The data every installation needs, written once on an empty database: the permission
- * catalogue, roles Admin and User with their permission sets, the ranks and services. A built-in
+ * catalogue, roles Admin and User and the ready roles (READY_ROLES) with their permission sets, the ranks and services. A built-in
  * permission added by a later version is added to an existing database on its next start.
  */
 export async function ensureReferenceData(database: Database): Promise<void> {
@@ -47,14 +47,28 @@ export async function ensureReferenceData(database: Database): Promise<void> {
       .onConflictDoNothing({ target: permissions.name });
     const [{ n }] = await tx.select({ n: sql<number>`count(*)::int` }).from(roles);
     if (Number(n) > 0) return;
-    const perms = await tx.select({ permissionId: permissions.permissionId }).from(permissions);
-    const [admin, user] = await tx
+    const perms = await tx.select({ permissionId: permissions.permissionId, name: permissions.name }).from(permissions);
+    const idOf = new Map(perms.map((p) => [p.name, p.permissionId]));
+    const created = await tx
       .insert(roles)
-      .values([{ name: ADMIN_ROLE, status: true }, { name: USER_ROLE, status: true }])
+      .values([
+        { name: ADMIN_ROLE, status: true },
+        { name: USER_ROLE, status: true },
+        ...READY_ROLES.map((r) => ({ name: r.name, status: true, twoFactorRequired: r.twoFactorRequired })),
+      ])
       .returning();
+    const roleOf = (name: string) => created.find((r) => r.name === name)!;
+    const [admin, user] = [roleOf(ADMIN_ROLE), roleOf(USER_ROLE)];
     await tx.insert(rolePermissions).values([
-      { roleId: admin.roleId, roleName: ADMIN_ROLE, permissionName: 'All permissions', permissionIds: perms.map((p) => p.permissionId) },
+      { roleId: admin.roleId, roleName: ADMIN_ROLE, permissionName: 'All permissions', permissionIds: perms.map((p) => p.permissionId).sort((a, b) => a - b) },
       { roleId: user.roleId, roleName: USER_ROLE, permissionName: 'No admin access', permissionIds: [] },
+      // The ready roles (issue 24): each a documented set, editable like any role.
+      ...READY_ROLES.map((r) => ({
+        roleId: roleOf(r.name).roleId,
+        roleName: r.name,
+        permissionName: `${r.name} permissions`,
+        permissionIds: r.permissions.map((name) => idOf.get(name)!).sort((a, b) => a - b),
+      })),
     ]);
     await tx.insert(ranks).values(RANKS);
     await tx.insert(services).values(SERVICES);

@@ -12,17 +12,22 @@ export const SIGN_IN_REDIRECT_DELAY_MS = 300;
 export function RequireAuth() {
   const { token, user } = useAuth();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  // The link the visitor opened: sign-in returns to it (issue 24), filters and all.
+  const from = `${pathname}${search}`;
 
   useEffect(() => {
     if (token) return;
-    const timer = window.setTimeout(() => navigate(PATHS.signIn, { replace: true }), SIGN_IN_REDIRECT_DELAY_MS);
+    const state = from === '/' ? undefined : { from };
+    const timer = window.setTimeout(() => navigate(PATHS.signIn, { replace: true, state }), SIGN_IN_REDIRECT_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [token, navigate]);
+  }, [token, navigate, from]);
 
   if (!token) return <PageLoader />;
   // Signed in with a password, but the role requires two-factor: enrolment first, nothing else.
-  if (user?.twoFactorSetupRequired && pathname !== PATHS.twoFactorSetup) return <Navigate to={PATHS.twoFactorSetup} replace />;
+  if (user?.twoFactorSetupRequired && pathname !== PATHS.twoFactorSetup) {
+    return <Navigate to={PATHS.twoFactorSetup} replace state={from === '/' ? undefined : { from }} />;
+  }
   return <Outlet />;
 }
 

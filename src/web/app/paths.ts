@@ -44,5 +44,10 @@ export const ROUTE_PERMISSIONS = Object.fromEntries(
 ) as Record<MainPath, PermissionName>;
 
 export function visibleNavItems(permissions: readonly string[]): NavItem[] {
-  return NAV_ITEMS.filter((item) => permissions.includes(item.permission));
+  return NAV_ITEMS.flatMap((item) => {
+    if (permissions.includes(item.permission)) return [item];
+    // Issue 24: an operator who cannot approve still follows the requests they filed.
+    if (item.path === PATHS.approvals && permissions.length > 0) return [{ ...item, label: 'My requests' }];
+    return [];
+  });
 }

@@ -113,7 +113,8 @@ export const routes: RouteObject[] = [
               { path: PATHS.audit, element: guarded(PATHS.audit, <AuditPage />) },
               { path: PATHS.wallet, element: guarded(PATHS.wallet, <WalletPage />) },
               { path: PATHS.staff, element: guarded(PATHS.staff, <StaffPage />) },
-              { path: PATHS.approvals, element: guarded(PATHS.approvals, <ApprovalsPage />) },
+              // Every signed-in operator: the queue with money_approve, "My requests" for all (issue 24).
+              { path: PATHS.approvals, element: <ApprovalsPage /> },
               { path: PATHS.plans, element: guarded(PATHS.plans, <PlansPage />) },
               { path: PATHS.incomeSettings, element: guarded(PATHS.incomeSettings, <IncomeSettingsPage />) },
               { path: PATHS.runs, element: guarded(PATHS.runs, <RunsPage />) },

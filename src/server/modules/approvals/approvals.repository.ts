@@ -123,3 +123,47 @@ export async function firstSettingsSave(db: Db, kind: string): Promise<boolean> 
 export async function markExpired(db: Db, id: number, checkerId: number, remarks: string) {
   await db.update(r).set({ status: 'expired', checkerId, decidedAt: sql`now()`, remarks }).where(eq(r.id, id));
 }
+
+/**
+ * "My requests" (issue 24): one maker's requests, newest first. Read from money_requests_maker_idx
+ * (maker_id, created_at): a maker's own requests, never a scan of the queue.
+ */
+export async function listByMaker(db: Db, makerId: number, status: ApprovalStatus | undefined, page: number, limit: number) {
+  const where = and(eq(r.makerId, makerId), status ? eq(r.status, status) : undefined);
+  const [rows, [counted]] = await Promise.all([
+    selectApprovals(db).where(where).orderBy(sql`${r.createdAt} desc`, sql`${r.id} desc`).limit(limit).offset((page - 1) * limit),
+    db.select({ n: count() }).from(r).where(where),
+  ]);
+  return { data: rows.map(toApproval), total: counted.n };
+}
+
+/**
+ * How many pending requests this checker may decide: not filed by them, not moving their own
+ * wallet. Pending requests are few (a decision takes a request out of the range), and
+ * money_requests_status_idx (status, created_at, id) reads just the pending range, so the count
+ * stays cheap however many decided requests pile up behind it.
+ */
+export async function pendingFor(db: Db, checkerId: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(r)
+    .where(and(eq(r.status, 'pending'), sql`${r.makerId} <> ${checkerId}`, sql`${r.userId} is distinct from ${checkerId}`));
+  return row.n;
+}
+
+/** The ids of a status's requests, oldest first (the order they wait in), at most `cap`; and how many there are. */
+export async function idsOf(db: Db, status: ApprovalStatus | undefined, cap: number) {
+  const where = status ? eq(r.status, status) : undefined;
+  const [rows, [counted]] = await Promise.all([
+    db.select({ id: r.id }).from(r).where(where).orderBy(r.createdAt, r.id).limit(cap),
+    db.select({ n: count() }).from(r).where(where),
+  ]);
+  return { ids: rows.map((row) => row.id), total: counted.n };
+}
+
+/** One batch of the CSV: requests of the status (or all) with ids below `beforeId`, newest id first. */
+export async function approvalsBatch(db: Db, status: ApprovalStatus | undefined, beforeId: number | null, limit: number) {
+  const rows = await selectApprovals(db)
+    .where(and(status ? eq(r.status, status) : undefined, beforeId === null ? undefined : sql`${r.id} < ${beforeId}`))
+    .orderBy(sql`${r.id} desc`)
+    .limit(limit);
+  return rows.map(toApproval);
+}

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { approvalsApi } from '../../../contract/approvals.ts';
+import { APPROVAL_KINDS, approvalsApi } from '../../../contract/approvals.ts';
 import { contextOf } from '../../lib/context.ts';
+import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './approvals.service.ts';
+
+const KINDS = new Map<string, string>(APPROVAL_KINDS.map((k) => [k.value, k.label]));
 
 /** The Approvals screen's API: money movements above the threshold wait here for a second operator. */
 export async function approvalsRoutes(app: FastifyInstance) {
@@ -11,6 +14,38 @@ export async function approvalsRoutes(app: FastifyInstance) {
     list: async (request) => {
       const { page, limit } = request.query;
       return { success: true as const, ...(await service.listApprovals(contextOf(request), request.query)), page, limit };
+    },
+    mine: async (request) => {
+      const { page, limit } = request.query;
+      return { success: true as const, ...(await service.listMyRequests(contextOf(request), request.query)), page, limit };
+    },
+    pendingCount: async (request) => ({ success: true as const, data: { count: await service.pendingCount(contextOf(request)) } }),
+    ids: async (request) => {
+      const { ids, total, capped } = await service.approvalIds(contextOf(request), request.query.status);
+      return { success: true as const, data: ids, total, capped };
+    },
+    csv: async (request, reply) => {
+      const ctx = contextOf(request);
+      const { status } = request.query;
+      return sendCsv<number>(
+        reply,
+        `approvals${status ? `-${status}` : ''}.csv`,
+        ['Request', 'Kind', 'Member ID', 'Member', 'Amount (INR)', 'Status', 'Maker', 'Requested At', 'Checker', 'Decided At', 'Remarks'],
+        async (beforeId) => {
+          const rows = await service.approvalsBatch(ctx, status, beforeId, CSV_BATCH);
+          return {
+            rows: rows.map((a) => [
+              a.id, KINDS.get(a.kind) ?? a.kind, a.userId, a.userName, a.amount.toFixed(2), a.status, a.makerName, a.createdAt,
+              a.checkerName, a.decidedAt, a.remarks,
+            ]),
+            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].id : null,
+          };
+        },
+      );
+    },
+    bulk: async (request, reply) => {
+      const ctx = contextOf(request);
+      return idempotent(ctx, request, reply, (tx) => service.decideMany(tx, ctx, request.body));
     },
     get: async (request) => ({ success: true as const, data: await service.getApproval(contextOf(request), request.params.id) }),
     approve: async (request, reply) => {

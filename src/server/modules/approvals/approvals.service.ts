@@ -1,4 +1,4 @@
-import type { Approval, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
+import { BULK_IDS_CAP, type Approval, type ApprovalKind, type ApprovalStatus, type BulkDecision, type BulkDecisionResult } from '../../../contract/approvals.ts';
 import { isoToWireDate } from '../../../contract/common.ts';
 import { transferBody } from '../../../contract/payouts.ts';
 import { rechargeBody, withdrawalDecisionBody } from '../../../contract/wallet.ts';
@@ -24,6 +24,78 @@ import { moneyContext, type MoneyContext } from './four-eyes.ts';
 
 export function listApprovals(ctx: Ctx, input: { status?: ApprovalStatus; sort: repo.ApprovalSort; page: number; limit: number }) {
   return repo.listApprovals(ctx.database.db, input.status, input.sort, input.page, input.limit);
+}
+
+/** "My requests" (issue 24): only the caller's own, whatever their permissions. */
+export function listMyRequests(ctx: Ctx, input: { status?: ApprovalStatus; page: number; limit: number }) {
+  return repo.listByMaker(ctx.database.db, actorId(ctx), input.status, input.page, input.limit);
+}
+
+/** The sidebar's badge: requests waiting for this checker's decision. */
+export function pendingCount(ctx: Ctx): Promise<number> {
+  return repo.pendingFor(ctx.database.db, actorId(ctx));
+}
+
+/** "Select all matching": the ids of every request of the status, capped at BULK_IDS_CAP. */
+export async function approvalIds(ctx: Ctx, status: ApprovalStatus | undefined) {
+  const { ids, total } = await repo.idsOf(ctx.database.db, status, BULK_IDS_CAP);
+  return { ids, total, capped: total > ids.length };
+}
+
+export function approvalsBatch(ctx: Ctx, status: ApprovalStatus | undefined, beforeId: number | null, limit: number) {
+  return repo.approvalsBatch(ctx.database.db, status, beforeId, limit);
+}
+
+/**
+ * Approve or reject many requests (issue 24). Each is decided exactly as one decision is
+ * (approveRequest / rejectRequest: never one's own request or wallet, a reason for a rejection,
+ * expiry, the movement's own limits), each in its own savepoint of the bulk call's transaction with
+ * its own audit row, so one refusal rolls back that request alone. A request already decided the
+ * same way (a repeated bulk) is reported as done before, never decided twice.
+ */
+export async function decideMany(tx: Db, ctx: Ctx, body: BulkDecision): Promise<MoneyResult> {
+  const done: BulkDecisionResult['done'] = [];
+  const failed: BulkDecisionResult['failed'] = [];
+  const after: (() => void)[] = [];
+  const wanted = body.action === 'approve' ? 'approved' : 'rejected';
+  for (const id of body.ids) {
+    try {
+      const outcome = await tx.transaction(async (sp) => {
+        const result = body.action === 'approve'
+          ? await approveRequest(sp, ctx, id, body.remarks)
+          : await rejectRequest(sp, ctx, id, body.remarks);
+        await audit(sp, ctx, result.audit);
+        return result;
+      });
+      if (outcome.status >= 400) {
+        failed.push({ id, message: (outcome.body as { message: string }).message });
+        continue;
+      }
+      if (outcome.afterCommit) after.push(outcome.afterCommit);
+      done.push({ id });
+    } catch (err) {
+      if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
+      const existing = err.statusCode === 409 ? await repo.approvalById(tx, id) : null;
+      if (existing && existing.status === wanted) done.push({ id, note: `Already ${wanted}` });
+      else failed.push({ id, message: err.message });
+    }
+  }
+  const verb = body.action === 'approve' ? 'approved' : 'rejected';
+  return {
+    status: 200,
+    afterCommit: after.length ? () => after.forEach((f) => f()) : undefined,
+    body: {
+      success: true,
+      message: `${done.length} ${done.length === 1 ? 'request' : 'requests'} ${verb}, ${failed.length} not`,
+      data: { done, failed },
+    },
+    audit: {
+      action: 'money_requests_bulk_decided',
+      entity: 'money_request',
+      entityId: body.ids.length === 1 ? body.ids[0] : null,
+      after: { action: body.action, ids: body.ids, done: done.map((d) => d.id), failed: failed.map((f) => f.id) },
+    },
+  };
 }
 
 export async function getApproval(ctx: Ctx, id: number): Promise<Approval> {

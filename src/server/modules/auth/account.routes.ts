@@ -22,6 +22,10 @@ export async function accountRoutes(app: FastifyInstance) {
       await withRetryAfter(reply, () => account.changeOwnEmail(contextOf(request), request.body));
       return { success: true as const, message: 'Your sign-in email has been changed' };
     },
+    changePassword: async (request, reply) => {
+      await withRetryAfter(reply, () => account.changeOwnPassword(contextOf(request), request.body));
+      return { success: true as const, message: 'Your password has been changed. Your other sessions have been signed out.' };
+    },
     sessions: async (request) => ({ success: true as const, data: await account.listSessions(contextOf(request)) }),
     endSession: async (request) => {
       await account.endSession(contextOf(request), request.params.id);

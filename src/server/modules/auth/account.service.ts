@@ -1,11 +1,12 @@
 import type { AccountSession, TwoFactorSetup, TwoFactorStatus } from '../../../contract/account.ts';
 import { audit } from '../../lib/audit.ts';
 import type { AuthContext, Ctx } from '../../lib/context.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, invalidInput } from '../../lib/errors.ts';
 import * as repo from './auth.repository.ts';
 import { released, reserve, TooManyAttempts, waitText } from './attempts.ts';
 import { INVALID_CODE } from './auth.service.ts';
-import { verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { assertUsablePassword } from './password-policy.ts';
 import { beginSetup, confirmSetup, findTwoFactor, removeTwoFactor, verifyCode } from './two-factor.ts';
 
 /** The signed-in account's own two-factor sign-in and sessions: `ctx.auth` is always set here. */
@@ -64,6 +65,33 @@ export async function changeOwnEmail(ctx: Ctx, input: { email: string; password:
     await repo.setEmail(tx, auth.userId, email);
     await repo.voidPasswordResets(tx, auth.userId);
     await audit(tx, ctx, { action: 'change_email', entity: 'user', entityId: auth.userId, before: { email: auth.email }, after: { email } });
+  });
+}
+
+/**
+ * The account changes its own password (issue 24): the current password is asked again (wrong ones
+ * counted like the email change's, 429 after MAX_WRONG_CODES), the new one must meet the password
+ * policy and differ from the current one. Every other session of the account is signed out (this
+ * one stays), reset links mailed before stop working, and it is audited.
+ */
+export async function changeOwnPassword(ctx: Ctx, input: { currentPassword: string; newPassword: string }) {
+  const { currentPassword, newPassword } = input;
+  const auth = signedIn(ctx);
+  const { db } = ctx.database;
+  const guess = await guardGuessing(ctx, `password:${auth.userId}`, 'wrong passwords', 'Your current password is not correct');
+  const currentHash = await repo.passwordHashOf(db, auth.userId);
+  if (!(await verifyPassword(currentPassword, currentHash))) guess.wrong();
+  await guess.right();
+  if (newPassword === currentPassword) {
+    throw invalidInput([{ path: 'body.newPassword', field: 'newPassword', message: 'Choose a password different from your current one' }]);
+  }
+  await assertUsablePassword(newPassword, 'newPassword', [auth.email, auth.name]);
+  const passwordHash = await hashPassword(newPassword);
+  await db.transaction(async (tx) => {
+    await repo.setPassword(tx, auth.userId, passwordHash);
+    await repo.voidPasswordResets(tx, auth.userId);
+    const ended = await repo.deleteOtherSessions(tx, auth.userId, auth.tokenHash);
+    await audit(tx, ctx, { action: 'change_password', entity: 'user', entityId: auth.userId, after: { otherSessionsSignedOut: ended } });
   });
 }
 

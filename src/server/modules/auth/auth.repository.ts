@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { AccountSession } from '../../../contract/account.ts';
 import { ADMIN_ROLE } from '../../../contract/permissions.ts';
 import type { Database, Db } from '../../db/client.ts';
@@ -88,6 +88,12 @@ export async function deleteSession(db: Db, tokenHash: string) {
 
 export async function deleteUserSessions(db: Db, userId: number) {
   await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/** Signs out every session of the account but the one with `keepTokenHash`; how many ended. */
+export async function deleteOtherSessions(db: Db, userId: number, keepTokenHash: string): Promise<number> {
+  const rows = await db.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, keepTokenHash))).returning({ id: sessions.id });
+  return rows.length;
 }
 
 export async function touchLastLogin(db: Db, userId: number) {

@@ -86,17 +86,17 @@ describe('role names are unique after normalisation (finding 10)', () => {
   });
 
   it('refuses renaming another role to a look-alike of an existing name', async () => {
-    const created = await admin('POST', '/api/CreateRoles', { name: 'Support' });
+    const created = await admin('POST', '/api/CreateRoles', { name: 'Helpdesk' });
     expect(created.statusCode).toBe(201);
-    const support: number = created.json().data.roleId;
+    const helpdesk: number = created.json().data.roleId;
     for (const name of [...lookalikes, 'us\u0435r']) {
-      const res = await admin('PUT', `/api/updateRole/${support}`, { name, status: true });
+      const res = await admin('PUT', `/api/updateRole/${helpdesk}`, { name, status: true });
       expect(res.statusCode, name).toBe(409);
       expect(res.json().message, name).toMatch(/^A role named (Admin|User) already exists/);
     }
-    expect((await roleRow(support)).name).toBe('Support');
+    expect((await roleRow(helpdesk)).name).toBe('Helpdesk');
     // Its own name in another case is still its own.
-    expect((await admin('PUT', `/api/updateRole/${support}`, { name: 'SUPPORT', status: true })).statusCode).toBe(200);
+    expect((await admin('PUT', `/api/updateRole/${helpdesk}`, { name: 'HELPDESK', status: true })).statusCode).toBe(200);
   });
 
   it('two look-alike names created at the same moment: one is created, the other refused with 409, never a 500', async () => {

@@ -27,25 +27,25 @@ describe('roles API', () => {
   });
 
   it('creates (status defaults to true), refuses a duplicate name with 409 and an empty one with 400', async () => {
-    const res = await call('POST', '/api/CreateRoles', { name: ' Support ' });
+    const res = await call('POST', '/api/CreateRoles', { name: ' Helpdesk ' });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ success: true, message: 'Role created successfully', data: { name: 'Support', status: true } });
-    const dup = await call('POST', '/api/CreateRoles', { name: 'Support', status: false });
+    expect(res.json()).toMatchObject({ success: true, message: 'Role created successfully', data: { name: 'Helpdesk', status: true } });
+    const dup = await call('POST', '/api/CreateRoles', { name: 'Helpdesk', status: false });
     expect(dup.statusCode).toBe(409);
-    expect(dup.json().message).toBe('A role named Support already exists');
+    expect(dup.json().message).toBe('A role named Helpdesk already exists');
     const empty = await call('POST', '/api/CreateRoles', { name: '  ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe('Please enter a role name');
   });
 
   it('updates name and status, and keeps the role-permission record\u2019s name in step', async () => {
-    const id = await roleId('Support');
+    const id = await roleId('Helpdesk');
     await call('POST', '/api/role-permissions/createPermissionForRole', { roleId: id, permissionIds: [1] });
-    const res = await call('PUT', `/api/updateRole/${id}`, { name: 'Customer Support', status: false });
+    const res = await call('PUT', `/api/updateRole/${id}`, { name: 'Customer Helpdesk', status: false });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ message: 'Role updated successfully', data: { roleId: id, name: 'Customer Support', status: false } });
+    expect(res.json()).toMatchObject({ message: 'Role updated successfully', data: { roleId: id, name: 'Customer Helpdesk', status: false } });
     const [rp] = await t.database.query<{ role_name: string }>('select role_name from role_permissions where role_id = $1', [id]);
-    expect(rp.role_name).toBe('Customer Support');
+    expect(rp.role_name).toBe('Customer Helpdesk');
     expect((await call('PUT', '/api/updateRole/999999', { name: 'X', status: true })).statusCode).toBe(404);
     expect((await call('PUT', `/api/updateRole/${id}`, { name: 'Admin', status: true })).statusCode).toBe(409);
   });
@@ -70,7 +70,7 @@ describe('roles API', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Role Auditor is held by accounts; give them another role before deleting it');
 
-    const id = await roleId('Customer Support');
+    const id = await roleId('Customer Helpdesk');
     const res = await call('DELETE', `/api/deleteRole/${id}`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, message: 'Role deleted successfully' });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { staffApi } from '../../../contract/staff.ts';
 import { contextOf } from '../../lib/context.ts';
+import { sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './staff.service.ts';
 
@@ -14,12 +15,34 @@ async function loggingMailFailure<T>(request: FastifyRequest, work: Promise<T>):
   }
 }
 
+const STAFF_CSV_PAGE = 500;
+
 export async function staffRoutes(app: FastifyInstance) {
   registerEndpoints(app, staffApi, {
     list: async (request) => {
       const q = request.query;
       const { data, total } = await service.listStaff(contextOf(request), q);
       return { success: true as const, data, total, page: q.page, limit: q.limit };
+    },
+    csv: async (request, reply) => {
+      // Staff are the back-office's accounts (tens, not millions): the screen's own query, page by page.
+      const ctx = contextOf(request);
+      return sendCsv<number>(
+        reply,
+        'staff.csv',
+        ['User ID', 'Full Name', 'Email', 'Role', 'Status', 'Two-factor', 'Last Sign-in', 'Invitation'],
+        async (page) => {
+          const current = page ?? 1;
+          const { data } = await service.listStaff(ctx, { ...request.query, page: current, limit: STAFF_CSV_PAGE });
+          return {
+            rows: data.map((s) => [
+              s.userId, s.fullName, s.email, s.role, s.status ? 'Active' : 'Inactive', s.twoFactorEnabled ? 'On' : 'Off',
+              s.lastSignIn ?? 'Never', s.invitePending ? 'Pending' : s.passwordSet ? 'Accepted' : 'Expired',
+            ]),
+            cursor: data.length === STAFF_CSV_PAGE ? current + 1 : null,
+          };
+        },
+      );
     },
     roles: async (request) => ({ success: true as const, data: await service.assignableRoles(contextOf(request)) }),
     invite: async (request) => {

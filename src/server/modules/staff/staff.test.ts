@@ -14,7 +14,7 @@ beforeAll(async () => {
   admin = bearer(await t.login());
   const [me] = await t.database.query<{ user_id: number }>('select user_id from users where email = $1', [ADMIN_EMAIL]);
   adminId = Number(me.user_id);
-  for (const [name, perms] of [['Support', ['users_view']], ['Supervisors', ['users_view', 'staff_manage']]] as const) {
+  for (const [name, perms] of [['Helpdesk', ['users_view']], ['Supervisors', ['users_view', 'staff_manage']]] as const) {
     const created = await t.app.inject({ method: 'POST', url: '/api/CreateRoles', headers: admin, payload: { name, status: true } });
     const permIds = await t.database.query<{ permission_id: number }>('select permission_id from permissions where name = any($1::text[])', [perms]);
     await t.app.inject({
@@ -32,7 +32,7 @@ const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, hea
   t.app.inject({ method, url: `/api${url}`, headers, payload });
 
 let seq = 0;
-async function invite(roleName = 'Support', headers = admin) {
+async function invite(roleName = 'Helpdesk', headers = admin) {
   seq += 1;
   const res = await call('POST', '/staff/invite', { fullName: `Staff Person ${seq}`, email: `staff${seq}@test.local`, roleId: roleIds[roleName] }, headers);
   expect(res.statusCode, res.body).toBe(201);
@@ -70,7 +70,7 @@ describe('GET /api/staff', () => {
     expect(body).toMatchObject({ success: true, page: 1, limit: 100 });
     expect(body.total).toBe(body.data.length);
     expect(body.data[0]).toEqual({
-      userId: member.userId, fullName: member.fullName, email: member.email, roleId: roleIds.Support, role: 'Support',
+      userId: member.userId, fullName: member.fullName, email: member.email, roleId: roleIds.Helpdesk, role: 'Helpdesk',
       status: true, lastSignIn: null, twoFactorEnabled: false, invitePending: true, passwordSet: false, unconfirmed: false,
     });
     expect(body.data.find((s: { userId: number }) => s.userId === adminId)).toMatchObject({
@@ -101,7 +101,7 @@ describe('GET /api/staff', () => {
 
   it('issue 15: sorts by name, email, role, status or last sign-in in either direction, ties by user id', async () => {
     await invite('Supervisors');
-    await invite('Support');
+    await invite('Helpdesk');
     type Row = { userId: number; fullName: string; email: string; role: string | null; lastSignIn: string | null };
     const list = async (sort: string) => ((await call('GET', `/staff?limit=100&sort=${sort}`)).json().data as Row[]);
     const byId = (await list('-userId')).map((s) => s.userId);
@@ -113,9 +113,9 @@ describe('GET /api/staff', () => {
     const roles = (await list('role')).map((s) => s.role ?? '~');
     expect(roles).toEqual([...roles].sort());
     // Ties (the same role) in user id order, the same direction.
-    const support = (await list('role')).filter((s) => s.role === 'Support').map((s) => s.userId);
-    expect(support.length).toBeGreaterThan(1);
-    expect(support).toEqual([...support].sort((x, y) => x - y));
+    const helpdesk = (await list('role')).filter((s) => s.role === 'Helpdesk').map((s) => s.userId);
+    expect(helpdesk.length).toBeGreaterThan(1);
+    expect(helpdesk).toEqual([...helpdesk].sort((x, y) => x - y));
     // Signed in most recently first: the administrator, who signed in; never signed in last.
     const recent = await list('-lastSignIn');
     expect(recent.filter((s) => s.lastSignIn !== null)[0].userId).toBe(adminId);
@@ -132,27 +132,27 @@ describe('GET /api/staff/roles', () => {
     const res = await call('GET', '/staff/roles', undefined, onlyStaff);
     expect(res.statusCode).toBe(200);
     const names = res.json().data.map((r: { name: string }) => r.name);
-    expect(names).toEqual(expect.arrayContaining(['Admin', 'Support', 'Supervisors']));
+    expect(names).toEqual(expect.arrayContaining(['Admin', 'Helpdesk', 'Supervisors']));
     expect(names).not.toContain('User');
     expect(names).not.toContain('Retired');
-    expect(res.json().data.find((r: { name: string }) => r.name === 'Support')).toEqual({ roleId: roleIds.Support, name: 'Support', twoFactorRequired: false });
+    expect(res.json().data.find((r: { name: string }) => r.name === 'Helpdesk')).toEqual({ roleId: roleIds.Helpdesk, name: 'Helpdesk', twoFactorRequired: false });
   });
 });
 
 describe('POST /api/staff/invite', () => {
   it('creates a staff account without a password, stores only the hash of a 72-hour invite link, mails the link built from PUBLIC_URL, and audits', async () => {
     const before = t.mail.length;
-    const res = await call('POST', '/staff/invite', { fullName: '  Asha Rao ', email: 'Asha.Rao@Test.local', roleId: roleIds.Support });
+    const res = await call('POST', '/staff/invite', { fullName: '  Asha Rao ', email: 'Asha.Rao@Test.local', roleId: roleIds.Helpdesk });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       success: true, message: 'Invitation sent to Asha Rao (asha.rao@test.local)',
-      data: { fullName: 'Asha Rao', email: 'asha.rao@test.local', role: 'Support', invitePending: true, passwordSet: false },
+      data: { fullName: 'Asha Rao', email: 'asha.rao@test.local', role: 'Helpdesk', invitePending: true, passwordSet: false },
     });
     const { userId } = res.json().data;
     const [row] = await t.database.query<{ can_sign_in: boolean; password_hash: string | null; role_id: number; level: number; phone: string; status: boolean }>(
       'select can_sign_in, password_hash, role_id, level, phone, status from users where user_id = $1', [userId],
     );
-    expect(row).toMatchObject({ can_sign_in: true, password_hash: null, role_id: roleIds.Support, level: 0, status: true });
+    expect(row).toMatchObject({ can_sign_in: true, password_hash: null, role_id: roleIds.Helpdesk, level: 0, status: true });
     expect(row.phone).toMatch(/^9000000\d{3}$/);
     expect(t.mail.length).toBe(before + 1);
     const mail = t.mail.at(-1)!;
@@ -179,7 +179,7 @@ describe('POST /api/staff/invite', () => {
   it('refuses a taken email (409), the User role, an inactive or unknown role, and bad input, creating nothing', async () => {
     const count = async () => Number((await t.database.query<{ n: number }>('select count(*) as n from users'))[0].n);
     const n = await count();
-    const dup = await call('POST', '/staff/invite', { fullName: 'Again', email: ADMIN_EMAIL, roleId: roleIds.Support });
+    const dup = await call('POST', '/staff/invite', { fullName: 'Again', email: ADMIN_EMAIL, roleId: roleIds.Helpdesk });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().message).toBe(`An account with the email ${ADMIN_EMAIL} already exists`);
     const user = await call('POST', '/staff/invite', { fullName: 'Member Role', email: 'memberrole@test.local', roleId: roleIds.User });
@@ -198,7 +198,7 @@ describe('POST /api/staff/invite', () => {
   it('the invitee sets a password through the link once and signs in; the invitation is then no longer pending', async () => {
     const { member, link } = await invite();
     const token = await accept(link, member.email);
-    expect((await me(token)).json().data).toMatchObject({ email: member.email, role: 'Support' });
+    expect((await me(token)).json().data).toMatchObject({ email: member.email, role: 'Helpdesk' });
     const again = await t.app.inject({ method: 'POST', url: '/api/users/reset-password', payload: { token: tokenOf(link), newPassword: 'another-password-1' } });
     expect(again.statusCode).toBe(400);
     const listed = (await call('GET', `/staff?q=${member.email}`)).json().data[0];
@@ -219,14 +219,14 @@ describe('issue 22 finding 11: a registration never blocks an invitation', () =>
     const listed = (await call('GET', '/staff?q=future.colleague')).json().data[0];
     expect(listed).toMatchObject({ userId: squatterId, unconfirmed: true, role: null });
     // It cannot be given a role while its address is not proven.
-    const role = await call('PUT', `/staff/${squatterId}/role`, { roleId: roleIds.Support });
+    const role = await call('PUT', `/staff/${squatterId}/role`, { roleId: roleIds.Helpdesk });
     expect(role.statusCode).toBe(409);
     expect(role.json().message).toMatch(/has not confirmed their email address.*invite future\.colleague@test\.local instead/);
 
-    const res = await call('POST', '/staff/invite', { fullName: 'Future Colleague', email: 'future.colleague@test.local', roleId: roleIds.Support });
+    const res = await call('POST', '/staff/invite', { fullName: 'Future Colleague', email: 'future.colleague@test.local', roleId: roleIds.Helpdesk });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data).toMatchObject({
-      userId: squatterId, fullName: 'Future Colleague', role: 'Support', unconfirmed: false, passwordSet: false, invitePending: true,
+      userId: squatterId, fullName: 'Future Colleague', role: 'Helpdesk', unconfirmed: false, passwordSet: false, invitePending: true,
     });
     const [row] = await t.database.query<{ username: string | null; address: string | null; phone: string; password_hash: string | null; level: number }>(
       'select username, address, phone, password_hash, level from users where user_id = $1', [squatterId],
@@ -241,7 +241,7 @@ describe('issue 22 finding 11: a registration never blocks an invitation', () =>
     expect((await t.app.inject({ method: 'POST', url: '/api/users/confirm-email', payload: { token: tokenOf(confirm.link) } })).statusCode).toBe(400);
     // The invitee accepts and signs in.
     const token = await accept(t.mail.at(-1)!.link, 'future.colleague@test.local');
-    expect((await me(token)).json().data).toMatchObject({ email: 'future.colleague@test.local', role: 'Support' });
+    expect((await me(token)).json().data).toMatchObject({ email: 'future.colleague@test.local', role: 'Helpdesk' });
     const [entry] = await t.database.query<{ before: { takenOver: string } }>(
       `select before from audit_log where action = 'invite' and entity_id = $1`, [String(squatterId)],
     );
@@ -252,7 +252,7 @@ describe('issue 22 finding 11: a registration never blocks an invitation', () =>
     const reg = await register('confirmed.owner@test.local', 2);
     expect(reg.statusCode).toBe(201);
     await confirmRegistration(t, 'confirmed.owner@test.local');
-    const res = await call('POST', '/staff/invite', { fullName: 'Owner', email: 'confirmed.owner@test.local', roleId: roleIds.Support });
+    const res = await call('POST', '/staff/invite', { fullName: 'Owner', email: 'confirmed.owner@test.local', roleId: roleIds.Helpdesk });
     expect(res.statusCode).toBe(409);
   });
 });
@@ -315,19 +315,19 @@ describe('PUT /api/staff/{userId}/role', () => {
     const [entry] = await t.database.query<{ before: { role: string }; after: { role: string } }>(
       `select before, after from audit_log where action = 'change_role' and entity_id = $1`, [String(member.userId)],
     );
-    expect([entry.before.role, entry.after.role]).toEqual(['Support', 'Supervisors']);
+    expect([entry.before.role, entry.after.role]).toEqual(['Helpdesk', 'Supervisors']);
   });
 
   it('gives a self-registered account (no role) its first role', async () => {
     await plainAccount(t);
     const listed = (await call('GET', '/staff?q=plain@test.local')).json().data[0];
     expect(listed).toMatchObject({ role: null, roleId: null });
-    const res = await call('PUT', `/staff/${listed.userId}/role`, { roleId: roleIds.Support });
-    expect(res.json().data.role).toBe('Support');
+    const res = await call('PUT', `/staff/${listed.userId}/role`, { roleId: roleIds.Helpdesk });
+    expect(res.json().data.role).toBe('Helpdesk');
   });
 
   it('nobody changes their own role (403)', async () => {
-    const res = await call('PUT', `/staff/${adminId}/role`, { roleId: roleIds.Support });
+    const res = await call('PUT', `/staff/${adminId}/role`, { roleId: roleIds.Helpdesk });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toBe('You cannot change your own role; ask another administrator');
     const supervisor = await accountWithPermissions(t.database, ['staff_manage', 'users_view']);
@@ -354,17 +354,17 @@ describe('PUT /api/staff/{userId}/role', () => {
 
   it('the last active administrator cannot be demoted (409); with a second administrator it can', async () => {
     const editor = await allPermissionsEditor();
-    const demote = await call('PUT', `/staff/${adminId}/role`, { roleId: roleIds.Support }, editor.headers);
+    const demote = await call('PUT', `/staff/${adminId}/role`, { roleId: roleIds.Helpdesk }, editor.headers);
     expect(demote.statusCode).toBe(409);
     expect(demote.json().message).toBe('System Administrator is the last active administrator and cannot be given another role; make another account an administrator first');
     const [row] = await t.database.query<{ role_id: number }>('select role_id from users where user_id = $1', [adminId]);
     expect(row.role_id).toBe(roleIds.Admin);
     // An invited administrator who has not set a password yet can't sign in: it does not count.
     const { member, link } = await invite('Admin');
-    expect((await call('PUT', `/staff/${adminId}/role`, { roleId: roleIds.Support }, editor.headers)).statusCode).toBe(409);
+    expect((await call('PUT', `/staff/${adminId}/role`, { roleId: roleIds.Helpdesk }, editor.headers)).statusCode).toBe(409);
     await accept(link, member.email);
     const secondAdmin = bearer(await t.login(member.email, 'invitee-password-1'));
-    const ok = await call('PUT', `/staff/${member.userId}/role`, { roleId: roleIds.Support }, editor.headers);
+    const ok = await call('PUT', `/staff/${member.userId}/role`, { roleId: roleIds.Helpdesk }, editor.headers);
     expect(ok.statusCode).toBe(200);
     expect((await call('GET', '/staff', undefined, secondAdmin)).statusCode).toBe(403);
   });
@@ -420,7 +420,7 @@ describe('PUT /api/staff/{userId}/status and POST /api/staff/{userId}/sign-out',
     expect(takeover.statusCode).toBe(403);
     expect(takeover.json().message).toMatch(/^System Administrator has the role Admin, which holds permissions you do not have \(.+\), so you cannot change this account$/);
     expect((await call('PUT', `/staff/${adminId}/status`, { status: false }, manager)).statusCode).toBe(403);
-    expect((await call('PUT', `/staff/${adminId}/role`, { roleId: roleIds.Support }, manager)).statusCode).toBe(403);
+    expect((await call('PUT', `/staff/${adminId}/role`, { roleId: roleIds.Helpdesk }, manager)).statusCode).toBe(403);
     expect((await call('POST', `/staff/${adminId}/sign-out`, undefined, manager)).statusCode).toBe(403);
     const [row] = await t.database.query<{ email: string; status: boolean; role_id: number }>('select email, status, role_id from users where user_id = $1', [adminId]);
     expect(row).toEqual({ email: ADMIN_EMAIL, status: true, role_id: roleIds.Admin });
@@ -444,7 +444,7 @@ describe('PUT /api/staff/{userId}/status and POST /api/staff/{userId}/sign-out',
     const plain = await insertUser(t.database.db, { fullName: 'Network Member', email: 'network.member@test.local', phone: '9876500002' });
     for (const [method, url, payload] of [
       ['PUT', `/staff/${plain.userId}`, { fullName: 'X' }],
-      ['PUT', `/staff/${plain.userId}/role`, { roleId: roleIds.Support }],
+      ['PUT', `/staff/${plain.userId}/role`, { roleId: roleIds.Helpdesk }],
       ['PUT', `/staff/${plain.userId}/status`, { status: false }],
       ['POST', `/staff/${plain.userId}/sign-out`, undefined],
       ['POST', `/staff/${plain.userId}/invite`, undefined],
@@ -456,5 +456,24 @@ describe('PUT /api/staff/{userId}/status and POST /api/staff/{userId}/sign-out',
     }
     const [row] = await t.database.query<{ can_sign_in: boolean; role_id: number | null }>('select can_sign_in, role_id from users where user_id = $1', [plain.userId]);
     expect(row).toEqual({ can_sign_in: false, role_id: null });
+  });
+});
+
+describe('GET /staff.csv (issue 24)', () => {
+  it('exports the filtered staff list in its order, times in India time with the offset; only staff_manage', async () => {
+    const { member } = await invite('Helpdesk');
+    const res = await call('GET', `/staff.csv?q=${encodeURIComponent(member.email)}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    const lines = res.body.replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+    expect(lines).toEqual([
+      'User ID,Full Name,Email,Role,Status,Two-factor,Last Sign-in,Invitation',
+      `${member.userId},${member.fullName},${member.email},Helpdesk,Active,Off,Never,Pending`,
+    ]);
+    const all = (await call('GET', '/staff.csv?sort=fullName')).body.split('\r\n').filter(Boolean);
+    expect(all.length).toBe((await call('GET', '/staff?limit=500')).json().total + 1);
+    expect(all.some((l) => l.includes(ADMIN_EMAIL) && /T\d{2}:\d{2}:\d{2}(\.\d{3})?\+05:30,/.test(l))).toBe(true);
+    const viewer = bearer(await accountWithPermissions(t.database, ['users_view']));
+    expect((await call('GET', '/staff.csv', undefined, viewer)).statusCode).toBe(403);
   });
 });

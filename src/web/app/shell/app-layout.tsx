@@ -7,6 +7,7 @@ import { PageLoader } from '../../components/page-loader';
 import { TopProgress } from '../../components/top-progress';
 import { Header } from './header';
 import { layoutLoadingEnded, layoutLoadingLeft, LayoutLoading } from './layout-loading';
+import { useSearchShortcut } from './search-shortcut';
 import { Sidebar } from './sidebar';
 
 export { LAYOUT_LOADING_MS } from './layout-loading';
@@ -22,6 +23,7 @@ export function AppLayout() {
   const isDesktop = useMediaQuery('(min-width: 48em)');
   const { pathname } = useLocation();
   const mini = collapsed && isDesktop === true;
+  useSearchShortcut();
 
   useEffect(() => {
     if (ready) {

@@ -1,4 +1,4 @@
-import { ActionIcon, Avatar, Burger, Button, Group, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Burger, Button, Group, Kbd, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout, IconShieldCheck, IconUserShield } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { clearSession } from '../../lib/session';
 import { ACCOUNT_PATH, PATHS } from '../../lib/paths';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { HeaderClock } from './header-clock';
+import { shortcutLabel } from './search-shortcut';
 
 interface HeaderProps {
   mobileOpened: boolean;
@@ -54,7 +55,16 @@ export function Header({ mobileOpened, onToggleMobile, collapsed, onToggleCollap
         </Group>
       </Group>
 
-      <MemberSearch />
+      <Group gap="xs" wrap="nowrap">
+        <MemberSearch />
+        {/* Issue 24: the search shortcut, where it can be seen. */}
+        <Tooltip label="Press / or the shortcut to search: the page's list when it has a search box, members elsewhere">
+          <Group gap={4} wrap="nowrap" visibleFrom="md" data-testid="search-shortcut-hint">
+            <Kbd size="xs">/</Kbd>
+            <Kbd size="xs">{shortcutLabel()}</Kbd>
+          </Group>
+        </Tooltip>
+      </Group>
 
       <Group gap="lg" wrap="nowrap">
         <HeaderClock />

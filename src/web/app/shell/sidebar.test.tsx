@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import { PATHS } from '../../lib/paths';
 import { NAV_ITEMS, ROUTE_PERMISSIONS, visibleNavItems } from '../paths';
+import { pendingCountQuery } from '../../features/approvals/approvals.api';
 import { Sidebar } from './sidebar';
 
 describe('route permissions and the sidebar', () => {
@@ -48,7 +49,10 @@ describe('route permissions and the sidebar', () => {
       'Royalty Income',
       'Reward Income',
       'User Wallet',
+      // Issue 24: an account that cannot approve follows its own requests.
+      'My requests',
     ]);
+    expect(visibleNavItems(['money_approve']).map((item) => item.label)).toEqual(['Approvals']);
   });
 
   it('renders only the permitted links, with the access-control group', async () => {
@@ -58,7 +62,7 @@ describe('route permissions and the sidebar', () => {
 
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     const links = within(nav).getAllByRole('link').map((link) => link.textContent);
-    expect(links).toEqual(['Users', 'Roles', 'Role Permissions']);
+    expect(links).toEqual(['Users', 'My requests', 'Roles', 'Role Permissions']);
     expect(within(nav).getByText('Access control')).toBeTruthy();
     expect(within(nav).getByRole('link', { name: 'Users' }).getAttribute('aria-current')).toBe('page');
   });
@@ -69,5 +73,31 @@ describe('route permissions and the sidebar', () => {
     renderPage(<Sidebar mini={false} onNavigate={() => {}} />);
     expect(await screen.findByRole('link', { name: 'Dashboard' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+  });
+
+  it('issue 24: a badge with the requests waiting for this checker, kept fresh; none without money_approve', async () => {
+    const user = signIn(['money_approve', 'users_view']);
+    let waiting = 3;
+    const fetchMock = mockFetch((path) =>
+      path === '/approvals/pending-count'
+        ? jsonResponse(200, { success: true, data: { count: waiting } })
+        : jsonResponse(200, { success: true, data: user }));
+    const { queryClient } = renderPage(<Sidebar mini={false} onNavigate={() => {}} />, { path: '/users' });
+    const link = await screen.findByRole('link', { name: 'Approvals, 3 waiting for your decision' });
+    expect(within(link).getByText('3')).toBeTruthy();
+    expect(pendingCountQuery().refetchInterval).toBe(60_000);
+    // A decision refreshes the approvals group, and the badge with it.
+    waiting = 0;
+    await act(() => queryClient.invalidateQueries({ queryKey: ['approvals'] }));
+    expect(await screen.findByRole('link', { name: 'Approvals' })).toBeTruthy();
+    expect(fetchMock.mock.calls.filter(([url]) => String(url) === '/api/approvals/pending-count')).toHaveLength(2);
+  });
+
+  it('issue 24: asks for no count without money_approve', async () => {
+    const user = signIn(['wallet_manage']);
+    const fetchMock = mockFetch(() => jsonResponse(200, { success: true, data: user }));
+    renderPage(<Sidebar mini={false} onNavigate={() => {}} />, { path: '/users' });
+    expect(await screen.findByRole('link', { name: 'My requests' })).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).includes('pending-count'))).toBe(false);
   });
 });

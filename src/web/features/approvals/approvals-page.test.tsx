@@ -183,4 +183,108 @@ describe('ApprovalsPage: a compensation change (issue 22)', () => {
     expect(within(dialog).getByText('Level income on one sale (every level filled): ₹1,200.00')).toBeTruthy();
     expect(within(dialog).getByText('It takes effect as soon as you approve.')).toBeTruthy();
   });
+
+  describe('my requests (issue 24)', () => {
+    const decided: Approval = {
+      ...base, id: 11, makerId: TEST_USER.userId, makerName: TEST_USER.fullName, status: 'rejected',
+      checkerId: 77, checkerName: 'Chitra Checker', remarks: 'Wrong member', decidedAt: '2026-03-03T10:00:00.000Z',
+    };
+
+    it('an operator without money_approve sees the requests they filed, not "No access"', async () => {
+      const user = signIn(['wallet_manage']);
+      const fetchMock = mockFetch((path) => (path === '/users/me' ? jsonResponse(200, { success: true, data: user }) : jsonResponse(200, page([decided]))));
+      renderPage(<ApprovalsPage />);
+      expect(screen.getByRole('heading', { name: 'My requests' })).toBeTruthy();
+      const row = (await screen.findByText('#11')).closest('tr') as HTMLElement;
+      expect(within(row).getByText('Rejected')).toBeTruthy();
+      expect(within(row).getByText('Chitra Checker')).toBeTruthy();
+      expect(within(row).getByText('Wrong member')).toBeTruthy();
+      const urls = fetchMock.mock.calls.map(([url]) => String(url));
+      expect(urls).toContain('/api/approvals/mine?page=1&limit=25');
+      expect(urls.some((u) => u.startsWith('/api/approvals?'))).toBe(false);
+      expect(screen.queryByRole('tab')).toBeNull();
+      expect(screen.queryByText('No access')).toBeNull();
+      fireEvent.click(screen.getByRole('radio', { name: 'Pending' }));
+      await waitFor(() => expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/approvals/mine?status=pending&page=1&limit=25'));
+    });
+
+    it('is a tab beside the queue for an approver', async () => {
+      const fetchMock = serve((path) => jsonResponse(200, page(path.startsWith('/approvals/mine') ? [decided] : [base])));
+      renderPage(<ApprovalsPage />);
+      await screen.findByText('#7');
+      fireEvent.click(screen.getByRole('tab', { name: 'My requests' }));
+      expect(await screen.findByText('#11')).toBeTruthy();
+      expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/approvals/mine?page=1&limit=25');
+    });
+  });
+
+  describe('bulk decisions (issue 24)', () => {
+    const other: Approval = { ...base, id: 9, userName: 'Sita Devi', userId: 502 };
+
+    it('approves the selected requests in one bulk call with an idempotency key, then shows what succeeded and what did not', async () => {
+      const fetchMock = serve((path, init) => {
+        if (path === '/approvals/bulk') {
+          return jsonResponse(200, {
+            success: true, message: '1 request approved, 1 not',
+            data: { done: [{ id: 7 }], failed: [{ id: 8, message: 'You asked for this movement yourself: another operator with money_approve must approve it' }] },
+          });
+        }
+        return init.method === 'POST' ? jsonResponse(500, {}) : jsonResponse(200, page([base, own, other]));
+      });
+      renderPage(<ApprovalsPage />);
+      await screen.findByText('#7');
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Select request 7' }));
+      fireEvent.click(screen.getByRole('checkbox', { name: 'Select request 8' }));
+      expect(screen.getByText('2 selected')).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Approve selected' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Approve 2 requests' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Approve 2 requests' }));
+      expect(await screen.findByText('1 succeeded, 1 did not')).toBeTruthy();
+      expect(screen.getByText(/Request #8: You asked for this movement yourself/)).toBeTruthy();
+      const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/api/approvals/bulk')!;
+      expect(JSON.parse(String(init!.body))).toEqual({ action: 'approve', ids: [7, 8] });
+      expect((init!.headers as Record<string, string>)['Idempotency-Key']).toBeTruthy();
+    });
+
+    it('"select all matching" reads every pending id from the server when the run starts', async () => {
+      const ids = Array.from({ length: 30 }, (_, i) => i + 100);
+      const fetchMock = serve((path) => {
+        if (path.startsWith('/approvals/ids')) return jsonResponse(200, { success: true, data: ids, total: 30, capped: false });
+        if (path === '/approvals/bulk') return jsonResponse(200, { success: true, message: '30 requests approved, 0 not', data: { done: ids.map((id) => ({ id })), failed: [] } });
+        return jsonResponse(200, { ...page([base, other]), total: 30 });
+      });
+      renderPage(<ApprovalsPage />);
+      await screen.findByText('#7');
+      fireEvent.click(screen.getByRole('checkbox', { name: /Select every row on this page/ }));
+      fireEvent.click(screen.getByRole('button', { name: 'Select all 30 matching requests' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Approve selected' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Approve 30 requests' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Approve 30 requests' }));
+      expect(await screen.findByText('30 succeeded, 0 did not')).toBeTruthy();
+      const urls = fetchMock.mock.calls.map(([url]) => String(url));
+      expect(urls).toContain('/api/approvals/ids?status=pending');
+      const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/api/approvals/bulk')!;
+      expect(JSON.parse(String(init!.body))).toEqual({ action: 'approve', ids });
+    });
+
+    it('a bulk rejection asks for the reason before anything is sent', async () => {
+      const fetchMock = serve((path) =>
+        path === '/approvals/bulk'
+          ? jsonResponse(200, { success: true, message: '2 requests rejected, 0 not', data: { done: [{ id: 7 }, { id: 9 }], failed: [] } })
+          : jsonResponse(200, page([base, other])));
+      renderPage(<ApprovalsPage />);
+      await screen.findByText('#7');
+      fireEvent.click(screen.getByRole('checkbox', { name: /Select every row on this page/ }));
+      fireEvent.click(screen.getByRole('button', { name: 'Reject selected' }));
+      const dialog = await screen.findByRole('dialog', { name: 'Reject 2 requests' });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Reject 2 requests' }));
+      expect(within(dialog).getByText('Please give the reason for rejecting these requests')).toBeTruthy();
+      expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/approvals/bulk')).toBe(false);
+      fireEvent.change(within(dialog).getByLabelText(/Reason for rejecting/), { target: { value: 'Duplicate entries' } });
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Reject 2 requests' }));
+      expect(await screen.findByText('2 succeeded, 0 did not')).toBeTruthy();
+      const [, init] = fetchMock.mock.calls.find(([url]) => String(url) === '/api/approvals/bulk')!;
+      expect(JSON.parse(String(init!.body))).toEqual({ action: 'reject', ids: [7, 9], remarks: 'Duplicate entries' });
+    });
+  });
 });

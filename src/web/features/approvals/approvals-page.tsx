@@ -1,29 +1,37 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Group, Loader, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Group, Loader, SegmentedControl, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconX } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { APPROVAL_SORTS, APPROVAL_STATUSES, type Approval, type ApprovalsQuery, type ApprovalStatus } from '../../../contract/approvals';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { APPROVAL_SORTS, APPROVAL_STATUSES, approvalsApi, type Approval, type ApprovalsQuery, type ApprovalStatus } from '../../../contract/approvals';
+import { BulkBar, BulkRunModal, useBulkRun } from '../../components/bulk';
+import { CsvButton } from '../../components/csv-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { RowAction, RowActions } from '../../components/row-actions';
-import { StatusBadge, type Tone } from '../../components/status-badge';
+import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
+import { useSelection } from '../../components/use-selection';
 import { useListState } from '../../components/use-url-state';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
-import { formatDateTime, formatINR } from '../../lib/format';
+import { formatCount, formatDateTime, formatINR } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
-import { approvalsQuery, PAGE_SIZE } from './approvals.api';
+import { afterDecisions, allIdsOf, approvalsQuery, decideChunk, PAGE_SIZE } from './approvals.api';
 import { kindLabel } from './approval-kinds';
+import { STATUS_LABELS, STATUS_TONES } from './approval-status';
+import { BulkDecisionModal } from './bulk-decision-modal';
 import { DecisionModal } from './decision-modal';
+import { MyRequests } from './my-requests';
 
-const STATUS_LABELS: Record<ApprovalStatus, string> = { pending: 'Pending', approved: 'Approved', rejected: 'Rejected', expired: 'Expired' };
-const STATUS_TONES: Record<ApprovalStatus, Tone> = { pending: 'warning', approved: 'positive', rejected: 'neutral', expired: 'negative' };
-
-/** Status and order kept in the address (`?status=rejected&sort=-amount&page=2`). */
-const URL_FILTERS = { status: 'pending', sort: '-createdAt' };
+/**
+ * View, status and order kept in the address (`?status=rejected&sort=-amount&page=2`,
+ * `?view=mine`). The queue's status defaults to pending, My requests' to all.
+ */
+const URL_FILTERS = { view: 'queue', status: '', sort: '-createdAt' };
+/** The most rows one bulk request carries (the server takes at most 500). */
+const BULK_CHUNK = 100;
 const SORTS = new Set<string>(APPROVAL_SORTS.flatMap((k) => [k, `-${k}`]));
 type ApprovalSort = NonNullable<ApprovalsQuery['sort']>;
 
-const parseStatus = (value: string): ApprovalStatus => APPROVAL_STATUSES.find((s) => s === value) ?? 'pending';
+const parseStatus = (value: string): ApprovalStatus | undefined => APPROVAL_STATUSES.find((s) => s === value);
 
 /** Why the signed-in operator may not approve this request (the server refuses it too), or null. */
 function blockedReason(approval: Approval, userId: number | undefined): string | null {
@@ -32,15 +40,80 @@ function blockedReason(approval: Approval, userId: number | undefined): string |
   return null;
 }
 
+/**
+ * The Approvals screen: the queue for an operator with money_approve (bulk approve/reject, CSV),
+ * and "My requests" (issue 24) for everyone: a tab beside the queue, or the whole screen for an
+ * operator who cannot approve.
+ */
 export default function ApprovalsPage() {
-  const { user } = useAuth();
+  const { permissions } = useAuth();
+  const canDecide = permissions.includes('money_approve');
   const state = useListState(URL_FILTERS);
-  const { page } = state;
+  const view = canDecide && state.filters.view !== 'mine' ? 'queue' : 'mine';
   const status = parseStatus(state.filters.status);
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} size="h2">
+          {canDecide ? 'Approvals' : 'My requests'}
+        </Title>
+        <Text c="dimmed">
+          {canDecide
+            ? 'Money movements above the approval threshold wait here for a second operator'
+            : 'The requests you asked for, and what the approving operator decided'}
+        </Text>
+      </div>
+      {canDecide && (
+        <Tabs value={view} onChange={(value) => state.setFilters({ view: value === 'mine' ? 'mine' : 'queue', status: '' })}>
+          <Tabs.List>
+            <Tabs.Tab value="queue">Approval queue</Tabs.Tab>
+            <Tabs.Tab value="mine">My requests</Tabs.Tab>
+          </Tabs.List>
+        </Tabs>
+      )}
+      {view === 'queue' ? (
+        <Queue status={status ?? 'pending'} state={state} />
+      ) : (
+        <MyRequests status={status} page={state.page} onStatus={(value) => state.setFilters({ status: value === 'all' ? '' : value })} onPage={state.setPage} />
+      )}
+    </Stack>
+  );
+}
+
+function Queue({ status, state }: { status: ApprovalStatus; state: ReturnType<typeof useListState<typeof URL_FILTERS>> }) {
+  const { user } = useAuth();
+  const { page } = state;
   const sort = (SORTS.has(state.filters.sort) ? state.filters.sort : URL_FILTERS.sort) as ApprovalSort;
   const list = useQuery(approvalsQuery(status, page, sort));
   const [deciding, setDeciding] = useState<{ approval: Approval; action: 'approve' | 'reject' } | null>(null);
+  const [bulkAction, setBulkAction] = useState<'approve' | 'reject' | null>(null);
+  const [csvError, setCsvError] = useState<string | null>(null);
   const [success, showSuccess] = useSuccessBanner();
+  const queryClient = useQueryClient();
+  const rows = list.isError ? [] : (list.data?.data ?? []);
+  const total = list.data?.total ?? 0;
+  // Bulk decisions (issue 24) on pending requests: a page, hand-picked rows, or every pending one.
+  const selection = useSelection<number>({ pageIds: status === 'pending' ? rows.map((a) => a.id) : [], total, resetKey: { status, sort } });
+  const run = useBulkRun<number>();
+
+  const startBulk = (action: 'approve' | 'reject', remarks: string | undefined) => {
+    setBulkAction(null);
+    const everything = selection.mode === 'all';
+    const picked = [...selection.ids];
+    const count = everything ? total : picked.length;
+    void run.start({
+      title: `${action === 'approve' ? 'Approving' : 'Rejecting'} ${formatCount(count)} ${count === 1 ? 'request' : 'requests'}`,
+      items: () => (everything ? allIdsOf('pending') : Promise.resolve(picked)),
+      chunkSize: BULK_CHUNK,
+      runChunk: (ids, key) => decideChunk(action, ids, remarks, key),
+      describe: (id) => `Request #${id}`,
+      onFinished: () => {
+        selection.clear();
+        void afterDecisions(queryClient);
+      },
+    });
+  };
 
   const columns: Column<Approval>[] = [
     { header: 'Request', cell: (a) => `#${a.id}`, width: 90 },
@@ -129,21 +202,28 @@ export default function ApprovalsPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          Approvals
-        </Title>
-        <Text c="dimmed">Money movements above the approval threshold wait here for a second operator</Text>
-      </div>
+    <Stack gap="md">
       <SuccessBanner message={success} />
-      <SegmentedControl
-        aria-label="Status"
-        w="fit-content"
-        value={status}
-        onChange={(value) => state.setFilters({ status: value })}
-        data={APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-      />
+      <Group justify="space-between" align="flex-end">
+        <SegmentedControl
+          aria-label="Status"
+          w="fit-content"
+          value={status}
+          onChange={(value) => state.setFilters({ status: value })}
+          data={APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        />
+        <CsvButton
+          endpoint={approvalsApi.csv}
+          input={{ query: { status } }}
+          filename={`approvals-${status}.csv`}
+          onError={setCsvError}
+        />
+      </Group>
+      {csvError && (
+        <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setCsvError(null)}>
+          {csvError}
+        </Alert>
+      )}
       {list.isError && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
           {`Failed to load approvals: ${list.error.message}`}
@@ -157,6 +237,17 @@ export default function ApprovalsPage() {
           </Text>
         </Group>
       )}
+      {status === 'pending' && (
+        <BulkBar
+          selection={selection}
+          total={total}
+          noun="requests"
+          actions={[
+            { label: 'Approve selected', color: 'teal', onClick: () => setBulkAction('approve') },
+            { label: 'Reject selected', color: 'red', onClick: () => setBulkAction('reject') },
+          ]}
+        />
+      )}
       <DataTable
         caption={`${STATUS_LABELS[status]} approval requests`}
         columns={columns}
@@ -166,6 +257,7 @@ export default function ApprovalsPage() {
         sort={{ value: sort, onChange: (value) => state.setFilters({ sort: value }) }}
         empty={<Text c="dimmed">{`No ${STATUS_LABELS[status].toLowerCase()} requests`}</Text>}
         paging={list.data ? { page, limit: PAGE_SIZE, total: list.data.total, onPage: state.setPage } : undefined}
+        select={status === 'pending' ? { selection, rowId: (a) => a.id, rowLabel: (a) => `Select request ${a.id}` } : undefined}
       />
       {deciding && (
         <DecisionModal
@@ -178,6 +270,15 @@ export default function ApprovalsPage() {
           }}
         />
       )}
+      {bulkAction && (
+        <BulkDecisionModal
+          action={bulkAction}
+          count={selection.count}
+          onCancel={() => setBulkAction(null)}
+          onConfirm={(remarks) => startBulk(bulkAction, remarks)}
+        />
+      )}
+      <BulkRunModal run={run} />
     </Stack>
   );
 }

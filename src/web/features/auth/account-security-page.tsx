@@ -12,6 +12,7 @@ import { SuccessBanner, useSuccessBanner } from '../../components/success-banner
 import { errorMessage } from '../../lib/api-client';
 import { clearSession } from '../../lib/session';
 import { ChangeEmailSection } from './change-email-section';
+import { ChangePasswordSection } from './change-password-section';
 import { accountSessionsQuery, twoFactorStatusQuery, useEndSession, useTurnOffTwoFactor } from './account.api';
 import { formatDateTime } from '../../lib/format';
 
@@ -232,11 +233,12 @@ export default function AccountSecurityPage() {
         <Title order={1} size="h2">
           Your account
         </Title>
-        <Text c="dimmed">Two-factor sign-in, your sign-in email and your active sessions</Text>
+        <Text c="dimmed">Two-factor sign-in, your sign-in email, your password and your active sessions</Text>
       </div>
       <SuccessBanner message={success} />
       <TwoFactorSection onMessage={showSuccess} />
       <ChangeEmailSection onMessage={showSuccess} />
+      <ChangePasswordSection onMessage={showSuccess} />
       <SessionsSection onMessage={showSuccess} />
     </Stack>
   );

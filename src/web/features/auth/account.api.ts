@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountApi, type ChangeEmailBody } from '../../../contract/account';
+import { accountApi, type ChangeEmailBody, type ChangePasswordBody } from '../../../contract/account';
 import { client } from '../../lib/api-client';
 import { ME_KEY } from './auth.api';
 
@@ -63,5 +63,14 @@ export function useChangeEmail() {
   return useMutation({
     mutationFn: (body: ChangeEmailBody) => account.changeEmail({ body }),
     onSuccess: invalidate,
+  });
+}
+
+/** The account's own password (issue 24); its other sessions are signed out, so the list changes too. */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChangePasswordBody) => account.changePassword({ body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: account.sessions.key() }),
   });
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Checkbox, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconAt, IconKey, IconLock, IconLogin, IconShieldLock } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { errorMessage } from '../../lib/api-client';
 import { saveSession } from '../../lib/session';
 import { PATHS } from '../../lib/paths';
@@ -11,6 +11,7 @@ import { meQuery, needsTwoFactorCode, useLogin } from './auth.api';
 import { AuthLayout } from './auth-layout';
 import { looksLikeEmail } from '../../lib/email';
 import { useHydrated } from '../../components/use-hydrated';
+import { returnPathOf } from './return-path';
 
 // Checked here rather than with the contract's zod schema, so that the sign-in route loads no zod
 // (its size budget, vite-budget.ts); the server validates with the schema all the same.
@@ -36,6 +37,8 @@ export default function SignInPage() {
   const login = useLogin();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // A link opened while signed out (the guard's state): where a successful sign-in returns to.
+  const returnTo = returnPathOf(useLocation().state);
   // The page comes prerendered (prerender.tsx): nothing can be typed or sent before it hydrates.
   const hydrated = useHydrated();
 
@@ -44,7 +47,9 @@ export default function SignInPage() {
       onSuccess: ({ token, user }) => {
         saveSession(token, user);
         queryClient.setQueryData(meQuery(token).queryKey, user);
-        navigate(user.twoFactorSetupRequired ? PATHS.twoFactorSetup : '/', { replace: true });
+        const state = returnTo ? { from: returnTo } : undefined;
+        if (user.twoFactorSetupRequired) navigate(PATHS.twoFactorSetup, { replace: true, state });
+        else navigate(returnTo ?? '/', { replace: true });
       },
       onError: (error) => {
         if (needsTwoFactorCode(error)) setStep('code');

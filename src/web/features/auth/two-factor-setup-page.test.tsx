@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, mockFetch, renderPage, signIn, TEST_USER } from '../../test-utils';
+import { jsonResponse, mockFetch, renderPage, renderRoutes, signIn, TEST_USER } from '../../test-utils';
 import TwoFactorSetupPage from './two-factor-setup-page';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
@@ -69,5 +69,16 @@ describe('TwoFactorSetupPage', () => {
     renderPage(<TwoFactorSetupPage />, { path: '/two-factor-setup' });
     expect((await screen.findByRole('alert')).textContent).toContain('Two-factor sign-in is already on.');
     expect(screen.getByRole('link', { name: 'Go to your account' }).getAttribute('href')).toBe('/account');
+  });
+
+  it('issue 24: goes on to the link opened before sign-in (its state), not the dashboard', async () => {
+    enrolling();
+    const { router } = renderRoutes([{ path: '/two-factor-setup', element: <TwoFactorSetupPage /> }, { path: '*', element: null }], '/two-factor-setup');
+    await router.navigate('/two-factor-setup', { replace: true, state: { from: '/users?status=inactive' } });
+    await screen.findByRole('img', { name: 'QR code for your authenticator app' });
+    fireEvent.change(screen.getByLabelText(/^6-digit code/), { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Turn on two-factor sign-in' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'I have saved them' }));
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/users?status=inactive'));
   });
 });

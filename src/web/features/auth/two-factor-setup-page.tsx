@@ -4,7 +4,7 @@ import {
 } from '@mantine/core';
 import { IconAlertCircle, IconCheck, IconCopy, IconDeviceMobile, IconShieldCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_PATH, PATHS } from '../../lib/paths';
 import { ApiError, errorMessage } from '../../lib/api-client';
 import { clearSession } from '../../lib/session';
@@ -12,6 +12,7 @@ import { useConfirmTwoFactor, useTwoFactorSetup } from './account.api';
 import { useLogout } from './auth.api';
 import { useAuth } from './auth-context';
 import { AuthLayout } from './auth-layout';
+import { returnPathOf } from './return-path';
 
 /** The secret in groups of four, as authenticator apps show keys: easier to type without a slip. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
@@ -28,6 +29,8 @@ export default function TwoFactorSetupPage() {
   const logout = useLogout();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  // The link opened before sign-in (issue 24): an enrolment the role demanded goes on to it.
+  const returnTo = returnPathOf(useLocation().state);
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
   const [leaving, setLeaving] = useState(false);
@@ -59,7 +62,7 @@ export default function TwoFactorSetupPage() {
     setLeaving(true);
     // The session is a full one now: read the account again before the guard looks at it.
     await queryClient.invalidateQueries({ queryKey: ['auth', 'me'] });
-    navigate(mustEnrol.current ? PATHS.dashboard : ACCOUNT_PATH, { replace: true });
+    navigate(mustEnrol.current ? (returnTo ?? PATHS.dashboard) : ACCOUNT_PATH, { replace: true });
   };
 
   const signOut = () =>

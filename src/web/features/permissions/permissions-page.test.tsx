@@ -92,7 +92,10 @@ describe('PermissionsPage', () => {
     expect(within(users).getByRole('button', { name: 'Edit users_view' }).textContent).toBe('');
     fireEvent.click(within(screen.getByRole('columnheader', { name: 'Name' })).getByRole('button'));
     fireEvent.click(within(screen.getByRole('columnheader', { name: 'Name' })).getByRole('button'));
-    const names = screen.getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[1].textContent);
+    const names = screen.getAllByRole('row').slice(1).map((r) => r.querySelectorAll('td')[2].textContent);
     expect(names).toEqual(['users_viewUsers', 'reports_viewReports', 'orphan_permSettings']);
+    // Issue 24: the id a role's set holds is shown beside S.No, which is only the row's place.
+    const ids = screen.getAllByRole('row').slice(1).map((r) => [r.querySelectorAll('td')[0].textContent, r.querySelectorAll('td')[1].textContent]);
+    expect(ids).toEqual([['1', '1'], ['2', '2'], ['3', 'N/A']]);
   });
 });

@@ -15,6 +15,7 @@ const ALL = 'all';
 const FILTERS = { q: '', module: ALL, sort: '' };
 const byText = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'base', numeric: true });
 const COMPARE = {
+  id: (a: PermissionRow, b: PermissionRow) => (a.id ?? 0) - (b.id ?? 0),
   name: (a: PermissionRow, b: PermissionRow) => byText(a.name, b.name),
   module: (a: PermissionRow, b: PermissionRow) => byText(a.module, b.module) || byText(a.name, b.name),
   description: (a: PermissionRow, b: PermissionRow) => byText(a.description, b.description),
@@ -40,6 +41,8 @@ export default function PermissionsPage() {
 
   const columns: Column<PermissionRow>[] = [
     { header: 'S.No', cell: (_, i) => i + 1, width: 70 },
+    // The id a role's set holds (issue 24): S.No is only the row's place in this list.
+    { header: 'Permission ID', sort: 'id', cell: (p) => p.id ?? 'N/A', width: 120 },
     {
       header: 'Name',
       sort: 'name',

@@ -1,10 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { Checkbox, NumberInput, Select, TextInput } from '@mantine/core';
+import { Checkbox, Group, MultiSelect, NumberInput, Select, Text, TextInput, type ComboboxItemGroup } from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
+import { PERMISSION_MODULES } from '../../../contract/permissions';
 import { createRolePermissionBody, updateRolePermissionBody } from '../../../contract/access';
 import { FormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { rolesQuery } from '../roles/roles.api';
-import { failureMessage, useCreateRolePermission, useUpdateRolePermission, type RolePermissionRow } from './role-permissions.api';
+import {
+  failureMessage, useCreateRolePermission, usePermissionCatalogue, useUpdateRolePermission, type PermissionCatalogue, type RolePermissionRow,
+} from './role-permissions.api';
 
 interface RolePermissionFormProps {
   editing: RolePermissionRow | null;
@@ -23,6 +27,22 @@ export function parsePermissionIds(text: string): number[] {
 }
 
 /**
+ * The catalogue as the picker's options (issue 24): grouped by module in the spec's order, each
+ * labelled by its name (the search matches it) with its id beside it; an id of the role's set that
+ * the catalogue lacks stays choosable under "Unknown".
+ */
+export function permissionOptions(catalogue: PermissionCatalogue, chosen: readonly string[]): ComboboxItemGroup[] {
+  const all = [...catalogue.values()];
+  const modules = [...PERMISSION_MODULES, ...new Set(all.map((p) => p.module).filter((m) => !(PERMISSION_MODULES as readonly string[]).includes(m)))];
+  const groups = modules.map((module) => ({
+    group: module,
+    items: all.filter((p) => p.module === module).sort((a, b) => a.name.localeCompare(b.name)).map((p) => ({ value: String(p.id), label: p.name })),
+  }));
+  const unknown = chosen.filter((id) => !catalogue.has(Number(id))).map((id) => ({ value: id, label: `Permission ${id}` }));
+  return [...groups, { group: 'Unknown', items: unknown }].filter((g) => g.items.length > 0);
+}
+
+/**
  * A record belongs to a role, and its Role Name is that role's name (decisions: `roleName` always
  * comes from the role). So Role Name is not free text: it picks a role (and fills Role ID), and a
  * typed Role ID shows its role's name. Creating keeps the dialog open until the server answers,
@@ -36,12 +56,16 @@ export function RolePermissionForm({ editing, onClose, onSaved }: RolePermission
   const roles = useQuery(rolesQuery());
   const options = (roles.data ?? []).flatMap((r) => (r.id === null ? [] : [{ value: String(r.id), label: r.name }]));
   const nameOf = (roleId: unknown) => options.find((o) => o.value === String(roleId))?.label;
+  // Names, not numbers (issue 24): with the catalogue, permissions are picked by name; without
+  // it (no permissions_view, or it failed to load) they are typed as ids, as in the spec.
+  const catalogue = usePermissionCatalogue();
 
   const { form, error, submit } = useContractForm({
     initialValues: {
       roleId: (editing?.roleId ?? '') as number | string,
       permissionName: editing?.permissionName ?? '',
       idsText: editing?.permissionIds.join(', ') ?? '',
+      picked: editing?.permissionIds.map(String) ?? ([] as string[]),
       status: editing?.status ?? true,
     },
     schema: editing ? updateRolePermissionBody : createRolePermissionBody,
@@ -49,7 +73,7 @@ export function RolePermissionForm({ editing, onClose, onSaved }: RolePermission
       roleId: Number.isInteger(v.roleId) && Number(v.roleId) > 0 ? Number(v.roleId) : undefined,
       roleName: nameOf(v.roleId) ?? editing?.roleName,
       permissionName: v.permissionName.trim() || undefined,
-      permissionIds: parsePermissionIds(v.idsText),
+      permissionIds: catalogue ? v.picked.map(Number).sort((a, b) => a - b) : parsePermissionIds(v.idsText),
       status: v.status,
     }),
     // Spec §5: a missing role id or no valid permission id gives one message.
@@ -101,12 +125,43 @@ export function RolePermissionForm({ editing, onClose, onSaved }: RolePermission
         />
       )}
       <TextInput label="Permission Name" placeholder="Permission Group" {...form.getInputProps('permissionName')} />
-      <TextInput
-        label="Permission IDs"
-        description="Comma-separated numbers, e.g. 1, 2, 3"
-        withAsterisk
-        {...form.getInputProps('idsText')}
-      />
+      {catalogue ? (
+        <MultiSelect
+          label="Permissions"
+          description="Search by name; grouped by module. The role's record keeps their IDs."
+          placeholder={form.values.picked.length ? undefined : 'Choose permissions'}
+          data={permissionOptions(catalogue, form.values.picked)}
+          searchable
+          clearable
+          hidePickedOptions={false}
+          maxDropdownHeight={320}
+          nothingFoundMessage="No permissions found"
+          withAsterisk
+          renderOption={({ option, checked }) => {
+            const p = catalogue.get(Number(option.value));
+            return (
+              <Group gap="xs" wrap="nowrap" justify="space-between" w="100%">
+                <IconCheck size={14} aria-hidden style={{ visibility: checked ? 'visible' : 'hidden', flex: 'none' }} />
+                <div style={{ flex: 1 }}>
+                  <Text size="sm" ff="monospace">{option.label}</Text>
+                  {p && <Text size="xs" c="dimmed">{p.description}</Text>}
+                </div>
+                <Text size="xs" c="dimmed">{`ID ${option.value}`}</Text>
+              </Group>
+            );
+          }}
+          value={form.values.picked}
+          onChange={(value) => form.setFieldValue('picked', value)}
+          error={form.errors.permissionIds}
+        />
+      ) : (
+        <TextInput
+          label="Permission IDs"
+          description="Comma-separated numbers, e.g. 1, 2, 3"
+          withAsterisk
+          {...form.getInputProps('idsText')}
+        />
+      )}
       <Checkbox label="Active" {...form.getInputProps('status', { type: 'checkbox' })} />
     </FormModal>
   );

@@ -155,4 +155,56 @@ describe('RolePermissionsPage', () => {
     expect(badge.getAttribute('data-variant')).toBe('light');
     expect(badge.style.textTransform).toBe('');
   });
+
+  describe('names, not numbers (issue 24)', () => {
+    const CATALOGUE = [
+      { permissionId: 1, name: 'users_view', description: 'See members', module: 'Users' },
+      { permissionId: 2, name: 'users_edit', description: 'Edit members', module: 'Users' },
+      { permissionId: 4, name: 'money_approve', description: 'Approve money movements', module: 'Reports' },
+      { permissionId: 7, name: 'wallet_manage', description: 'Recharge wallets', module: 'Reports' },
+      { permissionId: 9, name: 'ranks_view', description: 'See ranks', module: 'Settings' },
+    ];
+    function serve() {
+      return mockFetch((path, init) => {
+        if (init.method === 'POST') return jsonResponse(201, { success: true, message: 'Role permission created successfully' });
+        if (path === '/GetAllRoles') return jsonResponse(200, { success: true, data: [{ roleId: 9, name: 'Auditor', status: true }] });
+        if (path === '/permissions/getPermissions') return jsonResponse(200, { success: true, data: CATALOGUE });
+        return jsonResponse(200, { success: true, data: ROWS });
+      });
+    }
+
+    it('the table shows the names beside the ids', async () => {
+      signIn(['roles_view', 'permissions_view']);
+      serve();
+      renderPage(<RolePermissionsPage />);
+      await screen.findByText('Role 3');
+      expect(await within(row('Role 3')).findByText('money_approve, wallet_manage, ranks_view')).toBeTruthy();
+      expect(within(row('Role 3')).getByText('4, 7, 9')).toBeTruthy();
+    });
+
+    it('the form picks permissions by name, searchable and grouped by module, and sends their ids', async () => {
+      signIn(['roles_view', 'roles_manage', 'permissions_view']);
+      const fetchMock = serve();
+      renderPage(<RolePermissionsPage />);
+      await screen.findByText('Role 3');
+      fireEvent.click(screen.getByRole('button', { name: 'Add Role Permission' }));
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.change(within(dialog).getByLabelText(/Role ID/), { target: { value: '9' } });
+      const picker = await within(dialog).findByLabelText(/^Permissions/);
+      expect(within(dialog).queryByLabelText(/Permission IDs/)).toBeNull();
+      fireEvent.click(picker);
+      fireEvent.change(picker, { target: { value: 'wallet' } });
+      const option = await screen.findByRole('option', { name: /wallet_manage/, hidden: true });
+      expect(screen.queryByRole('option', { name: /users_view/, hidden: true })).toBeNull();
+      expect(option.closest('[role="listbox"]')?.textContent).toContain('Reports');
+      expect(option.textContent).toContain('ID 7');
+      fireEvent.click(option);
+      fireEvent.change(picker, { target: { value: 'users_e' } });
+      fireEvent.click(await screen.findByRole('option', { name: /users_edit/, hidden: true }));
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+      await waitFor(() => expect(fetchMock.mock.calls.some(([, i]) => i?.method === 'POST')).toBe(true));
+      const [, init] = fetchMock.mock.calls.find(([, i]) => i?.method === 'POST')!;
+      expect(JSON.parse(String(init!.body))).toMatchObject({ roleId: 9, roleName: 'Auditor', permissionIds: [2, 7] });
+    });
+  });
 });

@@ -13,8 +13,8 @@ import { formatDateTime } from '../../lib/format';
 import { DeletePermissionPrompt } from './delete-permission-prompt';
 import { RolePermissionForm } from './role-permission-form';
 import {
-  failureMessage, rolePermissionsQuery, useDeleteRolePermissions, useRemovePermissionFromRole, useUpdateRolePermission,
-  type RolePermissionRow,
+  failureMessage, permissionNames, rolePermissionsQuery, useDeleteRolePermissions, usePermissionCatalogue, useRemovePermissionFromRole,
+  useUpdateRolePermission, type RolePermissionRow,
 } from './role-permissions.api';
 
 type Pending =
@@ -45,6 +45,7 @@ export default function RolePermissionsPage() {
   const removeOne = useRemovePermissionFromRole();
   const removeRole = useDeleteRolePermissions();
   const [pending, setPending] = useState<Pending | null>(null);
+  const catalogue = usePermissionCatalogue();
   const { done, fail } = list;
   // Every answer of the screen: the server's message, else the screen's own (spec §8).
   const reply = (success: string, failure: string) => ({
@@ -96,7 +97,21 @@ export default function RolePermissionsPage() {
     },
     { header: 'Role ID', sort: 'roleId', cell: (r) => r.roleId ?? 'N/A' },
     { header: 'Permission Name', sort: 'permissionName', cell: (r) => <TruncatedText maxWidth={200}>{r.permissionName}</TruncatedText> },
-    { header: 'Permission IDs', width: 220, cell: (r) => (r.permissionIds.length ? r.permissionIds.join(', ') : '—') },
+    {
+      header: 'Permission IDs',
+      width: 260,
+      // Names beside the ids (issue 24), when the catalogue can be read.
+      cell: (r) => (r.permissionIds.length ? (
+        <div>
+          <Text size="sm">{r.permissionIds.join(', ')}</Text>
+          {catalogue && (
+            <TruncatedText size="xs" c="dimmed" ff="monospace" maxWidth={260}>
+              {permissionNames(r.permissionIds, catalogue)}
+            </TruncatedText>
+          )}
+        </div>
+      ) : '—'),
+    },
     {
       header: 'Status',
       sort: 'status',
@@ -156,6 +171,7 @@ export default function RolePermissionsPage() {
       {pending?.kind === 'prompt' && (
         <DeletePermissionPrompt
           row={pending.row}
+          catalogue={catalogue}
           onCancel={() => setPending(null)}
           onChosen={(permissionId) => setPending({ kind: 'permission', roleId: pending.row.roleId!, permissionId })}
         />

@@ -1,8 +1,10 @@
-import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   rolePermissionListResponse, rolePermissionResponse, rolePermissionsApi, type RolePermission,
 } from '../../../contract/access';
 import { ApiError, client, errorMessage } from '../../lib/api-client';
+import { useAuth } from '../auth/auth-context';
+import { permissionsQuery, type PermissionRow } from '../permissions/permissions.api';
 
 export interface RolePermissionRow {
   key: string;
@@ -136,4 +138,24 @@ export function useDeleteRolePermissions() {
 /** Spec §8: the server's message when present, the screen's text otherwise; non-HTTP errors are unexpected. */
 export function failureMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError ? errorMessage(error, fallback) : 'An unexpected error occurred';
+}
+
+/** A permission of the catalogue, by id. */
+export type PermissionCatalogue = ReadonlyMap<number, PermissionRow>;
+
+/**
+ * The permission catalogue by id (issue 24: names, not numbers), read with permissions_view; null
+ * while it loads, when it cannot be read, or without that permission: the screen then shows and
+ * takes ids only, as the spec's screen does.
+ */
+export function usePermissionCatalogue(): PermissionCatalogue | null {
+  const { permissions } = useAuth();
+  const query = useQuery({ ...permissionsQuery(), enabled: permissions.includes('permissions_view'), retry: false });
+  if (!query.data) return null;
+  return new Map(query.data.flatMap((p) => (p.id === null ? [] : [[p.id, p] as const])));
+}
+
+/** "users_view, users_edit" for a set of ids; an id the catalogue lacks shows as "#id". */
+export function permissionNames(ids: readonly number[], catalogue: PermissionCatalogue): string {
+  return ids.map((id) => catalogue.get(id)?.name ?? `#${id}`).join(', ');
 }

@@ -197,4 +197,16 @@ describe('StaffPage', () => {
     renderPage(<StaffPage />);
     expect(await screen.findByText('Failed to load data: Internal server error')).toBeTruthy();
   });
+
+  it('issue 24: Download CSV exports the filtered list (search, status, order) from the server', async () => {
+    signIn(['staff_manage']);
+    const createObjectURL = vi.fn(() => 'blob:staff');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const fetchMock = serve((path) => (path.startsWith('/staff.csv') ? new Response('User ID\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }) : undefined));
+    renderPage(<StaffPage />, { url: '/?status=inactive&sort=fullName' });
+    await screen.findByText('Ravi Off');
+    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalled());
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/staff.csv?status=inactive&sort=fullName');
+  });
 });

@@ -3,8 +3,9 @@ import { Alert, Button, Group, Select, Stack, Text, TextInput, Title } from '@ma
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { STAFF_SORTS, type StaffMember, type StaffQuery } from '../../../contract/staff';
+import { STAFF_SORTS, staffApi, type StaffMember, type StaffQuery } from '../../../contract/staff';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CsvButton } from '../../components/csv-button';
 import { DataTable } from '../../components/data-table';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { useListState } from '../../components/use-url-state';
@@ -144,6 +145,12 @@ export default function StaffPage() {
           />
         </Group>
         <Group gap="md">
+          <CsvButton
+            endpoint={staffApi.csv}
+            input={{ query: { q: q || undefined, status: status || undefined, sort } }}
+            filename="staff.csv"
+            onError={setActionError}
+          />
           <Text fw={500}>Total Staff: {formatCount(total)}</Text>
           <Text size="sm" c="dimmed" aria-live="polite">
             {list.isFetching ? 'Refreshing...' : null}

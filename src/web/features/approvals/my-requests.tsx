@@ -1,0 +1,85 @@
+import { Group, Loader, SegmentedControl, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from '../../../contract/approvals';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorAlert } from '../../components/error-alert';
+import { StatusBadge } from '../../components/status-badge';
+import { TruncatedText } from '../../components/truncated-text';
+import { formatDateTime, formatINR } from '../../lib/format';
+import { myRequestsQuery, PAGE_SIZE } from './approvals.api';
+import { kindLabel } from './approval-kinds';
+import { STATUS_LABELS, STATUS_TONES } from './approval-status';
+
+const ALL = 'all';
+
+/**
+ * "My requests" (issue 24): the requests the signed-in operator filed, whatever their permissions,
+ * with their state, who decided and why.
+ */
+export function MyRequests({ status, page, onStatus, onPage }: {
+  status: ApprovalStatus | undefined;
+  page: number;
+  onStatus: (status: string) => void;
+  onPage: (page: number) => void;
+}) {
+  const list = useQuery(myRequestsQuery(status, page));
+
+  const columns: Column<Approval>[] = [
+    { header: 'Request', cell: (a) => `#${a.id}`, width: 90 },
+    { header: 'Kind', cell: (a) => kindLabel(a.kind) },
+    {
+      header: 'Member',
+      cell: (a) => (a.userId === null ? <Text size="sm" c="dimmed">No member</Text> : (
+        <div>
+          <TruncatedText fw={600} maxWidth={200}>{a.userName ?? `Member ${a.userId}`}</TruncatedText>
+          <Text size="xs" c="dimmed">{`ID: ${a.userId}`}</Text>
+        </div>
+      )),
+    },
+    { header: 'Amount', cell: (a) => <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>{formatINR(a.amount)}</Text> },
+    { header: 'Requested At', cell: (a) => formatDateTime(a.createdAt) },
+    { header: 'Status', cell: (a) => <StatusBadge tone={STATUS_TONES[a.status]}>{STATUS_LABELS[a.status]}</StatusBadge> },
+    {
+      header: 'Checker',
+      cell: (a) => (a.checkerName === null ? <Text size="sm" c="dimmed">Not decided yet</Text> : (
+        <div>
+          <TruncatedText maxWidth={180}>{a.checkerName}</TruncatedText>
+          <Text size="xs" c="dimmed">{formatDateTime(a.decidedAt)}</Text>
+        </div>
+      )),
+    },
+    {
+      header: 'Reason',
+      cell: (a) => (a.remarks ? <TruncatedText size="sm" maxWidth={260}>{a.remarks}</TruncatedText> : <Text size="sm" c="dimmed">—</Text>),
+    },
+  ];
+
+  const label = status ? STATUS_LABELS[status].toLowerCase() : '';
+  return (
+    <Stack gap="md">
+      <SegmentedControl
+        aria-label="Status of my requests"
+        w="fit-content"
+        value={status ?? ALL}
+        onChange={onStatus}
+        data={[{ value: ALL, label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
+      />
+      {list.isError && <ErrorAlert error={list.error} prefix="Failed to load your requests: " withIcon />}
+      {list.isPending && (
+        <Group gap="xs" role="status">
+          <Loader size="xs" />
+          <Text size="sm" c="dimmed">Loading your requests...</Text>
+        </Group>
+      )}
+      <DataTable
+        caption="My requests"
+        columns={columns}
+        rows={list.isError ? [] : list.data?.data}
+        rowKey={(a) => a.id}
+        loading={list.isPending || list.isPlaceholderData}
+        empty={<Text c="dimmed">{status ? `You have no ${label} requests` : 'You have not asked for any approval yet'}</Text>}
+        paging={list.data ? { page, limit: PAGE_SIZE, total: list.data.total, onPage } : undefined}
+      />
+    </Stack>
+  );
+}
