@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Checkbox, Group, MultiSelect, NumberInput, Select, Text, TextInput, type ComboboxItemGroup } from '@mantine/core';
+import { Checkbox, Group, MultiSelect, NumberInput, Select, Text, TextInput, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { PERMISSION_MODULES } from '../../../contract/permissions';
 import { createRolePermissionBody, updateRolePermissionBody } from '../../../contract/access';
@@ -31,7 +31,7 @@ export function parsePermissionIds(text: string): number[] {
  * labelled by its name (the search matches it) with its id beside it; an id of the role's set that
  * the catalogue lacks stays choosable under "Unknown".
  */
-export function permissionOptions(catalogue: PermissionCatalogue, chosen: readonly string[]): ComboboxItemGroup[] {
+export function permissionOptions(catalogue: PermissionCatalogue, chosen: readonly string[]): ComboboxItemGroup<ComboboxItem>[] {
   const all = [...catalogue.values()];
   const modules = [...PERMISSION_MODULES, ...new Set(all.map((p) => p.module).filter((m) => !(PERMISSION_MODULES as readonly string[]).includes(m)))];
   const groups = modules.map((module) => ({
