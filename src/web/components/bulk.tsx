@@ -228,7 +228,7 @@ export function BulkRunModal<Id extends string | number>({ run }: { run: BulkRun
             </Button>
           )}
           <Button onClick={run.close} disabled={busy}>
-            Close
+            Done
           </Button>
         </Group>
       </Stack>

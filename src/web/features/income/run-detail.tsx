@@ -145,11 +145,11 @@ function Body({ run }: { run: Detail }) {
     { label: 'Units', value: progressText(t.done, t.total) },
     { label: 'Paid', value: formatCount(t.paid) },
     { label: 'Failed', value: formatCount(t.failed) },
-    { label: 'Gross (earned)', value: formatINR(t.gross) },
+    { label: 'Gross of the paid lines', value: formatINR(t.gross) },
     { label: 'TDS', value: formatINR(t.tds) },
     { label: 'Admin charge', value: formatINR(t.adminCharge) },
     { label: 'Net (paid to members)', value: formatINR(t.net) },
-    { label: 'Failed amount (Pay Now)', value: formatINR(t.failedAmount) },
+    { label: 'Failed, net (awaiting Pay Now)', value: formatINR(t.failedAmount) },
     { label: 'Shortfall of the reversal', value: formatINR(run.shortfall) },
   ];
   const who: Line[] = [
