@@ -259,9 +259,11 @@ export async function memberHistory(db: Db, userId: number, page: number, limit:
 }
 
 export async function listBalances(db: Db, name: string | undefined, page: number, limit: number) {
+  // Members only: staff hold no wallet (issue 24), and the unfiltered total is the members-only counter.
+  const member = and(isNull(users.deletedAt), eq(users.canSignIn, false));
   const matches = name
-    ? and(isNull(users.deletedAt), sql`lower(${users.fullName}) like '%' || lower(${name.replace(/[\\%_]/g, '\\$&')}) || '%'`)
-    : isNull(users.deletedAt);
+    ? and(member, sql`lower(${users.fullName}) like '%' || lower(${name.replace(/[\\%_]/g, '\\$&')}) || '%'`)
+    : member;
   const [rows, [counted]] = await Promise.all([
     db.select({ userId: users.userId, userName, fullName: users.fullName, balancePaise: users.balancePaise })
       .from(users).where(matches).orderBy(users.userId).limit(limit).offset((page - 1) * limit),

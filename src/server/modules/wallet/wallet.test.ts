@@ -226,6 +226,16 @@ describe('wallet balance, balances, summary, transactions', () => {
     expect((await get('/api/wallet/balance/abc')).statusCode).toBe(400);
     const balances = (await get('/api/wallet/balances?userName=Balance%20Person')).json();
     expect(balances).toMatchObject({ success: true, total: 1, data: [{ userId, balance: 99.99, fullName: 'Balance Person' }] });
+    // Staff hold no wallet (issue 24): the balances list and its total are members only, by name too.
+    const staff = await t.database.query<{ user_id: string; full_name: string }>(
+      'select user_id::text, full_name from users where can_sign_in and deleted_at is null');
+    expect(staff.length).toBeGreaterThan(0);
+    const all = (await get('/api/wallet/balances?limit=100')).json();
+    const [members] = await t.database.query<{ n: number }>('select count(*)::int as n from users where not can_sign_in and deleted_at is null');
+    expect(all.total).toBe(members.n);
+    expect(all.data.map((b: { userId: number }) => b.userId)).not.toEqual(expect.arrayContaining(staff.map((s) => Number(s.user_id))));
+    const byStaffName = (await get(`/api/wallet/balances?userName=${encodeURIComponent(staff[0].full_name)}`)).json();
+    expect(byStaffName.data.map((b: { userId: number }) => b.userId)).not.toContain(Number(staff[0].user_id));
     const summary = (await get('/api/wallet/summary')).json();
     const [sum] = await t.database.query<{ s: string }>('select sum(balance_paise)::text as s from users');
     expect(summary.data.totalBalance).toBe(Number(sum.s) / 100);
