@@ -307,3 +307,31 @@ export async function incomeCsvBatch(
   }
   return { rows: [], cursor: null };
 }
+
+/**
+ * The Level Income export (issue 24): level income has no batches, so its lines are read straight
+ * from the ledger, the range's level_income credits in id order (keyset), through
+ * ledger_kind_created_idx (kind, created_at); the level is the one its description names.
+ */
+export async function levelIncomeCsvBatch(database: Database, f: IncomeFilters, after: IncomeKeyset | null, size: number) {
+  const params: unknown[] = [f.fromDate, f.toDate, after?.id ?? 0, size];
+  if (f.userName) params.push(containsPattern(f.userName));
+  const rows = await database.query<CreditRow & { level: string | null }>(`
+    select ${CREDIT_COLUMNS}, substring(l.description from '^Level ([0-9]+) ') as level
+      from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
+     where l.kind = 'level_income' and ${IST_RANGE} and l.id > $3 ${f.userName ? `and ${NAME_MATCH(5)}` : ''}
+     order by l.id limit $4`, params);
+  return {
+    rows: rows.map((r) => [
+      '', 'Level income', istDayOf(r.createdAt), r.userId, r.userName, r.rankName ?? 'No Rank',
+      r.level === null ? '' : `Level ${r.level}`, paiseToRupees(r.amountPaise).toFixed(2), iso(r.createdAt),
+    ]),
+    cursor: rows.length === size ? { batchIndex: 0, id: Number(rows[rows.length - 1].id) } : null,
+  };
+}
+
+/** The India day (yyyy-mm-dd) of a moment. */
+function istDayOf(moment: Date | string): string {
+  return new Date(new Date(moment).getTime() + 330 * 60_000).toISOString().slice(0, 10);
+}
+

@@ -66,4 +66,23 @@ describe('income reports, net and with reversals', () => {
     expect(body).toMatchObject({ success: true, totalAmount: 123.45, totalUsers: 1, transactions: 1, data: [] });
     expect(body.users).toMatchObject([{ userId: upline, userName: 'Level Upline', amount: 123.45 }]);
   });
+
+  it('exports level income as CSV: its lines from the ledger (it has no batches), level, amount and India time', async () => {
+    const upline = await member(t.database, { name: 'Level Csv Upline' });
+    await postEntry(t.database.db, {
+      userId: upline, kind: 'level_income', amountPaise: 20_000, description: 'Level 2 income on the membership of member 1',
+    });
+    const now = isoToWireDate(await today(t.database));
+    const res = await t.app.inject({
+      method: 'GET', url: `/api/rewards/rewardsDaily.csv?fromDate=${now}&toDate=${now}&transactionType=levelIncome&userName=Csv`,
+      headers: bearer(token),
+    });
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1].split(',')).toEqual([
+      '', 'Level income', expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), String(upline), 'Level Csv Upline', 'No Rank', 'Level 2', '200.00',
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?\+05:30$/),
+    ]);
+  });
 });

@@ -19,6 +19,9 @@ export function incomeReport(ctx: Ctx, filters: income.IncomeFilters, sort: inco
  * one keyset batch of receivers after another.
  */
 export async function incomeExport(ctx: Ctx, filters: income.IncomeFilters, size: number) {
+  if (filters.kind === 'reward' && filters.rewardType === income.LEVEL_INCOME) {
+    return (cursor: income.IncomeKeyset | null) => income.levelIncomeCsvBatch(ctx.database, filters, cursor, size);
+  }
   const batches = await income.batchesInRange(ctx.database, filters);
   return (cursor: income.IncomeKeyset | null) => income.incomeCsvBatch(ctx.database, filters, batches, cursor, size);
 }
