@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { Alert, Button, Group, List, Modal, Paper, Progress, ScrollArea, Stack, Text } from '@mantine/core';
 import { errorMessage } from '../lib/api-client';
 import { formatCount } from '../lib/format';
+import { ConfirmDialog } from './confirm-dialog';
 import type { Selection } from './use-selection';
 
 export interface BulkAction {
@@ -9,6 +10,8 @@ export interface BulkAction {
   color?: string;
   onClick: () => void;
   disabled?: boolean;
+  /** Asked before the action starts ("Deactivate 300 members? …"); the action runs on confirming. */
+  confirm?: { title: string; message: string };
 }
 
 /**
@@ -28,6 +31,7 @@ export function BulkBar<Id extends string | number>({
   noun: string;
   actions: BulkAction[];
 }) {
+  const [asking, setAsking] = useState<BulkAction | null>(null);
   if (selection.mode === 'none') return null;
   const everything = selection.mode === 'all';
   return (
@@ -48,12 +52,30 @@ export function BulkBar<Id extends string | number>({
         </Group>
         <Group gap="xs">
           {actions.map((action) => (
-            <Button key={action.label} size="compact-sm" color={action.color} onClick={action.onClick} disabled={action.disabled}>
+            <Button
+              key={action.label}
+              size="compact-sm"
+              color={action.color}
+              onClick={action.confirm ? () => setAsking(action) : action.onClick}
+              disabled={action.disabled}
+            >
               {action.label}
             </Button>
           ))}
         </Group>
       </Group>
+      <ConfirmDialog
+        opened={asking !== null}
+        title={asking?.confirm?.title ?? ''}
+        message={asking?.confirm?.message ?? ''}
+        confirmLabel={asking?.label}
+        onCancel={() => setAsking(null)}
+        onConfirm={() => {
+          const action = asking;
+          setAsking(null);
+          action?.onClick();
+        }}
+      />
     </Paper>
   );
 }

@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderPage, signIn } from '../../test-utils';
 import UsersPage from './users-page';
@@ -31,7 +31,16 @@ describe('UsersPage: bulk activate and deactivate', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select Member 3' }));
     const bar = screen.getByRole('region', { name: 'Bulk actions on users' });
     expect(within(bar).getByText('3 selected')).toBeTruthy();
+    // Asked first: Cancel sends nothing; confirming starts the run.
     fireEvent.click(within(bar).getByRole('button', { name: 'Deactivate' }));
+    let confirm = await screen.findByRole('dialog', { name: 'Deactivate members' });
+    expect(within(confirm).getByText('Deactivate 3 members? Each change is audited; activate them again to undo it.')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Deactivate members' })).toBeNull());
+    expect(sent).toHaveLength(0);
+    fireEvent.click(within(bar).getByRole('button', { name: 'Deactivate' }));
+    confirm = await screen.findByRole('dialog', { name: 'Deactivate members' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Deactivate' }));
     const dialog = await screen.findByRole('dialog', { name: 'Deactivate 3 members' });
     expect(await within(dialog).findByText('2 succeeded, 1 did not')).toBeTruthy();
     expect(within(dialog).getByText('Already inactive: 1')).toBeTruthy();
@@ -61,6 +70,9 @@ describe('UsersPage: bulk activate and deactivate', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select Member 1' }));
     fireEvent.click(screen.getByRole('button', { name: 'Select all 150 matching users' }));
     fireEvent.click(within(screen.getByRole('region', { name: 'Bulk actions on users' })).getByRole('button', { name: 'Activate' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Activate members' });
+    expect(within(confirm).getByText('Activate 150 members?')).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Activate' }));
     const dialog = await screen.findByRole('dialog', { name: 'Activate 150 members' });
     expect(await within(dialog).findByText('150 succeeded, 0 did not')).toBeTruthy();
     expect(chunks.map((c) => c.length)).toEqual([100, 50]);

@@ -87,6 +87,7 @@ function UserManagement() {
   const bulkRun = useBulkRun<number>();
   const refreshAfterBulk = useRefreshAfterBulk();
   const names = new Map((loaded ?? []).map((u) => [u.userId, u.fullName]));
+  const membersText = (count: number) => `${formatCount(count)} ${count === 1 ? 'member' : 'members'}`;
   const runStatus = (status: boolean) => {
     const count = selection.mode === 'all' ? total : selection.count;
     const picked = [...selection.ids];
@@ -152,8 +153,17 @@ function UserManagement() {
             total={total}
             noun="users"
             actions={[
-              { label: 'Activate', color: 'green', onClick: () => runStatus(true) },
-              { label: 'Deactivate', color: 'red', onClick: () => runStatus(false) },
+              {
+                label: 'Activate', color: 'green', onClick: () => runStatus(true),
+                confirm: { title: 'Activate members', message: `Activate ${membersText(selection.count)}?` },
+              },
+              {
+                label: 'Deactivate', color: 'red', onClick: () => runStatus(false),
+                confirm: {
+                  title: 'Deactivate members',
+                  message: `Deactivate ${membersText(selection.count)}? Each change is audited; activate them again to undo it.`,
+                },
+              },
             ]}
           />
         </>
