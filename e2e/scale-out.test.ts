@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { READY_ROLES } from '../src/contract/permissions.ts';
 import { nginxPath, startNginx } from './support/nginx.ts';
 import { createPostgresDatabase, E2E_ADMIN, freePort, startServer, type RunningServer } from './support/server.ts';
 
@@ -69,7 +70,8 @@ describe.skipIf(!ready)('two API servers behind nginx on one PostgreSQL', () => 
       `select (select count(*)::int from roles) as roles, (select count(*)::int from users) as users,
               (select count(*)::int from permissions) as permissions`,
     );
-    expect(rows[0]).toMatchObject({ roles: 2, users: 41 }); // 40 demo members + one administrator
+    // Admin, User and the ready roles (issue 24), once; 40 demo members + one administrator.
+    expect(rows[0]).toMatchObject({ roles: 2 + READY_ROLES.length, users: 41 });
     for (const copy of [a, b]) expect((await call(copy.url, 'GET', '/health')).status).toBe(200);
   });
 
