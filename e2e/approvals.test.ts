@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Database } from '../src/server/db/client.ts';
 import { hashPassword } from '../src/server/modules/auth/passwords.ts';
 import { hashToken } from '../src/server/plugins/auth.ts';
 import { accountWithPermissions } from '../src/server/test/accounts.ts';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
-import { createPostgresDatabase, startServer, type RunningServer } from './support/server.ts';
+import { chromiumPath } from './support/browser.ts';
+import { ownDatabaseJourney } from './support/journey.ts';
 
 /**
  * Four eyes on money in the browser (issue 13): a maker (wallet_manage) credits ₹25,000, which is
@@ -34,20 +31,19 @@ async function operator(database: Database, permissions: string[]): Promise<Oper
 }
 
 describe.skipIf(!chromiumPath)('maker → checker journey in Chromium', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-approvals-'));
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  let server: RunningServer;
-  let browser: Browser;
   let maker: Operator;
   let checker: Operator;
   let memberId: number;
-
-  const start = () => startServer(databaseUrl ? { databaseUrl } : { dataDir });
-  const open = () => (databaseUrl ? openPostgres(databaseUrl, 2) : openPglite(dataDir));
+  const journey = ownDatabaseJourney('approvals', {}, async (database) => {
+    maker = await operator(database, ['wallet_manage', 'wallet_view', 'money_approve']);
+    checker = await operator(database, ['money_approve']);
+    const [member] = await database.query<{ user_id: string }>(
+      'select user_id::text from users where not can_sign_in and deleted_at is null order by user_id limit 1');
+    memberId = Number(member.user_id);
+  });
 
   const call = async (who: Operator, method: 'GET' | 'POST', url: string, body?: unknown, key?: string) => {
-    const res = await fetch(`${server.url}/api${url}`, {
+    const res = await fetch(`${journey.server.url}/api${url}`, {
       method,
       headers: {
         authorization: `Bearer ${who.token}`,
@@ -61,40 +57,12 @@ describe.skipIf(!chromiumPath)('maker → checker journey in Chromium', () => {
   const balance = async () => (await call(maker, 'GET', `/wallet/balance/${memberId}`)).body.data.balance as number;
 
   async function signIn(page: Page, who: Operator) {
-    await page.goto(`${server.url}/signin`);
+    await page.goto(`${journey.server.url}/signin`);
     await page.getByLabel('Email').fill(who.email);
     await page.getByLabel(/^Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Access Portal' }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${journey.server.url}/`);
   }
-
-  beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) {
-      const created = await createPostgresDatabase();
-      databaseUrl = created.url;
-      dropDatabase = created.drop;
-    }
-    server = await start();
-    await server.stop();
-    const database = await open();
-    try {
-      maker = await operator(database, ['wallet_manage', 'wallet_view', 'money_approve']);
-      checker = await operator(database, ['money_approve']);
-      const [member] = await database.query<{ user_id: string }>(
-        'select user_id::text from users where not can_sign_in and deleted_at is null order by user_id limit 1');
-      memberId = Number(member.user_id);
-    } finally {
-      await database.close();
-    }
-    server = await start();
-    browser = await launchBrowser();
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
-    await dropDatabase();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
 
   it('a credit above the threshold waits, the maker cannot approve it, the checker approves it and the balance rises once', async () => {
     const before = await balance();
@@ -107,7 +75,7 @@ describe.skipIf(!chromiumPath)('maker → checker journey in Chromium', () => {
     expect(await balance()).toBe(before);
 
     // The maker sees their own request with Approve disabled and the reason, and the server refuses it too.
-    const makerPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const makerPage = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await signIn(makerPage, maker);
     await makerPage.getByRole('link', { name: 'Approvals' }).click();
     await makerPage.getByRole('heading', { name: 'Approvals' }).waitFor();
@@ -120,8 +88,8 @@ describe.skipIf(!chromiumPath)('maker → checker journey in Chromium', () => {
     expect(selfApproval.status).toBe(403);
     expect(selfApproval.body.message).toBe('You asked for this movement yourself: another operator with money_approve must approve it');
 
-    // The checker approves it in the browser.
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The checker approves it in the journey.browser.
+    const page = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
     await signIn(page, checker);
     await page.getByRole('link', { name: 'Approvals' }).click();
     await page.getByRole('heading', { name: 'Approvals' }).waitFor();

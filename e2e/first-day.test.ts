@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { chromiumPath } from './support/browser.ts';
+import { ownDatabaseJourney } from './support/journey.ts';
 import { openScreen, settled, signIn } from './support/screens.ts';
-import { adminLogin, createPostgresDatabase, E2E_ADMIN, startServer, type RunningServer } from './support/server.ts';
+import { adminLogin, E2E_ADMIN } from './support/server.ts';
 import { until } from './support/wait.ts';
 
 /**
@@ -43,11 +40,7 @@ const mohan: Member = { fullName: 'Mohan Right', phone: '9876510003', referrer: 
 const leela: Member = { fullName: 'Leela Deep', phone: '9876510004', referrer: sita, userId: 0 };
 
 describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-first-day-'));
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  let server: RunningServer;
-  let browser: Browser;
+  const journey = ownDatabaseJourney('first-day', { SEED_MEMBERS: '0', APPROVAL_THRESHOLD: '500' });
   let approverSecret = '';
   /** A code is good once: each sign-in takes a step after the last one used (the enrolment's first). */
   let approverLastStep = 0;
@@ -58,46 +51,18 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     approverLastStep = step;
     return TOTP.generate({ secret: Secret.fromBase32(approverSecret), timestamp: step * 30_000 });
   }
-
-  const start = () => startServer({ ...(databaseUrl ? { databaseUrl } : { dataDir }), env: { SEED_MEMBERS: '0', APPROVAL_THRESHOLD: '500' } });
-  async function offline(work: (database: Database) => Promise<void>) {
-    await server.stop();
-    const database = databaseUrl ? await openPostgres(databaseUrl, 2) : await openPglite(dataDir);
-    try {
-      await work(database);
-    } finally {
-      await database.close();
-    }
-    server = await start();
-  }
   async function api<R>(url: string): Promise<R> {
-    const { token } = await adminLogin(server.url);
-    const res = await fetch(`${server.url}/api${url}`, { headers: { authorization: `Bearer ${token}` } });
+    const { token } = await adminLogin(journey.server.url);
+    const res = await fetch(`${journey.server.url}/api${url}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     return (await res.json()) as R;
   }
   const balance = async (m: Member) => (await api<{ data: { balance: number } }>(`/wallet/balance/${m.userId}`)).data.balance;
 
-  beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) {
-      const created = await createPostgresDatabase();
-      databaseUrl = created.url;
-      dropDatabase = created.drop;
-    }
-    server = await start();
-    browser = await launchBrowser();
-  }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
-    await dropDatabase();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
   async function adminPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(T);
-    await signIn(page, server.url);
+    await signIn(page, journey.server.url);
     return page;
   }
 
@@ -108,14 +73,14 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
   let approverTab: Page | null = null;
   async function approverPage(): Promise<Page> {
     if (approverTab) {
-      await approverTab.goto(`${server.url}/`);
+      await approverTab.goto(`${journey.server.url}/`);
       await approverTab.getByRole('navigation', { name: 'Main navigation' }).waitFor();
       return approverTab;
     }
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: 'America/New_York' });
+    const context = await journey.browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: 'America/New_York' });
     const page = await context.newPage();
     page.setDefaultTimeout(T);
-    await page.goto(`${server.url}/signin`);
+    await page.goto(`${journey.server.url}/signin`);
     await page.getByLabel('Email').fill(APPROVER.email);
     await page.getByLabel(/^Password/).fill(APPROVER.password);
     await page.getByRole('button', { name: 'Access Portal' }).click();
@@ -149,13 +114,13 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     await page.getByRole('region', { name: 'Total Users', exact: true }).getByText('0', { exact: true }).waitFor();
 
     // Ready roles: the first invitation can offer them.
-    await openScreen(page, server.url, { path: '/roles', heading: 'User Roles' });
+    await openScreen(page, journey.server.url, { path: '/roles', heading: 'User Roles' });
     for (const role of ['Operator', 'Approver', 'Accountant', 'Support']) {
       await page.getByRole('row').filter({ hasText: role }).first().waitFor();
     }
 
     // Staff → Invite staff: an approver.
-    await openScreen(page, server.url, { path: '/staff', heading: 'Staff' });
+    await openScreen(page, journey.server.url, { path: '/staff', heading: 'Staff' });
     await page.getByRole('button', { name: 'Invite staff' }).click();
     let dialog = page.getByRole('dialog', { name: 'Invite staff' });
     await dialog.getByLabel(/^Full name/).fill(APPROVER.fullName);
@@ -166,21 +131,21 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     await dialog.getByRole('button', { name: 'Send invitation' }).click();
     await dialog.waitFor({ state: 'detached' });
     const link = new URL(await until(() => {
-      const line = server.output().split('\n').find((l) => l.includes('staff invitation mail') && l.includes(APPROVER.email));
+      const line = journey.server.output().split('\n').find((l) => l.includes('staff invitation mail') && l.includes(APPROVER.email));
       return line && /"inviteLink":"([^"]+)"/.exec(line)?.[1];
-    }, () => `no invitation in the server output:\n${server.output()}`, T));
+    }, () => `no invitation in the server output:\n${journey.server.output()}`, T));
 
     // The approver, in New York, sets a password and enrols two-factor (the Approver role requires it).
     {
-      const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: 'America/New_York' });
+      const context = await journey.browser.newContext({ viewport: { width: 1400, height: 900 }, timezoneId: 'America/New_York' });
       const invited = await context.newPage();
       invited.setDefaultTimeout(T);
-      await invited.goto(`${server.url}${link.pathname}${link.search}`);
+      await invited.goto(`${journey.server.url}${link.pathname}${link.search}`);
       await invited.getByLabel(/^New password/).fill(APPROVER.password);
       await invited.getByLabel(/^Confirm password/).fill(APPROVER.password);
       await invited.getByRole('button', { name: 'Set password' }).click();
       await invited.getByText('Your password has been set. You can sign in now.').waitFor();
-      await invited.goto(`${server.url}/signin`);
+      await invited.goto(`${journey.server.url}/signin`);
       await invited.getByLabel('Email').fill(APPROVER.email);
       await invited.getByLabel(/^Password/).fill(APPROVER.password);
       await invited.getByRole('button', { name: 'Access Portal' }).click();
@@ -190,14 +155,14 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
       await invited.getByLabel(/^6-digit code/).fill(codeAt(approverSecret));
       await invited.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
       await invited.getByRole('button', { name: 'I have saved them' }).click();
-      await invited.waitForURL(`${server.url}/`);
+      await invited.waitForURL(`${journey.server.url}/`);
       // The approver holds money_approve but not users_edit: Approvals is theirs, nothing waits yet.
       await invited.getByRole('link', { name: 'Approvals', exact: true }).waitFor();
       await context.close();
     }
 
     // Membership Plans → Add Plan: ₹1,000, 1.5 % a day (₹15), 30 days, cap ₹2,000 — approved by the approver.
-    await openScreen(page, server.url, { path: '/income/plans', heading: 'Membership Plans' });
+    await openScreen(page, journey.server.url, { path: '/income/plans', heading: 'Membership Plans' });
     await page.getByRole('button', { name: 'Add Plan' }).click();
     dialog = page.getByRole('dialog', { name: 'Add Plan' });
     await dialog.getByLabel('Plan Name').fill('Starter');
@@ -214,7 +179,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     await approve('New membership plan', /^Request approved: Plan Starter created/);
 
     // Income Settings: TDS 5 %, admin charge 2.5 %, paid to the bank account, every day a business day.
-    await openScreen(page, server.url, { path: '/income/settings', heading: 'Income Settings' });
+    await openScreen(page, journey.server.url, { path: '/income/settings', heading: 'Income Settings' });
     await settled(page);
     await page.getByLabel('TDS (%)').fill('5');
     await page.getByLabel('Admin charge (%)').fill('2.5');
@@ -226,7 +191,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     await approve('Income settings change', /^Request approved: Income settings saved/);
 
     // The referral tree on User Management: Ravi; Sita and Mohan under him; Leela under Sita.
-    await openScreen(page, server.url, { path: '/users', heading: 'User Management' });
+    await openScreen(page, journey.server.url, { path: '/users', heading: 'User Management' });
     for (const m of [ravi, sita, mohan, leela]) {
       await page.getByRole('button', { name: 'Add User' }).click();
       dialog = page.getByRole('dialog', { name: 'Add User' });
@@ -247,11 +212,11 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     await page.getByRole('option', { name: 'Level 1', exact: true }).waitFor();
     expect(await page.getByRole('option', { name: 'Level 0', exact: true }).count()).toBe(0);
     await page.keyboard.press('Escape');
-    await openScreen(page, server.url, { path: '/', heading: 'Dashboard' });
+    await openScreen(page, journey.server.url, { path: '/', heading: 'Dashboard' });
     await page.getByRole('region', { name: 'Total Users', exact: true }).getByText('4', { exact: true }).waitFor();
 
     // User Wallet: ₹1,000 for Ravi and for Sita, each above the threshold: both wait…
-    await openScreen(page, server.url, { path: '/wallet', heading: 'User Wallet' });
+    await openScreen(page, journey.server.url, { path: '/wallet', heading: 'User Wallet' });
     for (const m of [ravi, sita]) {
       await page.getByRole('button', { name: 'Add User' }).click();
       dialog = page.getByRole('dialog', { name: 'Add New Transaction' });
@@ -289,7 +254,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
 
     // Activations: Ravi and Sita from their member pages (paid from the wallet); Sita's pays Ravi level income.
     for (const m of [ravi, sita]) {
-      await page.goto(`${server.url}/users/${m.userId}`);
+      await page.goto(`${journey.server.url}/users/${m.userId}`);
       await page.getByRole('heading', { level: 1, name: m.fullName }).waitFor();
       await page.getByRole('button', { name: 'Activate Membership' }).click();
       dialog = page.getByRole('dialog', { name: 'Activate Membership' });
@@ -300,7 +265,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
       await dialog.waitFor({ state: 'detached' });
     }
     // Mohan's is paid outside the wallet: above the threshold (its cap), it waits for the approver.
-    await openScreen(page, server.url, { path: '/membership', heading: 'Membership' });
+    await openScreen(page, journey.server.url, { path: '/membership', heading: 'Membership' });
     await page.getByRole('button', { name: 'Activate Membership' }).click();
     dialog = page.getByRole('dialog', { name: 'Activate Membership' });
     await dialog.getByRole('combobox', { name: 'Member' }).fill(mohan.fullName);
@@ -315,7 +280,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     await approve('Membership paid outside the wallet', /^Request approved: Membership Starter activated/);
 
     // Ravi's page: his money where he is — the balance, level income earned, every ledger line in words.
-    await page.goto(`${server.url}/users/${ravi.userId}`);
+    await page.goto(`${journey.server.url}/users/${ravi.userId}`);
     await page.getByRole('heading', { level: 1, name: ravi.fullName }).waitFor();
     const ledger = page.getByRole('region', { name: 'Ledger', exact: true });
     await ledger.getByRole('row').filter({ hasText: 'Level income' }).first().waitFor();
@@ -329,7 +294,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     // The server comes back on another address: the approver will sign in again there.
     await approverTab?.context().close();
     approverTab = null;
-    await offline(async (database) => {
+    await journey.offline(async (database) => {
       await database.query('update memberships set starts_on = starts_on - 1 where user_id = any($1::int8[])', [[ravi.userId, sita.userId, mohan.userId]]);
       await database.query(`insert into bank_accounts (user_id, account_holder_name, account_number, ifsc, bank, is_primary)
         values ($1, $2, '123456789012', 'SBIN0000001', 'SBI', true)`, [ravi.userId, ravi.fullName]);
@@ -338,7 +303,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     page = await adminPage();
 
     // Income Runs → New Run: preview, start, Completed; the details name TDS and admin charge apart.
-    await openScreen(page, server.url, { path: '/income/runs', heading: 'Income Runs' });
+    await openScreen(page, journey.server.url, { path: '/income/runs', heading: 'Income Runs' });
     await page.getByRole('button', { name: 'New Run' }).click();
     dialog = page.getByRole('dialog', { name: 'New Run' });
     await dialog.locator('input[type="date"]').fill(istToday());
@@ -368,7 +333,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     await drawer.waitFor({ state: 'detached' });
 
     // Daily Payout: Ravi paid; Sita and Mohan failed (no bank account). Pay Now for Sita.
-    await openScreen(page, server.url, { path: '/daily-payout', heading: 'Daily Payout' });
+    await openScreen(page, journey.server.url, { path: '/daily-payout', heading: 'Daily Payout' });
     await page.getByRole('row').filter({ hasText: ravi.fullName }).getByText('Success').waitFor();
     const sitaRow = page.getByRole('row').filter({ hasText: sita.fullName });
     await sitaRow.getByText('Failure').waitFor();
@@ -385,7 +350,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     expect(await balance(sita)).toBe(13.88);
 
     // The run's counts follow the Pay Now: 2 paid, 1 failed.
-    await openScreen(page, server.url, { path: '/income/runs', heading: 'Income Runs' });
+    await openScreen(page, journey.server.url, { path: '/income/runs', heading: 'Income Runs' });
     await page.getByRole('button', { name: `Details of run ${runId}` }).click();
     drawer = page.getByRole('dialog', { name: `Run #${runId}` });
     await detail(drawer.getByRole('region', { name: 'Totals' }), 'Paid').getByText('2', { exact: true }).waitFor();
@@ -413,7 +378,7 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     expect(await balance(sita)).toBe(0);
 
     // Daily Payout keeps the day: each payout marked Reversed, by whom and why.
-    await openScreen(page, server.url, { path: '/daily-payout', heading: 'Daily Payout' });
+    await openScreen(page, journey.server.url, { path: '/daily-payout', heading: 'Daily Payout' });
     for (const m of [ravi, sita, mohan]) {
       const row = page.getByRole('row').filter({ hasText: m.fullName });
       await row.getByText('Reversed', { exact: true }).first().waitFor();
@@ -421,13 +386,13 @@ describe.skipIf(!chromiumPath)("a team's first day in Chromium", () => {
     }
 
     // Ravi's ledger: the payout and its reversal, each in words, the reversal naming its run.
-    await page.goto(`${server.url}/users/${ravi.userId}`);
+    await page.goto(`${journey.server.url}/users/${ravi.userId}`);
     await page.getByRole('heading', { level: 1, name: ravi.fullName }).waitFor();
     await page.getByRole('row').filter({ hasText: 'Daily payout' }).first().waitFor();
     await page.getByRole('row').filter({ hasText: new RegExp(`Reversal.*run #?${runId}|run #?${runId}.*Reversal`, 'i') }).first().waitFor();
 
     // The administrator follows the requests filed today under My requests: the approver's name on each.
-    await openScreen(page, server.url, { path: '/approvals', heading: 'Approvals' });
+    await openScreen(page, journey.server.url, { path: '/approvals', heading: 'Approvals' });
     await page.getByRole('tab', { name: 'My requests' }).click();
     await page.getByRole('row').filter({ hasText: 'New membership plan' }).getByText(APPROVER.fullName).waitFor();
     await page.close();

@@ -1,17 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { openPglite, openPostgres, type Database } from '../src/server/db/client.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { postEntry } from '../src/server/db/ledger.ts';
 import { hashPassword } from '../src/server/modules/auth/passwords.ts';
 import { insertUser } from '../src/server/modules/users/users.repository.ts';
 import { hashToken } from '../src/server/plugins/auth.ts';
 import { accountWithPermissions } from '../src/server/test/accounts.ts';
-import { chromiumPath, launchBrowser } from './support/browser.ts';
+import { chromiumPath } from './support/browser.ts';
+import { ownDatabaseJourney } from './support/journey.ts';
 import { openScreen, settled, signIn } from './support/screens.ts';
-import { adminLogin, createPostgresDatabase, startServer, type RunningServer } from './support/server.ts';
+import { adminLogin } from './support/server.ts';
 import { until } from './support/wait.ts';
 
 /**
@@ -36,74 +33,39 @@ const istToday = () => new Date(Date.now() + 5.5 * 3600_000).toISOString().slice
 const wireDay = (iso: string) => iso.split('-').reverse().join('-');
 
 describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-income-'));
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  let server: RunningServer;
-  let browser: Browser;
   let checker: { email: string };
   const wallet = { userId: 0, fullName: 'Wallet Buyer' };
   const outside = { userId: 0, fullName: 'Outside Buyer' };
-
-  const start = () => startServer({ ...(databaseUrl ? { databaseUrl } : { dataDir }), env: { SEED_MEMBERS: '0', APPROVAL_THRESHOLD: '500' } });
-  const open = () => (databaseUrl ? openPostgres(databaseUrl, 2) : openPglite(dataDir));
-  /** With the server stopped (a PGlite directory has one owner): work on its database, then start it again. */
-  async function offline(work: (database: Database) => Promise<void>) {
-    await server.stop();
-    const database = await open();
-    try {
-      await work(database);
-    } finally {
-      await database.close();
+  const journey = ownDatabaseJourney('income', { SEED_MEMBERS: '0', APPROVAL_THRESHOLD: '500' }, async (database) => {
+    // The checker: a second operator with money_approve, who signs in with a password.
+    const token = await accountWithPermissions(database, ['money_approve']);
+    const [row] = await database.query<{ user_id: string; email: string }>(
+      'select u.user_id::text, u.email from sessions s join users u on u.user_id = s.user_id where s.token_hash = $1', [hashToken(token)]);
+    await database.query('update users set password_hash = $1 where user_id = $2', [await hashPassword(PASSWORD), row.user_id]);
+    checker = { email: row.email };
+    // Two members: one with ₹1,500 in the wallet and a primary bank account, one with neither.
+    for (const [m, phone] of [[wallet, '9876500001'], [outside, '9876500002']] as const) {
+      const user = await insertUser(database.db, { fullName: m.fullName, email: `${phone}@journey.test`, phone, level: 1 });
+      m.userId = user.userId;
     }
-    server = await start();
-  }
+    await postEntry(database.db, { userId: wallet.userId, kind: 'wallet_recharge', amountPaise: 150_000, description: 'Journey funds' });
+    await database.query(`insert into bank_accounts (user_id, account_holder_name, account_number, ifsc, bank, is_primary)
+      values ($1, $2, '123456789012', 'SBIN0000001', 'SBI', true)`, [wallet.userId, wallet.fullName]);
+  });
   const api = async <T>(url: string): Promise<T> => {
-    const { token } = await adminLogin(server.url);
-    const res = await fetch(`${server.url}/api${url}`, { headers: { authorization: `Bearer ${token}` } });
+    const { token } = await adminLogin(journey.server.url);
+    const res = await fetch(`${journey.server.url}/api${url}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     return (await res.json()) as T;
   };
   const balance = async (userId: number) => (await api<{ data: { balance: number } }>(`/wallet/balance/${userId}`)).data.balance;
 
-  beforeAll(async () => {
-    if (process.env.TEST_DATABASE_URL) {
-      const created = await createPostgresDatabase();
-      databaseUrl = created.url;
-      dropDatabase = created.drop;
-    }
-    server = await start();
-    await offline(async (database) => {
-      // The checker: a second operator with money_approve, who signs in with a password.
-      const token = await accountWithPermissions(database, ['money_approve']);
-      const [row] = await database.query<{ user_id: string; email: string }>(
-        'select u.user_id::text, u.email from sessions s join users u on u.user_id = s.user_id where s.token_hash = $1', [hashToken(token)]);
-      await database.query('update users set password_hash = $1 where user_id = $2', [await hashPassword(PASSWORD), row.user_id]);
-      checker = { email: row.email };
-      // Two members: one with ₹1,500 in the wallet and a primary bank account, one with neither.
-      for (const [m, phone] of [[wallet, '9876500001'], [outside, '9876500002']] as const) {
-        const user = await insertUser(database.db, { fullName: m.fullName, email: `${phone}@journey.test`, phone, level: 1 });
-        m.userId = user.userId;
-      }
-      await postEntry(database.db, { userId: wallet.userId, kind: 'wallet_recharge', amountPaise: 150_000, description: 'Journey funds' });
-      await database.query(`insert into bank_accounts (user_id, account_holder_name, account_number, ifsc, bank, is_primary)
-        values ($1, $2, '123456789012', 'SBIN0000001', 'SBI', true)`, [wallet.userId, wallet.fullName]);
-    });
-    browser = await launchBrowser();
-  }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.cleanUp();
-    await dropDatabase();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
   /** The checker approves the pending request of `kind` on Approvals; `shows` are texts the dialog must show first. */
   async function approveOnScreen(kind: string, answer: RegExp, shows: (string | RegExp)[] = []) {
-    const checkerPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const checkerPage = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
     checkerPage.setDefaultTimeout(T);
-    await signIn(checkerPage, server.url, { email: checker.email, password: PASSWORD });
-    await openScreen(checkerPage, server.url, { path: '/approvals', heading: 'Approvals' });
+    await signIn(checkerPage, journey.server.url, { email: checker.email, password: PASSWORD });
+    await openScreen(checkerPage, journey.server.url, { path: '/approvals', heading: 'Approvals' });
     const request = checkerPage.getByRole('row').filter({ hasText: kind });
     await request.getByRole('button', { name: /^Approve request \d+$/ }).click();
     const dialog = checkerPage.getByRole('dialog', { name: 'Approve Request' });
@@ -114,9 +76,9 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
   }
 
   async function adminPage(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
     page.setDefaultTimeout(T);
-    await signIn(page, server.url);
+    await signIn(page, journey.server.url);
     return page;
   }
 
@@ -159,7 +121,7 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     ]);
 
     // The member page: Activate Membership, paid from the wallet.
-    await page.goto(`${server.url}/users/${wallet.userId}`);
+    await page.goto(`${journey.server.url}/users/${wallet.userId}`);
     await page.getByRole('heading', { level: 1, name: wallet.fullName }).waitFor();
     await page.getByRole('button', { name: 'Activate Membership' }).click();
     dialog = page.getByRole('dialog', { name: 'Activate Membership' });
@@ -173,7 +135,7 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     expect(await balance(wallet.userId)).toBe(500);
 
     // The Membership screen: Activate Membership paid outside, ₹1,000 > the ₹500 threshold: it waits.
-    await openScreen(page, server.url, { path: '/membership', heading: 'Membership' });
+    await openScreen(page, journey.server.url, { path: '/membership', heading: 'Membership' });
     await page.getByRole('button', { name: 'Activate Membership' }).click();
     dialog = page.getByRole('dialog', { name: 'Activate Membership' });
     await dialog.getByRole('combobox', { name: 'Member' }).fill(outside.fullName);
@@ -189,9 +151,9 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     expect((await api<{ data: unknown }>(`/income/memberships/${outside.userId}`)).data).toBeNull();
 
     // The second operator approves it on Approvals.
-    const checkerPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const checkerPage = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
     checkerPage.setDefaultTimeout(T);
-    await signIn(checkerPage, server.url, { email: checker.email, password: PASSWORD });
+    await signIn(checkerPage, journey.server.url, { email: checker.email, password: PASSWORD });
     await checkerPage.getByRole('link', { name: 'Approvals' }).click();
     await checkerPage.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor();
     const request = checkerPage.getByRole('row').filter({ hasText: 'Membership paid outside the wallet' });
@@ -206,7 +168,7 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
 
     // The next day: both memberships earn from today.
     await page.close();
-    await offline(async (database) => {
+    await journey.offline(async (database) => {
       await database.query('update memberships set starts_on = starts_on - 1 where user_id = any($1::int8[])', [[wallet.userId, outside.userId]]);
     });
     page = await adminPage();
@@ -238,7 +200,7 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     expect(await balance(outside.userId)).toBe(0);
 
     // Daily Payout: the Success and the Failure (no primary bank account) of the run.
-    await openScreen(page, server.url, { path: '/daily-payout', heading: 'Daily Payout' });
+    await openScreen(page, journey.server.url, { path: '/daily-payout', heading: 'Daily Payout' });
     const paidRow = page.getByRole('row').filter({ hasText: wallet.fullName });
     await paidRow.getByText('Success').waitFor();
     await paidRow.getByText('13.88').waitFor();
@@ -256,13 +218,13 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     await failedRow.getByText('Success').waitFor();
 
     // Revenue: both fees; the dashboard: ₹2,000 of membership fees.
-    await openScreen(page, server.url, { path: '/revenue', heading: 'Total Revenue' });
+    await openScreen(page, journey.server.url, { path: '/revenue', heading: 'Total Revenue' });
     for (const m of [wallet, outside]) await page.getByRole('row').filter({ hasText: m.fullName }).getByText('₹1,000.00').waitFor();
-    await openScreen(page, server.url, { path: '/', heading: 'Dashboard' });
+    await openScreen(page, journey.server.url, { path: '/', heading: 'Dashboard' });
     await page.getByText('₹2,000.00 in membership fees').waitFor();
 
     // Reverse the run: it turns Reversed and both members are back where they were before it.
-    await openScreen(page, server.url, { path: '/income/runs', heading: 'Income Runs' });
+    await openScreen(page, journey.server.url, { path: '/income/runs', heading: 'Income Runs' });
     await page.getByRole('button', { name: `Reverse run ${runId}` }).click();
     dialog = page.getByRole('dialog', { name: 'Reverse Run' });
     await dialog.getByLabel('Remarks').fill('Journey: the day was run by mistake');
