@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { postEntry } from '../src/server/db/ledger.ts';
+import { postEntry } from '../src/server/db/books.ts';
 import { hashPassword } from '../src/server/modules/auth/passwords.ts';
 import { insertUser } from '../src/server/modules/users/users.repository.ts';
 import { hashToken } from '../src/server/plugins/auth.ts';

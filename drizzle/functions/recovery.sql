@@ -13,7 +13,9 @@
 -- balance), so this takes no lock in a new order. With nobody owing anything (the usual case) a
 -- statement costs one probe of users_recovery_idx.
 -- The recovery rows' own INSERT fires this again and finds no credit in them (never a recursion).
--- Reads: ledger_entries.user_id, kind, amount_paise, reversal_of; users.recovery_paise,
+-- The recovery lines join the credit's transfer (ledger_entries.transfer_id) with their company
+-- leg, recoveries_owed, so the transfer still sums to zero (issue 25).
+-- Reads: ledger_entries.user_id, kind, amount_paise, reversal_of, transfer_id; users.recovery_paise,
 -- users.balance_paise; run_shortfalls.shortfall_paise, recovered_paise, created_at.
 
 -- A member's open shortfalls, oldest first, without reading the whole table.
@@ -36,26 +38,31 @@ BEGIN
   WITH debtors AS MATERIALIZED (
     SELECT user_id FROM users WHERE recovery_paise > 0
   ), credit AS MATERIALIZED (
-    SELECT n.user_id, sum(n.amount_paise)::int8 AS net
+    SELECT n.user_id, sum(n.amount_paise)::int8 AS net, max(n.transfer_id) AS transfer_id
       FROM new_rows n JOIN debtors d ON d.user_id = n.user_id
      WHERE n.reversal_of IS NULL AND n.kind NOT IN ('external_payment', 'recovery')
      GROUP BY n.user_id
     HAVING sum(n.amount_paise) > 0
   ), due AS MATERIALIZED (
-    SELECT u.user_id, least(u.recovery_paise, c.net, u.balance_paise)::int8 AS take
+    SELECT u.user_id, c.transfer_id, least(u.recovery_paise, c.net, u.balance_paise)::int8 AS take
       FROM credit c JOIN users u ON u.user_id = c.user_id
      WHERE least(u.recovery_paise, c.net, u.balance_paise) > 0
   ), open AS MATERIALIZED (
-    SELECT s.run_id, s.user_id, (s.shortfall_paise - s.recovered_paise)::int8 AS owed, d.take,
+    SELECT s.run_id, s.user_id, d.transfer_id, (s.shortfall_paise - s.recovered_paise)::int8 AS owed, d.take,
            coalesce(sum(s.shortfall_paise - s.recovered_paise) OVER (PARTITION BY s.user_id ORDER BY s.created_at, s.run_id
                     ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::int8 AS before
       FROM due d JOIN run_shortfalls s ON s.user_id = d.user_id AND s.recovered_paise < s.shortfall_paise
   ), alloc AS MATERIALIZED (
-    SELECT run_id, user_id, least(owed, take - before)::int8 AS amount FROM open WHERE take > before
+    SELECT run_id, user_id, transfer_id, least(owed, take - before)::int8 AS amount FROM open WHERE take > before
   ), lines AS (
-    INSERT INTO ledger_entries (user_id, kind, amount_paise, description)
-    SELECT user_id, 'recovery', -amount, 'Recovery of the shortfall of reversed run ' || run_id
+    INSERT INTO ledger_entries (user_id, kind, amount_paise, description, transfer_id)
+    SELECT user_id, 'recovery', -amount, 'Recovery of the shortfall of reversed run ' || run_id, transfer_id
       FROM alloc ORDER BY user_id, run_id
+    RETURNING id
+  ), legs AS (
+    -- The books (issue 25): the recovery is part of the credit's transfer; what members owe goes down.
+    INSERT INTO book_legs (transfer_id, account, amount_paise)
+    SELECT transfer_id, 'recoveries_owed', sum(amount)::int8 FROM alloc GROUP BY transfer_id ORDER BY transfer_id
     RETURNING id
   ), settled AS (
     UPDATE run_shortfalls s SET recovered_paise = s.recovered_paise + a.amount

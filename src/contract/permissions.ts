@@ -22,6 +22,8 @@ export const PERMISSIONS = {
   wallet_manage: { module: 'Reports', description: 'Recharge wallets and handle withdrawals' },
   money_approve: { module: 'Reports', description: 'Approve or reject money movements above the approval threshold (never one\u2019s own)' },
   audit_view: { module: 'Reports', description: 'See the audit log' },
+  books_view: { module: 'Reports', description: 'See the books: trial balance, account statements and transfers' },
+  bank_transfers: { module: 'Reports', description: 'Gather, release and reconcile bank transfer batches' },
   income_runs: { module: 'Reports', description: 'Preview and start income runs (payouts, royalty, rewards, ranks) and ask for a reversal' },
   ranks_view: { module: 'Settings', description: 'See ranks' },
   ranks_manage: { module: 'Settings', description: 'Create, edit and delete ranks' },

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { istToday } from '../modules/income/settings.ts';
+import { bookHistory, HISTORY_TRANSFER_ID } from './books.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
 import { activationStart, runEngineOverPastDays, seedMemberships } from './demo-income.ts';
 
@@ -187,7 +188,8 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
     // Wallet: a first recharge for everyone, then fees, withdrawals and later recharges that
     // never take a balance below zero.
     await run(tx, `
-      insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
+      insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id)
+      select *, ${HISTORY_TRANSFER_ID} from (
       select u.user_id, 'wallet_recharge', (1500 + floor(${rnd('u.user_id', 20)} * 4500))::int8 * 100,
              'Wallet recharge', ${after('u.created_at', '1 hour', 0.3)}
         ${members}
@@ -205,7 +207,8 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
       select u.user_id, 'wallet_recharge', (100 + floor(${rnd('u.user_id * 1000 + m', 26)} * 900))::int8 * 100, 'Wallet recharge',
              u.created_at + make_interval(days => 3 * m)
         ${members.replace('from users u', `from users u cross join lateral generate_series(1, floor(extract(epoch from now() - u.created_at) / ${3 * 86400})::int) as m`)}
-         and ${rnd('u.user_id * 1000 + m', 27)} < 0.45`);
+         and ${rnd('u.user_id * 1000 + m', 27)} < 0.45) h`);
+    await bookHistory(tx);
     step('wallet recharges and withdrawals');
     await seedMemberships(tx, { b, n, from: activationFrom, run });
     step('plans, settings and memberships with their fees and level income');

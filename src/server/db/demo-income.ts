@@ -7,6 +7,7 @@ import * as runs from '../modules/income/runs/runs.repository.ts';
 import { scheduleTick } from '../modules/income/runs/scheduler.ts';
 import * as plans from '../modules/income/plans.repository.ts';
 import { addDays, istToday, settingsOn, upsertSettingsVersion } from '../modules/income/settings.ts';
+import { bookHistory, HISTORY_TRANSFER_ID } from './books.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
 
 /**
@@ -151,8 +152,8 @@ export async function seedMemberships(tx: Db, options: { b: number; n: number; f
     select user_id, price, plan_id, version_id, daily, cap, duration, (at at time zone ${IST})::date + 1, 'active', paid_via,
            case when paid_via = 'outside' then method end, case when paid_via = 'outside' then 'DEMO-' || user_id end, at
       from seed_activations order by at, user_id;
-    insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
-    select user_id, kind, amount, description, at from (
+    insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id)
+    select user_id, kind, amount, description, at, ${HISTORY_TRANSFER_ID} from (
       select user_id, 1 as k, 'external_payment' as kind, price as amount, at,
              'Membership ' || name || ' (version ' || version_id || ') paid outside the wallet: ' || method || ', reference DEMO-' || user_id as description
         from seed_activations where paid_via = 'outside'
@@ -162,6 +163,7 @@ export async function seedMemberships(tx: Db, options: { b: number; n: number; f
                   else 'Membership ' || name || ' (version ' || version_id || '), paid from the wallet' end
         from seed_activations
     ) f order by at, user_id, k`);
+  await bookHistory(tx);
   // Level income: the uplines of every activation in one recursive statement; an upline is active
   // when live, status true and holding a membership activated before this one (the moment, then
   // the id), as activateMembership sees it at that moment.
@@ -183,9 +185,10 @@ export async function seedMemberships(tx: Db, options: { b: number; n: number; f
     )
     select l.member, l.user_id, l.level, l.at, (l.price * (array[${bp.join(',')}]::int8[])[l.level] / 10000)::int8 as amount
       from levelled l where l.level <= ${LEVELS};
-    insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
-    select user_id, 'level_income', amount, 'Level ' || level || ' income on the membership of member ' || member, at
+    insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id)
+    select user_id, 'level_income', amount, 'Level ' || level || ' income on the membership of member ' || member, at, ${HISTORY_TRANSFER_ID}
       from seed_level_income where amount > 0 order by at, member, level`);
+  await bookHistory(tx);
 }
 
 /**

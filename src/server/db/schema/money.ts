@@ -15,6 +15,8 @@ export const LEDGER_KINDS = [
   // Issue 22: a recovery settles what a reversal could not take back (a shortfall) from the
   // member's next credits: a debit, written by drizzle/functions/recovery.sql.
   'recovery',
+  // Issue 25: a transfer to a member's bank that the bank returned comes back to the wallet.
+  'bank_return',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -66,6 +68,8 @@ export const ledgerEntries = pgTable(
     runId: bigint('run_id', { mode: 'number' }),
     /** A reversal's compensating row names the row it compensates; each row is compensated at most once. */
     reversalOf: bigint('reversal_of', { mode: 'number' }),
+    /** The transfer the line is a leg of (issue 25, drizzle/0029); lines from before the books are their own transfer (this is null, the transfer's id is the line's). */
+    transferId: bigint('transfer_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -192,7 +192,7 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
   if (claimed.userId === checkerId) {
     throw new AppError(403, 'You cannot approve a movement of your own wallet: another operator must do it');
   }
-  const money: MoneyContext = { ...moneyContext(ctx), makerId, approved: true };
+  const money: MoneyContext = { ...moneyContext(ctx), makerId, approved: true, approvalId: id };
   const moved = await replay(tx, money, claimed.kind, claimed.payload, ctx);
   await audit(tx, ctx, moved.audit);
   const result = (moved.body as { data: Record<string, unknown>; message: string });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../../config.ts';
-import { postEntry } from '../../db/ledger.ts';
+import { postEntry } from '../../db/books.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { hashToken } from '../../plugins/auth.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';

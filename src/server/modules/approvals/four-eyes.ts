@@ -18,6 +18,8 @@ export interface MoneyContext {
   makerId: number;
   /** True only while an approved request is replayed: the threshold was passed by a checker. */
   approved: boolean;
+  /** The approval being replayed (issue 25: its transfers name it as their cause). */
+  approvalId?: number;
   approvalThresholdPaise: number;
   dailyCreditLimitPaise: number;
   dailyDebitLimitPaise: number;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees } from '../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, incomeSettings, type IncomeSettings, type MembershipDetail } from '../../../contract/income.ts';
+import { postSet } from '../../db/books.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { iso, isoDate } from '../../db/rows.ts';
 import type { memberships, users } from '../../db/schema/members.ts';
@@ -144,8 +145,9 @@ type PostedRow = {
  */
 export async function postActivation(tx: Db, m: NewMembership, money: ActivationMoney): Promise<ActivationPosted> {
   const external = money.externalDescription === null ? 0 : m.pricePaise;
-  const [row] = rowsOf<PostedRow>(await tx.execute(sql`
-    with recursive ${levelIncomeCtes(m.userId, money.maxDepth, money.levelBp, m.pricePaise, money.compression)},
+  const posted = await postSet(tx, { kind: 'membership_fee', actorId: money.actorId, description: money.feeDescription }, {
+    recursive: true,
+    with: sql`${levelIncomeCtes(m.userId, money.maxDepth, money.levelBp, m.pricePaise, money.compression)},
     buyer as (
       select user_id, balance_paise from locked where user_id = ${m.userId} and deleted_at is null
     ), membership as (
@@ -158,30 +160,29 @@ export async function postActivation(tx: Db, m: NewMembership, money: Activation
       returning id, created_at
     ), go as (
       select 1 from membership, buyer where buyer.balance_paise + ${external}::int8 - ${m.pricePaise}::int8 >= 0
-    ), lines (ord, user_id, kind, amount, description) as (
-      select 1, ${m.userId}::int8, 'external_payment', ${external}::int8, ${money.externalDescription}::text where ${external}::int8 > 0
-      union all
-      select 2, ${m.userId}::int8, 'membership_fee', -${m.pricePaise}::int8, ${money.feeDescription}::text
-      union all
-      select 2 + s.level, s.user_id, 'level_income', s.amount, 'Level ' || s.level || ' income on the membership of member ' || ${m.userId}::int8
-        from shares s
-    ), moved as (
-      update users u set balance_paise = u.balance_paise + t.amount
-        from (select user_id, sum(amount) as amount from lines group by user_id) t, go
-       where u.user_id = t.user_id
-      returning u.user_id, u.balance_paise
-    ), entries as (
-      insert into ledger_entries (user_id, kind, amount_paise, description, actor_id)
-      select l.user_id, l.kind, l.amount, l.description, ${money.actorId}::int8 from lines l, go order by l.ord
-      returning id, kind
-    )
-    select (select deleted_at is null from locked where user_id = ${m.userId}) as live,
+    )`,
+    // The lines, only when the activation goes ahead: external_payment (paid outside), the fee, level income by level.
+    lines: sql`
+      select l.ord, null::int8 as id, l.user_id, l.kind, l.amount as amount_paise, null::int as batch_id, l.description, null::int8 as reversal_of
+        from (
+          select 1 as ord, ${m.userId}::int8 as user_id, 'external_payment' as kind, ${external}::int8 as amount, ${money.externalDescription}::text as description
+           where ${external}::int8 > 0
+          union all
+          select 2, ${m.userId}::int8, 'membership_fee', -${m.pricePaise}::int8, ${money.feeDescription}::text
+          union all
+          select 2 + s.level, s.user_id, 'level_income', s.amount, 'Level ' || s.level || ' income on the membership of member ' || ${m.userId}::int8
+            from shares s
+        ) l
+       where exists (select 1 from go)`,
+    select: sql`(select deleted_at is null from locked where user_id = ${m.userId}) as live,
            (select balance_paise from buyer) as "balanceBefore",
            (select id from membership) as "membershipId", (select created_at from membership) as "createdAt",
-           (select id from entries where kind = 'membership_fee') as "feeEntryId",
-           (select balance_paise from moved where user_id = ${m.userId}) as "balancePaise",
+           (select id from posting_entries where kind = 'membership_fee') as "feeEntryId",
+           (select balance_paise from posting_moved where user_id = ${m.userId}) as "balancePaise",
            (select coalesce(json_agg(json_build_object('level', level, 'userId', user_id, 'amountPaise', amount) order by level), '[]')
-              from shares) as shares`));
+              from shares) as shares`,
+  });
+  const row = posted.row as PostedRow;
   if (!row.live) return { outcome: 'gone' };
   if (row.membershipId === null) return { outcome: 'member' };
   if (row.feeEntryId === null || row.balancePaise === null) return { outcome: 'short', balancePaise: Number(row.balanceBefore) };

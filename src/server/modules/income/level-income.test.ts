@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postEntry } from '../../db/ledger.ts';
+import { postEntry } from '../../db/books.ts';
 import { balanceOf } from '../wallet/money-test-kit.ts';
 import { activationSuite, BP, share } from './income-test-kit.ts';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postEntry } from '../../db/ledger.ts';
+import { postEntry } from '../../db/books.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';

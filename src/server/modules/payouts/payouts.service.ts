@@ -1,7 +1,7 @@
 import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
 import type { TransferBody } from '../../../contract/payouts.ts';
 import type { Db } from '../../db/client.ts';
-import { postEntries, postEntry, type LedgerPosting } from '../../db/ledger.ts';
+import { postEntries, postEntry, type LedgerPosting } from '../../db/books.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
@@ -70,7 +70,7 @@ async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, pais
         ...common, description: `Admin charge on daily payout for ${payout.date}`, batchId: null, kind: 'admin_charge', amountPaise: -payout.adminChargePaise,
       });
     }
-    const posted = await postEntries(tx, body.userId, lines);
+    const posted = await postEntries(tx, { userId: body.userId, actorId: money.actorId, approvalId: money.approvalId, runId: payout.runId, batchId: payout.batchId }, lines);
     return { entryId: posted.entryId, balancePaise: posted.balancePaise };
   }
   return postEntry(tx, {
@@ -79,6 +79,7 @@ async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, pais
     amountPaise: paise,
     description: payout ? `Daily payout for ${payout.date}` : 'Transfer by administrator',
     actorId: money.actorId,
+    approvalId: money.approvalId,
   });
 }
 

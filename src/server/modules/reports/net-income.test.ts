@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoToWireDate } from '../../../contract/common.ts';
-import { postEntry } from '../../db/ledger.ts';
+import { postEntry } from '../../db/books.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { moneyHeaders } from '../wallet/money-test-kit.ts';
 import { member, membership, runDay, settingsFrom, today } from '../income/runs/payout-test-kit.ts';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
-import { postEntry } from '../../db/ledger.ts';
+import { postEntry } from '../../db/books.ts';
 
 let t: TestContext;
 let token: string;

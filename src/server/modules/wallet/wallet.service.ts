@@ -2,7 +2,7 @@ import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
 import type { RechargeBody } from '../../../contract/wallet.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
-import { postEntry } from '../../db/ledger.ts';
+import { postEntry } from '../../db/books.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
@@ -158,6 +158,7 @@ export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: Rech
     amountPaise: recharge ? paise : -paise,
     description: recharge ? 'Wallet recharge by administrator' : 'Wallet withdrawal by administrator',
     actorId: money.actorId,
+    approvalId: money.approvalId,
   });
   await countDailyCredit(tx, money, paise, recharge ? 'credit' : 'debit');
   return {
@@ -234,6 +235,7 @@ export async function decideWithdrawal(
       amountPaise: -paise,
       description: `Withdrawal request ${id}`,
       actorId: money.actorId,
+      approvalId: money.approvalId,
     });
     await withdrawals.linkLedgerEntry(tx, id, posted.entryId);
     await countDailyCredit(tx, money, paise, 'debit');

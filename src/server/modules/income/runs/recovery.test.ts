@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_INCOME_SETTINGS } from '../../../../contract/income.ts';
-import { postEntry } from '../../../db/ledger.ts';
+import { postEntry } from '../../../db/books.ts';
 import { moneyInvariantViolations } from '../../../lib/money-invariants.ts';
 import { accountWithPermissions } from '../../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../../test/harness.ts';

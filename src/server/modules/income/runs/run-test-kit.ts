@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../../contract/income.ts';
 import { rowsOf, type Database } from '../../../db/client.ts';
-import { postEntry } from '../../../db/ledger.ts';
+import { postEntry } from '../../../db/books.ts';
 import { NO_TALLY, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
 
 /**
