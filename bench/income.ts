@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { bookHistory } from '../src/server/db/books.ts';
 import { ensureReferenceData } from '../src/server/db/bootstrap.ts';
 import { openPglite, openPostgres, rowsOf, type Database } from '../src/server/db/client.ts';
 import { moneyInvariantViolations } from '../src/server/lib/money-invariants.ts';
@@ -97,11 +98,12 @@ async function seed(database: Database, day: string) {
     `select min(user_id)::int8 as lo, max(user_id)::int8 as hi from users where email like 'bench%@income.bench'`);
   for (let from = Number(ids.lo); from <= Number(ids.hi); from += step) {
     await database.exec(`
-      insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
-      select u.user_id, v.kind, v.amount, v.description, (date '${previousMonthStart(day)}' + (u.user_id % 28)::int + time '10:00') at time zone 'Asia/Kolkata'
+      insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id)
+      select u.user_id, v.kind, v.amount, v.description, (date '${previousMonthStart(day)}' + (u.user_id % 28)::int + time '10:00') at time zone 'Asia/Kolkata', nextval(pg_get_serial_sequence('transfers', 'id'))
         from users u cross join (values (1, 'wallet_recharge', 100000::int8, 'Wallet recharge'), (2, 'membership_fee', -100000::int8, 'Membership fee')) v(k, kind, amount, description)
        where u.email like 'bench%@income.bench' and u.user_id >= ${from} and u.user_id < ${from + step}
        order by u.user_id, v.k`);
+    await bookHistory(database.db);
   }
   await database.exec('vacuum (analyze)');
 }
@@ -136,10 +138,11 @@ async function addBuyers(database: Database, tag: string, count: number, ends: r
         from generate_series(1, ${count}) g
       returning user_id
     ), credited as (
-      insert into ledger_entries (user_id, kind, amount_paise, description)
-      select user_id, 'wallet_recharge', ${pricePaise}, 'Wallet recharge' from added
+      insert into ledger_entries (user_id, kind, amount_paise, description, transfer_id)
+      select user_id, 'wallet_recharge', ${pricePaise}, 'Wallet recharge', nextval(pg_get_serial_sequence('transfers', 'id')) from added
     )
     select user_id from added order by user_id`);
+  await bookHistory(database.db);
   return fresh.map((f) => Number(f.user_id));
 }
 

@@ -86,27 +86,6 @@ ALTER TABLE ledger_entries ADD COLUMN IF NOT EXISTS transfer_id bigint;
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS ledger_transfer_idx ON ledger_entries USING brin (transfer_id) WITH (pages_per_range = 16);
 --> statement-breakpoint
--- The company account each kind of member line is posted against (credit-positive: the leg is the
--- line's amount with the other sign).
-CREATE OR REPLACE FUNCTION book_account(kind text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE kind
-    WHEN 'wallet_recharge' THEN 'company_bank'
-    WHEN 'wallet_withdrawal' THEN 'withdrawals_payable'
-    WHEN 'membership_fee' THEN 'membership_revenue'
-    WHEN 'daily_payout' THEN 'daily_payout_expense'
-    WHEN 'royalty' THEN 'royalty_expense'
-    WHEN 'reward' THEN 'reward_expense'
-    WHEN 'referral_bonus' THEN 'reward_expense'
-    WHEN 'admin_transfer' THEN 'operator_credits'
-    WHEN 'level_income' THEN 'level_income_expense'
-    WHEN 'tds' THEN 'tds_payable'
-    WHEN 'admin_charge' THEN 'admin_charge_income'
-    WHEN 'external_payment' THEN 'outside_payments'
-    WHEN 'recovery' THEN 'recoveries_owed'
-    WHEN 'bank_return' THEN 'bank_in_transit'
-  END
-$$;
---> statement-breakpoint
 -- The ledger before the books: each line becomes a transfer of its own (same id) with its
 -- counter-leg by its kind. Withdrawals from before the books were paid outside the system, so
 -- theirs is the company bank, never "to send" (they must not be sent again).
@@ -116,8 +95,13 @@ SELECT l.id, l.kind, l.run_id, l.batch_id, l.actor_id, l.reversal_of, 'Before th
  WHERE l.transfer_id IS NULL AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.id = l.id);
 --> statement-breakpoint
 INSERT INTO book_legs (transfer_id, account, amount_paise, created_at)
-SELECT l.id, CASE WHEN l.kind = 'wallet_withdrawal' THEN 'company_bank' ELSE book_account(l.kind) END, -l.amount_paise, l.created_at
+SELECT l.id, k.account, -l.amount_paise, l.created_at
   FROM ledger_entries l
+  JOIN (VALUES ('wallet_recharge', 'company_bank'), ('wallet_withdrawal', 'company_bank'), ('membership_fee', 'membership_revenue'),
+               ('daily_payout', 'daily_payout_expense'), ('royalty', 'royalty_expense'), ('reward', 'reward_expense'),
+               ('referral_bonus', 'reward_expense'), ('admin_transfer', 'operator_credits'), ('level_income', 'level_income_expense'),
+               ('tds', 'tds_payable'), ('admin_charge', 'admin_charge_income'), ('external_payment', 'outside_payments'),
+               ('recovery', 'recoveries_owed')) k(kind, account) ON k.kind = l.kind
  WHERE l.transfer_id IS NULL AND NOT EXISTS (SELECT 1 FROM book_legs b WHERE b.transfer_id = l.id);
 --> statement-breakpoint
 -- The identity continues above every id the old lines took (ids of transfers written above, too).

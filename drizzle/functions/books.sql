@@ -5,6 +5,33 @@
 -- fixed order (account, then day) so concurrent writers take their locks in the same order.
 -- Reads: book_legs.created_at, account, amount_paise.
 
+-- The company account each kind of member line is posted against (credit-positive: the leg is the
+-- line's amount with the other sign; db/books.ts). The ledger before the books
+-- (drizzle/0029) was posted with the same map, except that its withdrawals went to the company bank.
+CREATE OR REPLACE FUNCTION public.book_account(kind text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT CASE kind
+    WHEN 'wallet_recharge' THEN 'company_bank'
+    WHEN 'wallet_withdrawal' THEN 'withdrawals_payable'
+    WHEN 'membership_fee' THEN 'membership_revenue'
+    WHEN 'daily_payout' THEN 'daily_payout_expense'
+    WHEN 'royalty' THEN 'royalty_expense'
+    WHEN 'reward' THEN 'reward_expense'
+    WHEN 'referral_bonus' THEN 'reward_expense'
+    WHEN 'admin_transfer' THEN 'operator_credits'
+    WHEN 'level_income' THEN 'level_income_expense'
+    WHEN 'tds' THEN 'tds_payable'
+    WHEN 'admin_charge' THEN 'admin_charge_income'
+    WHEN 'external_payment' THEN 'outside_payments'
+    WHEN 'recovery' THEN 'recoveries_owed'
+    WHEN 'bank_return' THEN 'bank_in_transit'
+  END
+$function$;
+
+
 CREATE OR REPLACE FUNCTION public.book_daily_insert()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -29,5 +56,5 @@ BEGIN
   RAISE EXCEPTION '% is immutable: correct a transfer with a new one that names it', TG_TABLE_NAME;
 END $function$;
 
-CREATE OR REPLACE TRIGGER book_legs_immutable BEFORE UPDATE OR DELETE ON public.book_legs FOR EACH ROW EXECUTE FUNCTION books_immutable();
-CREATE OR REPLACE TRIGGER transfers_immutable BEFORE UPDATE OR DELETE ON public.transfers FOR EACH ROW EXECUTE FUNCTION books_immutable();
+CREATE OR REPLACE TRIGGER book_legs_immutable BEFORE DELETE OR UPDATE ON public.book_legs FOR EACH ROW EXECUTE FUNCTION books_immutable();
+CREATE OR REPLACE TRIGGER transfers_immutable BEFORE DELETE OR UPDATE ON public.transfers FOR EACH ROW EXECUTE FUNCTION books_immutable();

@@ -40,6 +40,7 @@ export const LEDGER_KIND_LABELS = {
   referral_bonus: 'Referral Bonus',
   admin_transfer: 'Admin Transfer',
   recovery: 'Recovery',
+  bank_return: 'Returned by the Bank',
 } as const;
 export type LedgerKindName = keyof typeof LEDGER_KIND_LABELS;
 export const LEDGER_KIND_NAMES = Object.keys(LEDGER_KIND_LABELS) as [LedgerKindName, ...LedgerKindName[]];

@@ -77,6 +77,8 @@ export interface PostingSet {
   legs?: SQL;
   also?: SQL;
   select?: SQL;
+  /** A FROM for the answer's `select` (one row). */
+  from?: SQL;
 }
 
 export interface Posted {
@@ -84,6 +86,8 @@ export interface Posted {
   transferId: number | null;
   lines: number;
   members: number;
+  /** What the member lines add up to. */
+  totalPaise: number;
   firstEntryId: number | null;
   createdAt: string | null;
   /** The caller's `select` columns. */
@@ -163,21 +167,24 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
            (select count(*) from posting_entries)::int8 as "postingLines",
            (select min(id) from posting_entries)::int8 as "postingFirst",
            (select count(*) from posting_users)::int8 as "postingMembers",
+           (select coalesce(sum(amount_paise), 0) from posting_lines)::int8 as "postingTotal",
            (select json_build_object('userId', p.user_id, 'amount', p.amount, 'balance', u.balance_paise)
               from posting_users p left join users u on u.user_id = p.user_id and u.deleted_at is null
              where p.user_id not in (select user_id from posting_moved) order by p.user_id limit 1) as "postingRefused",
            ((select coalesce(sum(amount_paise), 0) from posting_lines) + (select coalesce(sum(amount_paise), 0) from posting_legs))::int8
              as "postingImbalance"
-           ${set.select ? sql`, ${set.select}` : sql``}`));
+           ${set.select ? sql`, ${set.select}` : sql``}
+      ${set.from ? sql`from ${set.from}` : sql``}`));
   if (!row.postingOk) refuse(typeof row.postingRefused === 'string' ? JSON.parse(row.postingRefused) : (row.postingRefused as never));
   if (row.postingTransfer !== null && Number(row.postingImbalance) !== 0) {
     throw new Error(`Transfer ${header.kind} does not balance: its legs sum to ${row.postingImbalance} paise`);
   }
-  const { postingTransfer, postingAt, postingOk: _ok, postingLines, postingFirst, postingMembers, postingImbalance: _i, postingRefused: _r, ...rest } = row;
+  const { postingTransfer, postingAt, postingOk: _ok, postingLines, postingFirst, postingMembers, postingTotal, postingImbalance: _i, postingRefused: _r, ...rest } = row;
   return {
     transferId: postingTransfer === null ? null : Number(postingTransfer),
     lines: Number(postingLines),
     members: Number(postingMembers),
+    totalPaise: Number(postingTotal),
     firstEntryId: postingFirst === null ? null : Number(postingFirst),
     createdAt: postingAt === null ? null : iso(postingAt as Date | string),
     row: rest,

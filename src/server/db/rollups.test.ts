@@ -123,17 +123,17 @@ describe('rollups kept by triggers', () => {
     const receivers = await t.database.query<{ user_id: number }>(`select user_id from users order by user_id limit 12`);
     // One statement with two credits for one receiver, then a second statement for receivers old and new.
     await t.database.query(
-      `insert into ledger_entries (user_id, kind, amount_paise, batch_id)
-       select user_id, 'reward', 1000 + user_id % 7, $1::int from users where user_id = any($2::int8[])
-       union all select $3::int8, 'reward', 555, $1::int`,
+      `insert into ledger_entries (user_id, kind, amount_paise, batch_id, transfer_id)
+       select *, nextval(pg_get_serial_sequence('transfers', 'id')) from (select user_id, 'reward', 1000 + user_id % 7, $1::int from users where user_id = any($2::int8[])
+       union all select $3::int8, 'reward', 555, $1::int) h`,
       [batch.batch_id, receivers.slice(0, 6).map((r) => r.user_id), receivers[0].user_id],
     );
     await t.database.query(
-      `insert into ledger_entries (user_id, kind, amount_paise, batch_id)
-       select user_id, 'reward', 2000, $1 from users where user_id = any($2::int8[])`,
+      `insert into ledger_entries (user_id, kind, amount_paise, batch_id, transfer_id)
+       select user_id, 'reward', 2000, $1, nextval(pg_get_serial_sequence('transfers', 'id')) from users where user_id = any($2::int8[])`,
       [batch.batch_id, receivers.slice(3).map((r) => r.user_id)],
     );
-    await t.database.query(`insert into ledger_entries (user_id, kind, amount_paise) values ($1, 'wallet_recharge', 700)`, [receivers[0].user_id]);
+    await t.database.query(`insert into ledger_entries (user_id, kind, amount_paise, transfer_id) values ($1, 'wallet_recharge', 700, nextval(pg_get_serial_sequence('transfers', 'id')))`, [receivers[0].user_id]);
     expect(await incomeMonthsMatch()).toMatchObject({ users: true, totals: true });
     const [month] = await t.database.query<{ users: number }>(
       `select users::int from income_month_totals where kind = 'reward' and reward_key = 'monthlyReward'

@@ -58,13 +58,63 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
     union all
     select 'run ' || run_id || ', member ' || user_id || ': recovered ' || recovered_paise || ' paise of a shortfall of ' || shortfall_paise
       from run_shortfalls where recovered_paise < 0 or recovered_paise > shortfall_paise`);
+  const books = await booksViolations(database);
   return [
+    ...books,
     ...links.map((r) => r.what),
     ...recoveries.map((r) => r.what),
     ...balances.map((r) => `member ${r.user_id}: balance ${r.balance} paise, ledger sum ${r.ledger} paise`),
     ...daily.map((r) => `kind ${r.kind}: ledger ${r.ledger} paise, ledger_daily ${r.daily} paise`),
     ...totals.map((r) => `kind ${r.kind}: ledger ${r.ledger}, ledger_totals ${r.kept}`),
   ];
+}
+
+/**
+ * The books (issue 25, docs/books.md): every transfer's legs (its members' ledger lines and its
+ * company legs) sum to zero, and every line and leg names a transfer that exists, on an account of
+ * the chart; each company account's kept balance (book_daily) equals the sum of its legs; the
+ * trial balance (company accounts and the member wallets, ledger_totals) sums to zero; what the
+ * members owe (users.recovery_paise) is the recoveries-owed account's balance; and what each run's
+ * own lines moved (not their reversal, nor recoveries) is the run's gross and deductions.
+ */
+async function booksViolations(database: Database): Promise<string[]> {
+  const found = await database.query<{ what: string }>(`
+    with m as (select coalesce(transfer_id, id) as tid, sum(amount_paise) as s from ledger_entries group by 1),
+         b as (select transfer_id as tid, sum(amount_paise) as s from book_legs group by 1)
+    select 'transfer ' || coalesce(m.tid, b.tid) || ': its legs sum to ' || (coalesce(m.s, 0) + coalesce(b.s, 0)) || ' paise' as what
+      from m full join b on b.tid = m.tid
+     where coalesce(m.s, 0) + coalesce(b.s, 0) <> 0
+    union all
+    select 'ledger entry ' || l.id || ': transfer ' || coalesce(l.transfer_id, l.id) || ' does not exist'
+      from ledger_entries l where not exists (select 1 from transfers t where t.id = coalesce(l.transfer_id, l.id))
+    union all
+    select 'book leg ' || g.id || ': transfer ' || g.transfer_id || ' does not exist'
+      from book_legs g where not exists (select 1 from transfers t where t.id = g.transfer_id)
+    union all
+    select 'book leg ' || g.id || ': account ' || g.account || ' is not in the chart'
+      from book_legs g where g.account = 'member_wallets' or not exists (select 1 from book_accounts a where a.code = g.account)
+    union all
+    select 'account ' || coalesce(g.account, d.account) || ': legs ' || coalesce(g.s, 0) || ' paise, book_daily ' || coalesce(d.s, 0) || ' paise'
+      from (select account, sum(amount_paise) as s, count(*) as n from book_legs group by 1) g
+      full join (select account, sum(total_paise) as s, sum(legs) as n from book_daily group by 1) d on d.account = g.account
+     where coalesce(g.s, 0) <> coalesce(d.s, 0) or coalesce(g.n, 0) <> coalesce(d.n, 0)
+    union all
+    select 'trial balance: company accounts ' || c.s || ' paise and member wallets ' || w.s || ' paise do not sum to zero'
+      from (select coalesce(sum(total_paise), 0) as s from book_daily) c, (select coalesce(sum(total_paise), 0) as s from ledger_totals) w
+     where c.s + w.s <> 0
+    union all
+    select 'recoveries owed: the account holds ' || -coalesce(b.s, 0) || ' paise, members owe ' || o.s || ' paise'
+      from (select sum(total_paise) as s from book_daily where account = 'recoveries_owed') b,
+           (select coalesce(sum(recovery_paise), 0) as s from users) o
+     where -coalesce(b.s, 0) <> o.s
+    union all
+    select 'run ' || r.run_id || ': its lines credited ' || coalesce(l.credits, 0) || ' and debited ' || coalesce(l.debits, 0)
+           || ' paise; the run says gross ' || r.gross_paise || ', deductions ' || r.deductions_paise
+      from income_runs r
+      left join (select run_id, sum(amount_paise) filter (where amount_paise > 0) as credits, -sum(amount_paise) filter (where amount_paise < 0) as debits
+                   from ledger_entries where run_id is not null and reversal_of is null and kind <> 'recovery' group by run_id) l on l.run_id = r.run_id
+     where r.status in ('completed', 'reversed') and (coalesce(l.credits, 0) <> r.gross_paise or coalesce(l.debits, 0) <> r.deductions_paise)`);
+  return found.map((r) => r.what);
 }
 
 /**
@@ -81,6 +131,7 @@ export async function verifyLedger(database: Database, print: (line: string) => 
   print('  - the per-day totals (ledger_daily) match the ledger, kind by kind');
   print('  - the all-time totals and row counts (ledger_totals) match the ledger, kind by kind');
   print('  - every recovery owed equals its open shortfalls, and the recovery rows what was recovered');
+  print('  - the books: every transfer balances, every account equals its legs, the trial balance is zero, each run moved its totals');
   const violations = await moneyInvariantViolations(database);
   if (violations.length === 0) {
     print('The money invariants hold.');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { bookHistory, post } from '../../db/books.ts';
 import { LEDGER_KIND_NAMES } from '../../../contract/wallet.ts';
 import { LEDGER_KINDS } from '../../db/schema/money.ts';
 import { bearer } from '../../test/harness.ts';
@@ -17,13 +18,21 @@ type Line = { kind: string; paise: number; at: string; runId?: number; reversalO
 /** Ledger lines written straight into the ledger at chosen times, the balance kept equal to their sum. */
 async function lines(userId: number, rows: Line[]): Promise<number[]> {
   const inserted = await ctx.t.database.query<{ id: string }>(
-    `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, run_id, reversal_of, actor_id)
+    `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, run_id, reversal_of, actor_id, transfer_id)
      select $1, e.v->>'kind', (e.v->>'paise')::int8, coalesce(e.v->>'description', 'test'), (e.v->>'at')::timestamptz,
-            (e.v->>'runId')::int8, (e.v->>'reversalOf')::int8, (e.v->>'actorId')::int8
+            (e.v->>'runId')::int8, (e.v->>'reversalOf')::int8, (e.v->>'actorId')::int8, nextval(pg_get_serial_sequence('transfers', 'id'))
        from jsonb_array_elements($2::jsonb) with ordinality as e(v, n)
       order by e.n
      returning id::text`,
     [userId, JSON.stringify(rows)]);
+  await bookHistory(ctx.t.database.db);
+  // The runs made by hand say what their own lines moved (the books check each run's totals).
+  await ctx.t.database.query(`
+    update income_runs r set gross_paise = l.credits, deductions_paise = l.debits
+      from (select run_id, coalesce(sum(amount_paise) filter (where amount_paise > 0), 0) as credits,
+                   coalesce(-sum(amount_paise) filter (where amount_paise < 0), 0) as debits
+              from ledger_entries where run_id is not null and reversal_of is null group by run_id) l
+     where r.run_id = l.run_id`);
   await ctx.t.database.query(
     'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [userId]);
   return inserted.map((r) => Number(r.id)).sort((a, b) => a - b);
@@ -64,6 +73,8 @@ describe('the member money summary (issue 24)', () => {
     // What the reversal could not take back, owed from the next credits.
     await ctx.t.database.query('insert into run_shortfalls (run_id, user_id, shortfall_paise) values ($1, $2, 300)', [day2, member]);
     await ctx.t.database.query('update users set recovery_paise = 300 where user_id = $1', [member]);
+    await post(ctx.t.database.db, { kind: 'shortfall', runId: day2 }, [], [
+      { account: 'recoveries_owed', amountPaise: -300 }, { account: 'daily_payout_expense', amountPaise: 300 }]);
 
     const res = await get(viewer, `/wallet/members/${member}/money`);
     expect(res.statusCode).toBe(200);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bookHistory } from '../../db/books.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { indiaTimestamp } from '../../lib/csv.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
@@ -21,10 +22,11 @@ const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(
 /** Wallet rows written straight into the ledger (with the balance they add up to), at chosen times. */
 async function walletRows(userId: number, rows: { kind: 'wallet_recharge' | 'wallet_withdrawal'; paise: number; at: string }[]) {
   await t.database.query(
-    `insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
-     select $1, r.kind, r.paise, 'test', r.at::timestamptz from jsonb_to_recordset($2::jsonb) as r(kind text, paise int8, at text)`,
+    `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id)
+     select $1, r.kind, r.paise, 'test', r.at::timestamptz, nextval(pg_get_serial_sequence('transfers', 'id')) from jsonb_to_recordset($2::jsonb) as r(kind text, paise int8, at text)`,
     [userId, JSON.stringify(rows)],
   );
+  await bookHistory(t.database.db);
   await t.database.query(
     'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [userId]);
 }
@@ -64,7 +66,8 @@ describe('finding 10: walletHistory?transactionType=wallet_recharge&userId=X', (
     await walletRows(other, [{ kind: 'wallet_recharge', paise: 7000, at: '2024-05-03 09:00+00' }]);
     // A membership fee is a ledger row of the member, but not a wallet transaction.
     await t.database.query(
-      `insert into ledger_entries (user_id, kind, amount_paise, description) values ($1, 'membership_fee', -1000, 'fee')`, [mine]);
+      `insert into ledger_entries (user_id, kind, amount_paise, description, transfer_id) values ($1, 'membership_fee', -1000, 'fee', nextval(pg_get_serial_sequence('transfers', 'id')))`, [mine]);
+    await bookHistory(t.database.db);
     await t.database.query('update users set balance_paise = balance_paise - 1000 where user_id = $1', [mine]);
 
     const res = await get(`/api/users/walletHistory?transactionType=wallet_recharge&userId=${mine}`);
@@ -141,10 +144,11 @@ describe('issue 15 item 1: the wallet list filters and sorts on the server', () 
     ids = [];
     for (const [userId, kind, paise, at] of rows) {
       const [row] = await t.database.query<{ id: number }>(
-        `insert into ledger_entries (user_id, kind, amount_paise, description, created_at) values ($1, $2, $3, 'filters', $4::timestamptz) returning id`,
+        `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id) values ($1, $2, $3, 'filters', $4::timestamptz, nextval(pg_get_serial_sequence('transfers', 'id'))) returning id`,
         [userId, kind, paise, at]);
       ids.push(Number(row.id));
     }
+    await bookHistory(t.database.db);
     for (const userId of [asha, bala]) {
       await t.database.query(
         'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [userId]);
@@ -241,10 +245,11 @@ describe('issue 24: the wallet list filters every kind the ledger has', () => {
     ids = [];
     for (const [kind, paise, at] of rows) {
       const [row] = await t.database.query<{ id: number }>(
-        `insert into ledger_entries (user_id, kind, amount_paise, description, created_at) values ($1, $2, $3, 'kinds', $4::timestamptz) returning id`,
+        `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id) values ($1, $2, $3, 'kinds', $4::timestamptz, nextval(pg_get_serial_sequence('transfers', 'id'))) returning id`,
         [member, kind, paise, at]);
       ids.push(Number(row.id));
     }
+    await bookHistory(t.database.db);
     await t.database.query(
       'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [member]);
   });
@@ -259,8 +264,9 @@ describe('issue 24: the wallet list filters every kind the ledger has', () => {
 
   it('sorts and bounds another kind by the amount as shown, and exports it with its sign', async () => {
     const [recharge] = await t.database.query<{ id: number }>(
-      `insert into ledger_entries (user_id, kind, amount_paise, description, created_at) values ($1, 'daily_payout', 300, 'kinds', '2021-09-05 10:00+05:30') returning id`,
+      `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id) values ($1, 'daily_payout', 300, 'kinds', '2021-09-05 10:00+05:30', nextval(pg_get_serial_sequence('transfers', 'id'))) returning id`,
       [member]);
+    await bookHistory(t.database.db);
     ids.push(Number(recharge.id));
     await t.database.query('update users set balance_paise = balance_paise + 300 where user_id = $1', [member]);
     expect((await list('type=daily_payout&sort=amount')).rows.map((r) => r[0])).toEqual([6, 1, 4]);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bookHistory } from '../../db/books.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
@@ -201,8 +202,9 @@ describe('GET /api/users/walletHistory', () => {
   it('streams the whole list as CSV, in keyset batches that lose and repeat nothing (even rows with one timestamp)', async () => {
     const userId = await newMember(t.database, 'Bulk Person');
     await t.database.query(`
-      insert into ledger_entries (user_id, kind, amount_paise, description, created_at)
-      select $1, 'wallet_recharge', 100, 'bulk', timestamptz '2024-01-01 10:00+05:30' from generate_series(1, 2100)`, [userId]);
+      insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id)
+      select $1, 'wallet_recharge', 100, 'bulk', timestamptz '2024-01-01 10:00+05:30', nextval(pg_get_serial_sequence('transfers', 'id')) from generate_series(1, 2100)`, [userId]);
+    await bookHistory(t.database.db);
     await t.database.query('update users set balance_paise = 210000 where user_id = $1', [userId]);
     const res = await t.app.inject({ method: 'GET', url: '/api/users/walletHistory.csv', headers: bearer(token) });
     expect(res.statusCode).toBe(200);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { isoToWireDate } from '../../../../contract/common.ts';
 import { percentToBp, type IncomeSettings } from '../../../../contract/income.ts';
+import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
 
@@ -97,17 +98,17 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
   const description = `Daily payout for ${day}`;
   const tdsDescription = `TDS on daily payout for ${day}`;
   const adminDescription = `Admin charge on daily payout for ${day}`;
-  const [row] = rowsOf<TallyRow & { cursor: number | null }>(await tx.execute(sql`
-    with ${computed(units, day, scope.settings, true)},
-    lines as (
-      insert into ledger_entries (id, user_id, kind, amount_paise, batch_id, description, run_id)
-      select coalesce(case when v.kind = 'daily_payout' then c.entry_id end, nextval((select pg_get_serial_sequence('ledger_entries', 'id')::regclass))),
-             c.user_id, v.kind, v.amount, case when v.kind = 'daily_payout' then ${scope.batchId}::int end, v.description, ${scope.runId}::int8
-        from calc c cross join lateral (values ('daily_payout', c.gross, ${description}::text), ('tds', -c.tds, ${tdsDescription}::text),
-                                               ('admin_charge', -c.admin, ${adminDescription}::text)) v(kind, amount, description)
-       where c.pays and c.reason is null and v.amount <> 0
-      returning id
-    ),
+  // One transfer per chunk (issue 25): each member's +gross, −TDS, −admin charge, and the company's
+  // legs for all of them (daily payout expense, TDS payable, admin charge income).
+  const posted = await postSet(tx, { kind: 'daily_payout', runId: scope.runId, batchId: scope.batchId, description }, {
+    with: computed(units, day, scope.settings, true),
+    lines: sql`
+      select c.id * 3 + v.n as ord, case when v.kind = 'daily_payout' then c.entry_id end as id, c.user_id, v.kind, v.amount as amount_paise,
+             case when v.kind = 'daily_payout' then ${scope.batchId}::int end as batch_id, v.description, null::int8 as reversal_of
+        from calc c cross join lateral (values (0, 'daily_payout', c.gross, ${description}::text), (1, 'tds', -c.tds, ${tdsDescription}::text),
+                                               (2, 'admin_charge', -c.admin, ${adminDescription}::text)) v(n, kind, amount, description)
+       where c.pays and c.reason is null and v.amount <> 0`,
+    also: sql`,
     payouts as (
       insert into daily_payouts (user_id, payout_date, amount_paise, status, ledger_entry_id, paid_at, run_id,
                                  gross_paise, tds_paise, admin_charge_paise, reason)
@@ -115,11 +116,6 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
              case when c.reason is null then now() end, ${scope.runId}::int8, c.gross, c.tds, c.admin, c.reason
         from calc c where c.pays
       returning id
-    ),
-    moved as (
-      update users u set balance_paise = u.balance_paise + c.net
-        from calc c where u.user_id = c.user_id and c.pays and c.reason is null
-      returning u.user_id
     ),
     earned as (
       update memberships m
@@ -131,11 +127,12 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
        where m.id = c.id and (c.pays or ${day}::date >= c.last_day)
          and m.id > ${cursor} and m.id <= (select max(id) from units)
       returning m.id
-    )
-    select (select count(*) from units)::int8 as units, (select max(id) from units)::int8 as cursor,
-           (select count(*) from lines)::int8 as lines, (select count(*) from payouts)::int8 as written,
-           (select count(*) from moved)::int8 as moved, (select count(*) from earned)::int8 as earned, t.*
-      from (select ${TALLY} from calc where pays) t`));
+    )`,
+    select: sql`(select count(*) from units)::int8 as units, (select max(id) from units)::int8 as cursor,
+           (select count(*) from payouts)::int8 as written, (select count(*) from earned)::int8 as earned, t.*`,
+    from: sql`(select ${TALLY} from calc where pays) t`,
+  });
+  const row = posted.row as TallyRow & { cursor: number | null };
   const tally = tallyOf(row);
   return { ...tally, cursor: row.cursor === null ? cursor : Number(row.cursor), done: tally.units < limit };
 }

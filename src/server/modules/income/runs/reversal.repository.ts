@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { inRange, type MemberRange } from './kind.ts';
 
@@ -81,30 +82,40 @@ export async function compensate(db: Db, runId: number, actorId: number, members
      where u.user_id in (select l.user_id from ledger_entries l where ${ofRun})
      order by u.user_id for update of u`);
   const description = `Reversal of run ${runId}`;
-  const [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`
-    with ${reversalRows(runId, members)},
-    lines as (
-      insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, actor_id, run_id, reversal_of)
-      select user_id, kind, back, batch_id, ${description}, ${actorId}::int8, ${runId}::int8, id from comp where back <> 0
-      returning id
-    ),
-    moved as (
-      update users u set balance_paise = u.balance_paise + s.total, recovery_paise = u.recovery_paise + s.short
-        from (select user_id, sum(back)::int8 as total, max(credits - takeable)::int8 as short from comp group by user_id) s
-       where u.user_id = s.user_id and (s.total <> 0 or s.short > 0)
-      returning u.user_id, s.total <> 0 as moved
-    ),
-    short as (
+  // One transfer (db/books.ts): the compensating lines, their counter-legs by kind, and for what
+  // could not be taken back the run's expense given back in full against what the members owe.
+  const posted = await postSet(db, { kind: 'run_reversal', runId, actorId, description }, {
+    with: reversalRows(runId, members),
+    lines: sql`
+      select id as ord, null::int8 as id, user_id, kind, back as amount_paise, batch_id, ${description}::text as description, id as reversal_of
+        from comp where back <> 0`,
+    legs: sql`
+      select x.account, sum(x.amount)::int8 as amount_paise
+        from (select book_account(o.kind) as account, (o.amount + c.back)::int8 as amount
+                from orig o join comp c on c.id = o.id where o.amount > 0
+              union all
+              select 'recoveries_owed', -(o.amount + c.back)::int8
+                from orig o join comp c on c.id = o.id where o.amount > 0) x
+       group by x.account`,
+    select: sql`(select count(*) from posting_users where amount <> 0)::int8 as members,
+           (select coalesce(json_agg(json_build_object('userId', user_id, 'short', short) order by user_id), '[]')
+              from (select user_id, max(credits - takeable)::int8 as short from comp group by user_id) s where short > 0) as shorts`,
+  });
+  const raw = posted.row.shorts;
+  const shorts = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { userId: number; short: number }[];
+  if (shorts.length > 0) {
+    // What the reversal could not take back is owed (issue 22): the member's next credits settle it.
+    await db.execute(sql`
+      with s as (select * from json_to_recordset(${JSON.stringify(shorts)}::json) as s("userId" int8, short int8)),
+      owed as (
+        update users u set recovery_paise = u.recovery_paise + s.short from s where u.user_id = s."userId" returning u.user_id
+      )
       insert into run_shortfalls (run_id, user_id, shortfall_paise)
-      select distinct on (user_id) ${runId}::int8, user_id, credits - takeable from comp where credits > takeable
-      returning shortfall_paise
-    )
-    select (select count(*) from lines)::int8 as lines, (select count(*) from moved where moved)::int8 as members,
-           (select coalesce(sum(shortfall_paise), 0) from short)::int8 as "shortfallPaise",
-           (select count(*) from short)::int8 as "shortfallMembers"`));
+      select ${runId}::int8, "userId", short from s order by "userId"`);
+  }
   return {
-    lines: Number(row.lines), members: Number(row.members),
-    shortfallPaise: Number(row.shortfallPaise), shortfallMembers: Number(row.shortfallMembers),
+    lines: posted.lines, members: Number(posted.row.members),
+    shortfallPaise: shorts.reduce((sum, x) => sum + Number(x.short), 0), shortfallMembers: shorts.length,
   };
 }
 

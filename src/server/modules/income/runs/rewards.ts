@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type IncomeSettings } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
-import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
-import { chunkCte, chunkResult, dailyDue, directsCte, memberCount, monthOf, periodOver, teamCtes } from './team.ts';
+import { inRange, type RunKindHandler, type RunPeriod, type Tally } from './kind.ts';
+import { chunkCte, creditChunk, dailyDue, directsCte, memberCount, monthOf, periodOver, teamCtes } from './team.ts';
 
 /**
  * The reward runs (issue 16), credits as ledger `reward` rows in the run's income batch (kind
@@ -29,26 +29,9 @@ export const MONTHLY_REWARD_TYPE = 'monthlyReward';
 export const REFERRAL_BONUS_DIRECTS = 10;
 
 const rupeesToPaise = (rupees: number) => Math.round(rupees * 100);
+/** The chunk's units and end, from chunkCte's `bounds`. */
+const CHUNK_BOUNDS = { units: sql`(select units from bounds)`, cursor: sql`(select hi from bounds)` };
 const NOTHING: Tally = { units: 0, paid: 0, failed: 0, grossPaise: 0, deductionsPaise: 0, failedPaise: 0 };
-
-/**
- * Credits `award(user_id, amount)` (a CTE of the statement) to live members: balance and ledger
- * row in one statement part. The final select answers the chunk's counts.
- */
-function creditAndCount(scope: RunScope, description: string): SQL {
-  return sql`
-  moved as (
-    update users u set balance_paise = u.balance_paise + a.amount from award a
-     where u.user_id = a.user_id and u.deleted_at is null returning u.user_id, a.amount
-  ),
-  posted as (
-    insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, run_id)
-    select user_id, 'reward', amount, ${scope.batchId}::int, ${description}, ${scope.runId}::int8 from moved order by user_id
-    returning amount_paise
-  )
-  select (select units from bounds) as units, (select hi from bounds) as cursor,
-         count(*)::int8 as paid, coalesce(sum(amount_paise), 0)::int8 as gross from posted`;
-}
 
 // ---- referral_bonus_10_users ----
 
@@ -77,15 +60,18 @@ export const referralBonus: RunKindHandler = {
   async step(tx, scope, cursor, limit) {
     const amountPaise = Number(scope.state.amountPaise ?? 0);
     if (amountPaise === 0) return { ...NOTHING, cursor, done: true };
-    return chunkResult(tx, sql`
-      with ${chunkCte(cursor, limit)}, ${directsCte(cursor)}, ${qualifiedCte},
+    return creditChunk(tx, scope, {
+      kind: 'reward',
+      description: `Referral bonus: ${REFERRAL_BONUS_DIRECTS} active direct referrals`,
+      with: sql`${chunkCte(cursor, limit)}, ${directsCte(cursor)}, ${qualifiedCte},
       granted as (
         insert into reward_grants (user_id, reward_type, run_id)
         select user_id, ${REFERRAL_BONUS_TYPE}, ${scope.runId}::int8 from qualified order by user_id
         on conflict do nothing returning user_id
       ),
-      award as (select user_id, ${amountPaise}::int8 as amount from granted),
-      ${creditAndCount(scope, `Referral bonus: ${REFERRAL_BONUS_DIRECTS} active direct referrals`)}`, cursor, limit);
+      award as (select user_id, ${amountPaise}::int8 as amount from granted)`,
+      ...CHUNK_BOUNDS,
+    }, cursor, limit);
   },
 
   async preview(db, scope) {
@@ -173,9 +159,13 @@ export const monthlyReward: RunKindHandler = {
     const state = scope.state as unknown as MonthlyState;
     if (state.mode === 'off') return { ...NOTHING, cursor, done: true };
     const month = scope.period.start.slice(0, 7);
-    return chunkResult(tx, sql`
-      with recursive ${chunkCte(cursor, limit)}, ${awardCtes(state, scope.period, sql`chunk`)},
-      ${creditAndCount(scope, `Monthly reward ${month}`)}`, cursor, limit);
+    return creditChunk(tx, scope, {
+      kind: 'reward',
+      description: `Monthly reward ${month}`,
+      recursive: true,
+      with: sql`${chunkCte(cursor, limit)}, ${awardCtes(state, scope.period, sql`chunk`)}`,
+      ...CHUNK_BOUNDS,
+    }, cursor, limit);
   },
 
   async preview(db, scope) {

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { percentToBp } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import type { RunKindHandler, RunPeriod, RunScope } from './kind.ts';
-import { chunkResult, endBound, isoWeekOf, monthOf, periodOver } from './team.ts';
+import { creditChunk, endBound, isoWeekOf, monthOf, periodOver } from './team.ts';
 
 /**
  * Royalty: a pool (royaltyPoolPercent of the period's revenue, the membership fees) shared by rank
@@ -95,24 +95,18 @@ export const royalty: RunKindHandler = {
       return { units: 0, paid: 0, failed: 0, grossPaise: 0, deductionsPaise: 0, failedPaise: 0, cursor, done: true };
     }
     const description = `Royalty income ${scope.period.start} to ${scope.period.end}`;
-    return chunkResult(tx, sql`
-      with ${weightsCte(state.weights)},
+    return creditChunk(tx, scope, {
+      kind: 'royalty',
+      description,
+      with: sql`${weightsCte(state.weights)},
       chunk as (
         select u.user_id, ${share(state)} as amount from ${eligibleFrom(scope.period)} and u.user_id > ${cursor}::int8
          order by u.user_id limit ${limit}::int
       ),
-      credit as (select user_id, amount from chunk where amount > 0),
-      moved as (
-        update users u set balance_paise = u.balance_paise + c.amount from credit c
-         where u.user_id = c.user_id returning u.user_id, c.amount
-      ),
-      posted as (
-        insert into ledger_entries (user_id, kind, amount_paise, batch_id, description, run_id)
-        select user_id, 'royalty', amount, ${scope.batchId}::int, ${description}, ${scope.runId}::int8 from moved order by user_id
-        returning amount_paise
-      )
-      select (select count(*) from chunk)::int8 as units, (select max(user_id) from chunk) as cursor,
-             count(*)::int8 as paid, coalesce(sum(amount_paise), 0)::int8 as gross from posted`, cursor, limit);
+      award as (select user_id, amount from chunk where amount > 0)`,
+      units: sql`(select count(*) from chunk)::int8`,
+      cursor: sql`(select max(user_id) from chunk)`,
+    }, cursor, limit);
   },
 
   async preview(db, scope) {

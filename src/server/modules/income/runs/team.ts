@@ -1,8 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { IncomeSettings } from '../../../../contract/income.ts';
+import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { addDays } from '../settings.ts';
-import type { RunPeriod } from './kind.ts';
+import type { RunPeriod, RunScope } from './kind.ts';
 
 /**
  * What the royalty, reward and rank-promotion runs share: their periods, when they are due, the
@@ -83,25 +84,41 @@ export function teamCtes(roots: SQL, within: RunPeriod | null): SQL {
 }
 
 /** The chunk's counts: members gone through and the cursor after them. */
-export interface ChunkRow {
-  units: number;
-  cursor: number | null;
-  paid: number;
-  gross: number;
+
+/** A chunk of credits of a royalty or reward run: the CTEs that define `award(user_id, amount)`, and how many units the chunk took and where it ended. */
+export interface CreditChunk {
+  recursive?: boolean;
+  with: SQL;
+  units: SQL;
+  cursor: SQL;
+  kind: 'royalty' | 'reward';
+  description: string;
 }
 
-/** Runs a step statement whose last select answers units, cursor, paid, gross. */
-export async function chunkResult(tx: Db, statement: SQL, cursor: number, limit: number) {
-  const [row] = rowsOf<ChunkRow>(await tx.execute(statement));
-  const units = Number(row?.units ?? 0);
+/**
+ * Posts a chunk's credits as one transfer of the run and its income batch (db/books.ts): each
+ * member's line, in member order, and the company's expense leg for all of them.
+ */
+export async function creditChunk(tx: Db, scope: RunScope, chunk: CreditChunk, cursor: number, limit: number) {
+  const posted = await postSet(tx, { kind: chunk.kind, runId: scope.runId, batchId: scope.batchId, description: chunk.description }, {
+    recursive: chunk.recursive,
+    with: chunk.with,
+    lines: sql`
+      select user_id as ord, null::int8 as id, user_id, ${chunk.kind}::text as kind, amount::int8 as amount_paise, ${scope.batchId}::int as batch_id,
+             ${chunk.description}::text as description, null::int8 as reversal_of
+        from award where amount > 0`,
+    select: sql`${chunk.units} as units, ${chunk.cursor} as cursor`,
+  });
+  const row = posted.row as { units: number | string | null; cursor: number | string | null };
+  const units = Number(row.units ?? 0);
   return {
     units,
-    paid: Number(row?.paid ?? 0),
+    paid: posted.lines,
     failed: 0,
-    grossPaise: Number(row?.gross ?? 0),
+    grossPaise: posted.totalPaise,
     deductionsPaise: 0,
     failedPaise: 0,
-    cursor: row?.cursor == null ? cursor : Number(row.cursor),
+    cursor: row.cursor == null ? cursor : Number(row.cursor),
     done: units < limit,
   };
 }
