@@ -308,4 +308,31 @@ describe('the income engine, computed by hand (golden)', () => {
     // M12: payouts 2 × 1,388 → 2,776.
     expect(balance.M12).toBe(2_776);
   });
+
+  it('the books: every account of the tree, and the trial balance zero (issue 25)', async () => {
+    // What the company's accounts moved (credit-positive; an expense or asset is negative), read
+    // from the kept daily balances — the same numbers the Books screen shows.
+    const rows = await t.database.query<{ account: string; paise: string }>(
+      'select account, sum(total_paise)::text as paise from book_daily group by account having sum(total_paise) <> 0 order by account');
+    const books = Object.fromEntries(rows.map((r) => [r.account, Number(r.paise)]));
+    const [wallets] = await t.database.query<{ paise: string }>('select coalesce(sum(total_paise), 0)::text as paise from ledger_totals');
+    const balances = await t.database.query<{ paise: string }>('select coalesce(sum(balance_paise), 0)::text as paise from users');
+    // The member wallets are what every member holds; with the company's accounts they sum to zero.
+    expect(Number(wallets.paise)).toBe(Number(balances[0].paise));
+    expect(Object.values(books).reduce((a, b) => a + b, 0) + Number(wallets.paise)).toBe(0);
+    // Royalty: the shared pool, ₹419.94 (41,994 paise, above); rewards: M1's referral bonus ₹500
+    // and the monthly reward by rank, 2 × 50,050 + 9 × 10,000 = 190,100.
+    expect(books.royalty_expense).toBe(-41_994);
+    expect(books.reward_expense).toBe(-(50_000 + 190_100));
+    // Every line of each kind has its counter-leg: each account is minus what its kinds moved in the members' wallets.
+    const byKind = Object.fromEntries((await t.database.query<{ account: string; paise: string }>(
+      `select book_account(kind) as account, -sum(amount_paise)::text as paise from ledger_entries
+        group by 1 having sum(amount_paise) <> 0`)).map((r) => [r.account, Number(r.paise)]));
+    for (const account of ['membership_revenue', 'level_income_expense', 'daily_payout_expense', 'tds_payable', 'admin_charge_income', 'outside_payments']) {
+      expect(books[account], account).toBe(byKind[account]);
+    }
+    // Fees paid outside come in as outside payments and go out as membership revenue: equal and opposite.
+    expect(books.outside_payments).toBe(-books.membership_revenue);
+    expect(books.company_bank ?? 0).toBe(0);
+  });
 });
