@@ -64,6 +64,14 @@ export interface Config {
   dailyCreditLimitPaise: number;
   /** Debits (withdrawals) one operator may make per business day (paise), approvals included. */
   dailyDebitLimitPaise: number;
+  /**
+   * The secret of the bank payout provider's webhook signature (HMAC-SHA256 of the raw body,
+   * BANK_WEBHOOK_SECRET; docs/bank-transfers.md). Development has a default; production has none
+   * unless set, and then refuses every webhook.
+   */
+  bankWebhookSecret: string;
+  /** Who sends a released batch: 'file' (the operator uploads the instruction file) or 'simulator' (the built-in provider, demo and tests). */
+  bankProvider: 'file' | 'simulator';
   /** PostgreSQL statement timeout for request work (ms); 0 = none. */
   statementTimeoutMs: number;
   /**
@@ -188,6 +196,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     approvalThresholdPaise: rupeesSetting('APPROVAL_THRESHOLD', env.APPROVAL_THRESHOLD, 10_000),
     dailyCreditLimitPaise: rupeesSetting('DAILY_CREDIT_LIMIT', env.DAILY_CREDIT_LIMIT, 1_000_000),
     dailyDebitLimitPaise: rupeesSetting('DAILY_DEBIT_LIMIT', env.DAILY_DEBIT_LIMIT, 1_000_000),
+    bankWebhookSecret: env.BANK_WEBHOOK_SECRET || (production ? '' : 'dev-bank-webhook-secret'),
+    bankProvider: env.BANK_PROVIDER === 'simulator' ? 'simulator' : 'file',
     statementTimeoutMs: int('STATEMENT_TIMEOUT_MS', env.STATEMENT_TIMEOUT_MS, 15_000),
     bounds: {
       capMultiple: decimal('PLAN_MAX_CAP_MULTIPLE', env.PLAN_MAX_CAP_MULTIPLE, 3),

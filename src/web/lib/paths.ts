@@ -32,6 +32,8 @@ export const PATHS = {
   plans: '/income/plans',
   incomeSettings: '/income/settings',
   runs: '/income/runs',
+  // Money out to banks (issue 25).
+  bankTransfers: '/bank-transfers',
 } as const;
 
 /** The signed-in account's own security page (two-factor, active sessions): any account, no permission. */

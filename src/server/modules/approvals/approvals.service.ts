@@ -10,6 +10,7 @@ import type { MoneyResult } from '../../lib/idempotency.ts';
 import { activationBody } from '../../../contract/income.ts';
 import { bankChangeRequest } from '../../../contract/banks.ts';
 import { applyBankChange } from '../banks/banks.service.ts';
+import { replayBankRelease } from '../bank-transfers/bank-transfers.service.ts';
 import { activateMembership } from '../income/activation.service.ts';
 import { replayPlan } from '../income/plans.service.ts';
 import { replayRerun } from '../income/runs/runs.service.ts';
@@ -139,6 +140,8 @@ async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: un
       return replaySettings(tx, ctx, checker.config.bounds, payload);
     case 'run_rerun':
       return replayRerun(tx, checker, ctx, payload);
+    case 'bank_batch_release':
+      return replayBankRelease(tx, ctx, checker, payload);
   }
 }
 

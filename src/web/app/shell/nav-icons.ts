@@ -19,6 +19,7 @@ import {
   IconAdjustmentsDollar,
   IconPlayerPlay,
   IconTicket,
+  IconTransferOut,
   type Icon,
 } from '@tabler/icons-react';
 import { PATHS } from '../../lib/paths';
@@ -44,6 +45,7 @@ export const NAV_ICONS: Record<MainPath, Icon> = {
   [PATHS.runs]: IconPlayerPlay,
   [PATHS.plans]: IconTicket,
   [PATHS.incomeSettings]: IconAdjustmentsDollar,
+  [PATHS.bankTransfers]: IconTransferOut,
   [PATHS.permissions]: IconKey,
   [PATHS.roles]: IconShieldLock,
   [PATHS.rolePermissions]: IconReceipt,

@@ -26,6 +26,7 @@ describe('route permissions and the sidebar', () => {
       'Income Runs /income/runs',
       'Membership Plans /income/plans',
       'Income Settings /income/settings',
+      'Bank Transfers /bank-transfers',
       'Permissions /permissions',
       'Roles /roles',
       'Role Permissions /role-permissions',

@@ -1,0 +1,214 @@
+import { z } from 'zod';
+import { awaitingApprovalResponse } from './approvals.ts';
+import { pageOf, paging } from './common.ts';
+import { endpoints } from './endpoint.ts';
+
+/**
+ * Money out to banks (issue 25, docs/bank-transfers.md): approved withdrawals gather into bank
+ * transfer batches, a second operator releases a batch (four eyes), the bank's instruction file is
+ * downloaded, and the bank's answers (its response file, or the payout provider's signed webhook)
+ * settle a line or return its money to the member's wallet, exactly once.
+ */
+export const BANK_BATCH_STATUSES = ['draft', 'pending_release', 'released', 'closed'] as const;
+export const BANK_LINE_STATUSES = ['queued', 'in_transit', 'settled', 'returned'] as const;
+export const bankBatchStatus = z.enum(BANK_BATCH_STATUSES, { error: 'status must be draft, pending_release, released or closed' });
+export const bankLineStatus = z.enum(BANK_LINE_STATUSES, { error: 'status must be queued, in_transit, settled or returned' });
+export type BankBatchStatus = z.infer<typeof bankBatchStatus>;
+export type BankLineStatus = z.infer<typeof bankLineStatus>;
+
+export const BANK_BATCH_STATUS_LABELS: Record<BankBatchStatus, string> = {
+  draft: 'Draft', pending_release: 'Awaiting release', released: 'Released', closed: 'Closed',
+};
+export const BANK_LINE_STATUS_LABELS: Record<BankLineStatus, string> = {
+  queued: 'Queued', in_transit: 'In transit', settled: 'Settled', returned: 'Returned',
+};
+
+/**
+ * The instruction file's layouts. The default follows HDFC Bank's bulk NEFT/RTGS upload (the
+ * columns docs/bank-transfers.md lists; check them against the bank's current specification
+ * before the first real upload); `generic` is the plain documented template.
+ */
+export const BANK_FILE_TEMPLATES = ['hdfc', 'generic'] as const;
+export const bankFileTemplate = z.enum(BANK_FILE_TEMPLATES, { error: 'template must be hdfc or generic' });
+export type BankFileTemplate = z.infer<typeof bankFileTemplate>;
+export const GENERIC_FILE_COLUMNS = ['Beneficiary Name', 'Account Number', 'IFSC', 'Amount', 'Reference', 'Narration'] as const;
+export const HDFC_FILE_COLUMNS = [
+  'Transaction Type', 'Beneficiary Code', 'Beneficiary Account Number', 'Instrument Amount', 'Beneficiary Name',
+  'Customer Reference Number', 'Payment Details', 'Value Date', 'IFSC Code', 'Beneficiary Bank Name', 'Beneficiary Email ID',
+] as const;
+
+export const bankBatch = z.object({
+  id: z.number(),
+  status: bankBatchStatus,
+  template: bankFileTemplate,
+  lines: z.number(),
+  /** Rupees. */
+  total: z.number(),
+  settledLines: z.number(),
+  settled: z.number(),
+  returnedLines: z.number(),
+  returned: z.number(),
+  /** Lines neither settled nor returned yet (queued or in transit). */
+  openLines: z.number(),
+  createdBy: z.number(),
+  createdByName: z.string().nullable(),
+  releasedBy: z.number().nullable(),
+  releasedByName: z.string().nullable(),
+  approvalId: z.number().nullable(),
+  /** The approval's status while the release waits (pending), or how it ended. */
+  approvalStatus: z.string().nullable(),
+  createdAt: z.string(),
+  releasedAt: z.string().nullable(),
+});
+export type BankBatch = z.infer<typeof bankBatch>;
+
+export const bankLine = z.object({
+  id: z.number(),
+  batchId: z.number(),
+  userId: z.number(),
+  userName: z.string().nullable(),
+  ledgerEntryId: z.number(),
+  amount: z.number(),
+  beneficiaryName: z.string(),
+  /** Masked on screen: all but the last four digits hidden (the file carries it whole). */
+  accountNumber: z.string(),
+  ifsc: z.string(),
+  reference: z.string(),
+  status: bankLineStatus,
+  utr: z.string().nullable(),
+  returnReason: z.string().nullable(),
+  inTransitSince: z.string().nullable(),
+  settledAt: z.string().nullable(),
+  returnedAt: z.string().nullable(),
+});
+export type BankLine = z.infer<typeof bankLine>;
+
+/** A line in transit on the reconciliation view, with its age in whole days since release. */
+export const transitLine = bankLine.extend({ ageDays: z.number() });
+export type TransitLine = z.infer<typeof transitLine>;
+
+/** An approved withdrawal that cannot be gathered, and why. */
+export const notGatherable = z.object({
+  ledgerEntryId: z.number(),
+  userId: z.number(),
+  userName: z.string().nullable(),
+  amount: z.number(),
+  reason: z.string(),
+});
+
+export const gatherableResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    count: z.number(),
+    total: z.number(),
+    notGatherableCount: z.number(),
+    notGatherableTotal: z.number(),
+    /** The first of them (at most 50), oldest first. */
+    notGatherable: z.array(notGatherable),
+  }),
+});
+export type Gatherable = z.infer<typeof gatherableResponse>['data'];
+
+export const gatherBody = z.object({ template: bankFileTemplate.optional() }).nullish();
+
+export const batchResponse = z.object({ success: z.literal(true), message: z.string().optional(), data: bankBatch });
+
+export const batchesQuery = z.object({ status: bankBatchStatus.optional(), ...paging.shape });
+export type BatchesQuery = z.input<typeof batchesQuery>;
+export const batchIdParams = z.object({
+  id: z.coerce.number({ error: 'id must be a number' }).int('id must be a whole number').positive('id must be a positive number')
+    .max(Number.MAX_SAFE_INTEGER, 'id is too large'),
+});
+export const linesQuery = z.object({ status: bankLineStatus.optional(), ...paging.shape });
+export type LinesQuery = z.input<typeof linesQuery>;
+export const fileQuery = z.object({ template: bankFileTemplate.optional() });
+
+/** What one answer of the bank did (the per-line report of an import names the file's line). */
+export const ANSWER_OUTCOMES = ['settled', 'returned', 'pending', 'duplicate', 'unknown', 'conflict', 'not_released', 'invalid'] as const;
+export type AnswerOutcome = (typeof ANSWER_OUTCOMES)[number];
+
+export const answerReport = z.object({
+  /** The line of the file (1 is the first after the header); 0 for a webhook. */
+  line: z.number(),
+  reference: z.string(),
+  outcome: z.enum(ANSWER_OUTCOMES),
+  message: z.string(),
+});
+
+export const importSummary = z.object({
+  answers: z.number(),
+  settled: z.number(),
+  returned: z.number(),
+  /** Answers that repeat what was already applied (the same file twice, a replayed webhook): nothing moved. */
+  duplicates: z.number(),
+  unknown: z.number(),
+  /** No UTR and not rejected: the line stays in transit. */
+  pending: z.number(),
+  /** An answer that contradicts one already applied (settled, then rejected): not applied. */
+  conflicts: z.number(),
+  notReleased: z.number(),
+  invalid: z.number(),
+  settledAmount: z.number(),
+  returnedAmount: z.number(),
+  /** The answers that did not settle or return a line, one per file line (at most 1,000). */
+  problems: z.array(answerReport),
+  problemsCapped: z.boolean(),
+});
+export type ImportSummary = z.infer<typeof importSummary>;
+
+/** The largest response file: 1,000,000 lines of about 60 characters. */
+export const RESPONSE_FILE_MAX_BYTES = 128 * 1024 * 1024;
+export const importBody = z.object({ text: z.string().min(1, 'Choose the bank\u2019s response file') });
+export const importResponse = z.object({ success: z.literal(true), message: z.string(), data: importSummary });
+
+/** The provider's webhook: one answer, signed (header X-Bank-Signature: hex HMAC-SHA256 of the raw body). */
+export const WEBHOOK_SIGNATURE_HEADER = 'x-bank-signature';
+export const webhookBody = z.object({
+  reference: z.string().min(1).max(64),
+  status: z.string().max(32),
+  utr: z.string().max(64).nullish(),
+  reason: z.string().max(500).nullish(),
+  /** The provider's event id (informational). */
+  eventId: z.string().max(100).nullish(),
+});
+export type WebhookBody = z.infer<typeof webhookBody>;
+export const webhookResponse = z.object({ success: z.literal(true), data: answerReport });
+
+export const bankTransfersApi = endpoints('bank-transfers', {
+  gatherable: {
+    method: 'GET', path: '/bank-transfers/gatherable', access: 'bank_transfers', responses: { 200: gatherableResponse },
+  },
+  gather: {
+    method: 'POST', path: '/bank-transfers/batches', access: 'bank_transfers', body: gatherBody, responses: { 201: batchResponse },
+  },
+  batches: {
+    method: 'GET', path: '/bank-transfers/batches', access: 'bank_transfers', query: batchesQuery, responses: { 200: pageOf(bankBatch) },
+  },
+  batch: {
+    method: 'GET', path: '/bank-transfers/batches/:id', access: 'bank_transfers', params: batchIdParams, responses: { 200: batchResponse },
+  },
+  lines: {
+    method: 'GET', path: '/bank-transfers/batches/:id/lines', access: 'bank_transfers', params: batchIdParams, query: linesQuery,
+    responses: { 200: pageOf(bankLine) },
+  },
+  /** Files the release for a second operator (money_approve, not the maker): always four eyes. */
+  release: {
+    method: 'POST', path: '/bank-transfers/batches/:id/release', access: 'bank_transfers', params: batchIdParams,
+    responses: { 202: awaitingApprovalResponse },
+  },
+  file: {
+    method: 'GET', path: '/bank-transfers/batches/:id/file', access: 'bank_transfers', params: batchIdParams, query: fileQuery,
+    file: 'csv', responses: {},
+  },
+  importResponse: {
+    method: 'POST', path: '/bank-transfers/responses', access: 'bank_transfers', multipart: 'optional', bodyLimit: RESPONSE_FILE_MAX_BYTES,
+    body: importBody.nullish(), responses: { 200: importResponse },
+  },
+  inTransit: {
+    method: 'GET', path: '/bank-transfers/in-transit', access: 'bank_transfers', query: paging, responses: { 200: pageOf(transitLine) },
+  },
+  webhook: {
+    method: 'POST', path: '/bank-transfers/webhook', access: 'public', body: webhookBody, responses: { 200: webhookResponse },
+    summary: 'The payout provider\u2019s answer for one transfer, signed with HMAC-SHA256 of the raw body (X-Bank-Signature)',
+  },
+});

@@ -1,0 +1,386 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type {
+  AnswerOutcome, BankBatchStatus, BankFileTemplate, BankLineStatus, ImportSummary, WebhookBody,
+} from '../../../contract/bank-transfers.ts';
+import { GENERIC_FILE_COLUMNS, HDFC_FILE_COLUMNS, webhookBody } from '../../../contract/bank-transfers.ts';
+import { paiseToRupees } from '../../../contract/common.ts';
+import { post, postSet } from '../../db/books.ts';
+import type { Db } from '../../db/client.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { audit } from '../../lib/audit.ts';
+import { actorId, type Ctx } from '../../lib/context.ts';
+import type { CsvCell } from '../../lib/csv.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { MoneyResult } from '../../lib/idempotency.ts';
+import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
+import * as repo from './bank-transfers.repository.ts';
+import { simulatorProvider, type PayoutProvider } from './provider.ts';
+
+// ---- Gather ----
+
+export function gatherable(ctx: Ctx) {
+  return repo.gatherable(ctx.database.db);
+}
+
+/** POST /bank-transfers/batches: every gatherable withdrawal into a new draft batch. */
+export async function gather(ctx: Ctx, template: BankFileTemplate = 'hdfc') {
+  const by = actorId(ctx);
+  return ctx.database.db.transaction(async (tx) => {
+    const made = await repo.gather(tx, by, template);
+    if (made.lines === 0) {
+      throw new AppError(409, 'No approved withdrawal is waiting to be sent to a bank (or none of their members has a primary bank account)');
+    }
+    await audit(tx, ctx, {
+      action: 'bank_batch_gathered', entity: 'bank_batch', entityId: made.batchId,
+      after: { lines: made.lines, totalPaise: made.totalPaise, template },
+    });
+    return (await repo.batchById(tx, made.batchId))!;
+  });
+}
+
+export function listBatches(ctx: Ctx, q: { status?: BankBatchStatus; page: number; limit: number }) {
+  return repo.listBatches(ctx.database.db, q.status, q.page, q.limit);
+}
+
+export async function getBatch(ctx: Ctx, id: number) {
+  const found = await repo.batchById(ctx.database.db, id);
+  if (!found) throw new AppError(404, `Bank batch ${id} not found`);
+  return found;
+}
+
+export async function listLines(ctx: Ctx, id: number, q: { status?: BankLineStatus; page: number; limit: number }) {
+  await getBatch(ctx, id);
+  return repo.listLines(ctx.database.db, id, q.status, q.page, q.limit);
+}
+
+export function inTransit(ctx: Ctx, q: { page: number; limit: number }) {
+  return repo.inTransit(ctx.database.db, q.page, q.limit);
+}
+
+// ---- Release: always under four eyes ----
+
+/**
+ * POST /bank-transfers/batches/:id/release: files the release for a second operator (kind
+ * bank_batch_release) whatever the amount; the approval releases it (replayBankRelease). A batch
+ * whose earlier request was rejected or expired may be filed again.
+ */
+export async function requestRelease(tx: Db, money: MoneyContext, batchId: number): Promise<MoneyResult> {
+  const batch = await repo.lockBatch(tx, batchId);
+  if (!batch) throw new AppError(404, `Bank batch ${batchId} not found`);
+  if (batch.status === 'pending_release' && batch.approvalStatus === 'pending') {
+    throw new AppError(409, `Bank batch ${batchId} already awaits release (request ${batch.approvalId})`);
+  }
+  if (batch.status === 'released' || batch.status === 'closed') throw new AppError(409, `Bank batch ${batchId} has already been released`);
+  const { lines, totalPaise } = await repo.queuedTotal(tx, batchId);
+  if (lines === 0) throw new AppError(409, `Bank batch ${batchId} has no line to send`);
+  const held = await holdForApproval(tx, money, {
+    kind: 'bank_batch_release', userId: null, amountPaise: totalPaise,
+    payload: { batchId, details: { batchId, lines, total: paiseToRupees(totalPaise) } },
+    reason: `Bank batch ${batchId} (${lines} ${lines === 1 ? 'transfer' : 'transfers'}, ${formatRupees(totalPaise)}) awaits release by a second operator`,
+  });
+  const approvalId = (held.body as { data: { approvalId: number } }).data.approvalId;
+  await repo.markPendingRelease(tx, batchId, approvalId);
+  return held;
+}
+
+/**
+ * The approved release (approvals replay): ONE transfer moves the batch's total from
+ * withdrawals_payable to bank_in_transit, its lines turn in transit; with the simulator provider
+ * the lines are sent once the transaction has committed.
+ */
+export async function replayBankRelease(tx: Db, money: MoneyContext, checker: Ctx, payload: unknown): Promise<MoneyResult> {
+  const batchId = Number((payload as { batchId?: unknown } | null)?.batchId);
+  if (!Number.isSafeInteger(batchId) || batchId <= 0) throw new AppError(400, 'The request names no bank batch');
+  const batch = await repo.lockBatch(tx, batchId);
+  if (!batch) throw new AppError(404, `Bank batch ${batchId} not found`);
+  if (batch.status !== 'pending_release' || batch.approvalId !== money.approvalId) {
+    throw new AppError(409, `Bank batch ${batchId} is not waiting for this release`);
+  }
+  if (batch.createdBy === money.actorId || money.makerId === money.actorId) {
+    throw new AppError(403, 'You gathered or asked to release this batch yourself: another operator with money_approve must release it');
+  }
+  const { lines, totalPaise } = await repo.queuedTotal(tx, batchId);
+  if (lines === 0) throw new AppError(409, `Bank batch ${batchId} has no line to send`);
+  const posted = await post(tx, { kind: 'bank_release', bankBatchId: batchId, approvalId: money.approvalId, actorId: money.actorId }, [], [
+    { account: 'withdrawals_payable', amountPaise: -totalPaise },
+    { account: 'bank_in_transit', amountPaise: totalPaise },
+  ]);
+  const moved = await repo.markReleased(tx, batchId, money.actorId, posted.transferId!);
+  const provider = providerFor(checker.database, checker.config);
+  return {
+    status: 200,
+    afterCommit: provider ? () => { void repo.providerLines(checker.database.db, batchId).then((l) => provider.send(l)).catch(() => undefined); } : undefined,
+    body: {
+      success: true,
+      message: `Bank batch ${batchId} released: ${moved} ${moved === 1 ? 'transfer' : 'transfers'} of ${formatRupees(totalPaise)} in transit`,
+      data: { batchId, lines: moved, total: paiseToRupees(totalPaise), transferId: posted.transferId },
+    },
+    audit: {
+      action: 'bank_batch_released', entity: 'bank_batch', entityId: batchId,
+      before: { status: 'pending_release' },
+      after: { status: 'released', lines: moved, totalPaise, transferId: posted.transferId, approvalId: money.approvalId, makerId: money.makerId },
+    },
+  };
+}
+
+// ---- The instruction file ----
+
+const amountText = (paise: number) => paiseToRupees(paise).toFixed(2);
+
+/** The value date in the bank's dd/mm/yyyy (India date). */
+function indiaDate(now = new Date()): string {
+  const d = new Date(now.getTime() + 330 * 60_000);
+  return `${String(d.getUTCDate()).padStart(2, '0')}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${d.getUTCFullYear()}`;
+}
+
+/** The file's header and one row per line, in the template's layout (docs/bank-transfers.md). */
+export function fileLayout(template: BankFileTemplate, batchId: number) {
+  const narration = (l: repo.FileLine) => `Withdrawal ${l.reference}`.slice(0, 30);
+  const valueDate = indiaDate();
+  if (template === 'generic') {
+    return {
+      header: [...GENERIC_FILE_COLUMNS] as string[],
+      row: (l: repo.FileLine): CsvCell[] => [l.beneficiaryName, l.accountNumber, l.ifsc, amountText(l.amountPaise), l.reference, narration(l)],
+      filename: `bank-batch-${batchId}.csv`,
+    };
+  }
+  return {
+    header: [...HDFC_FILE_COLUMNS] as string[],
+    row: (l: repo.FileLine): CsvCell[] => [
+      // N = NEFT (R = RTGS for ₹2,00,000 and above, I = a transfer within HDFC Bank).
+      l.ifsc.startsWith('HDFC') ? 'I' : l.amountPaise >= 20_000_000 ? 'R' : 'N',
+      `M${l.id}`.slice(0, 13), l.accountNumber, amountText(l.amountPaise), l.beneficiaryName.slice(0, 40), l.reference,
+      narration(l), valueDate, l.ifsc, l.bankName, l.email,
+    ],
+    filename: `bank-batch-${batchId}-hdfc.csv`,
+  };
+}
+
+export async function fileBatch(ctx: Ctx, batchId: number) {
+  const batch = await getBatch(ctx, batchId);
+  if (batch.status !== 'released' && batch.status !== 'closed') {
+    throw new AppError(409, `Bank batch ${batchId} has not been released: its file is made once a second operator releases it`);
+  }
+  return batch;
+}
+
+export function fileLines(ctx: Ctx, batchId: number, afterId: number, limit: number) {
+  return repo.fileLines(ctx.database.db, batchId, afterId, limit);
+}
+
+// ---- The bank's answers: one function for the response file and the webhook ----
+
+export interface BankAnswer {
+  /** The file's line (1 = first after the header); 0 for a webhook. */
+  line: number;
+  reference: string;
+  status: string;
+  utr?: string | null;
+  reason?: string | null;
+}
+
+const REJECTED = new Set(['REJECTED', 'REJECT', 'RETURNED', 'RETURN', 'FAILED', 'FAILURE', 'FAIL', 'REVERSED', 'R']);
+
+/** What an answer asks for: a rejection returns, a UTR settles, anything else leaves the line in transit. */
+export function wantOf(a: BankAnswer): repo.StagedAnswer['want'] {
+  if (!a.reference.trim()) return 'invalid';
+  if (REJECTED.has(a.status.trim().toUpperCase())) return 'returned';
+  return a.utr && a.utr.trim() ? 'settled' : 'pending';
+}
+
+const MESSAGES: Record<AnswerOutcome, string> = {
+  settled: 'Settled',
+  returned: 'Returned to the member\u2019s wallet',
+  pending: 'No UTR and not rejected: stays in transit',
+  duplicate: 'Already applied: nothing moved',
+  unknown: 'No transfer has this reference',
+  conflict: 'Contradicts the answer already applied: not applied',
+  not_released: 'Its batch has not been released: not applied',
+  invalid: 'No reference on this line',
+};
+
+const PROBLEMS_CAP = 1000;
+const sqlReturned = sql`(select count(*) from bank_returned)::int8 as "returnedLines"`;
+
+/**
+ * Applies the bank's answers, set-based: staged in chunks, decided against their lines under the
+ * batches' locks, then per batch ONE settle transfer (bank_in_transit -> company_bank) and one
+ * bank_return transfer per returned line (the member's wallet credited, correcting the release),
+ * each line marked in the same statement. An answer that repeats what was applied moves nothing.
+ */
+export async function applyAnswers(tx: Db, actor: number | null, answers: BankAnswer[]): Promise<ImportSummary> {
+  await repo.stageAnswers(tx, answers.map((a, ord) => ({
+    ord, line: a.line, reference: a.reference.trim(), want: wantOf(a),
+    utr: a.utr?.trim() || null, reason: a.reason?.trim() || null,
+  })));
+  await repo.planAnswers(tx);
+  const perBatch = new Map<number, { settled: { lines: number; paise: number }; returned: { lines: number; paise: number } }>();
+  const of = (id: number) => perBatch.get(id) ?? perBatch.set(id, { settled: { lines: 0, paise: 0 }, returned: { lines: 0, paise: 0 } }).get(id)!;
+  for (const b of await repo.plannedByBatch(tx, 'settled')) {
+    const posted = await post(tx, { kind: 'bank_settle', bankBatchId: b.batchId, actorId: actor, system: actor === null ? 'bank webhook' : undefined }, [], [
+      { account: 'bank_in_transit', amountPaise: -b.totalPaise },
+      { account: 'company_bank', amountPaise: b.totalPaise },
+    ]);
+    const marked = await repo.markSettled(tx, b.batchId, posted.transferId!);
+    if (marked !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines to settle, ${marked} marked`);
+    of(b.batchId).settled = { lines: b.lines, paise: b.totalPaise };
+  }
+  for (const b of await repo.plannedByBatch(tx, 'returned')) {
+    const posted = await postSet(tx, {
+      kind: 'bank_return', bankBatchId: b.batchId, actorId: actor, corrects: b.releaseTransferId, system: actor === null ? 'bank webhook' : undefined,
+    }, { perLine: true, lines: repo.returnLines(b.batchId), also: repo.returnMarks, select: sqlReturned });
+    const marked = Number(posted.row.returnedLines);
+    if (posted.lines !== b.lines || marked !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines to return, ${posted.lines} credited, ${marked} marked`);
+    of(b.batchId).returned = { lines: b.lines, paise: b.totalPaise };
+  }
+  for (const [batchId, n] of perBatch) await repo.countAnswered(tx, batchId, n.settled, n.returned);
+  const counts = new Map((await repo.outcomeCounts(tx)).map((r) => [r.outcome, { n: Number(r.n), total: Number(r.total) }]));
+  const n = (o: AnswerOutcome) => counts.get(o)?.n ?? 0;
+  const problems = await repo.problems(tx, PROBLEMS_CAP + 1);
+  const problemTotal = answers.length - n('settled') - n('returned');
+  return {
+    answers: answers.length,
+    settled: n('settled'),
+    returned: n('returned'),
+    duplicates: n('duplicate'),
+    unknown: n('unknown'),
+    pending: n('pending'),
+    conflicts: n('conflict'),
+    notReleased: n('not_released'),
+    invalid: n('invalid'),
+    settledAmount: paiseToRupees(counts.get('settled')?.total ?? 0),
+    returnedAmount: paiseToRupees(counts.get('returned')?.total ?? 0),
+    problems: problems.slice(0, PROBLEMS_CAP).map((p) => ({
+      line: p.line, reference: p.reference, outcome: p.outcome as AnswerOutcome,
+      message: p.outcome === 'conflict' ? `${MESSAGES.conflict} (the line is ${p.line_status})` : MESSAGES[p.outcome as AnswerOutcome],
+    })),
+    problemsCapped: problemTotal > PROBLEMS_CAP,
+  };
+}
+
+
+// ---- The response file ----
+
+/** One CSV record's cells (quotes as RFC 4180). */
+function cells(line: string): string[] {
+  if (!line.includes('"')) return line.split(',');
+  const out: string[] = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (c === '"') quoted = false; else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { out.push(cur); cur = ''; } else cur += c;
+  }
+  out.push(cur);
+  return out;
+}
+
+/**
+ * The bank's response file: CSV with the columns reference, status, UTR, reason (in that order,
+ * or in any order under a header naming them). Blank lines are skipped.
+ */
+export function parseResponseFile(text: string): BankAnswer[] {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  let columns = { reference: 0, status: 1, utr: 2, reason: 3 };
+  let start = 0;
+  const first = cells(lines[0] ?? '').map((c) => c.trim().toLowerCase());
+  if (first.some((c) => c.includes('ref')) && first.some((c) => c.includes('status'))) {
+    const find = (test: (c: string) => boolean, fallback: number) => {
+      const i = first.findIndex(test);
+      return i === -1 ? fallback : i;
+    };
+    columns = {
+      reference: find((c) => c.includes('ref'), 0),
+      status: find((c) => c.includes('status'), 1),
+      utr: find((c) => c.includes('utr'), 2),
+      reason: find((c) => c.includes('reason') || c.includes('remark'), 3),
+    };
+    start = 1;
+  }
+  const answers: BankAnswer[] = [];
+  for (let i = start; i < lines.length; i++) {
+    if (!lines[i].trim()) continue;
+    const c = cells(lines[i]);
+    answers.push({
+      line: i - start + 1,
+      reference: (c[columns.reference] ?? '').trim(),
+      status: (c[columns.status] ?? '').trim(),
+      utr: (c[columns.utr] ?? '').trim() || null,
+      reason: (c[columns.reason] ?? '').trim() || null,
+    });
+  }
+  return answers;
+}
+
+export async function importResponse(ctx: Ctx, text: string) {
+  const answers = parseResponseFile(text);
+  if (answers.length === 0) throw new AppError(400, 'The response file has no line');
+  const by = actorId(ctx);
+  return ctx.database.db.transaction(async (tx) => {
+    const summary = await applyAnswers(tx, by, answers);
+    await audit(tx, ctx, {
+      action: 'bank_response_imported', entity: 'bank_response', entityId: null,
+      after: { answers: summary.answers, settled: summary.settled, returned: summary.returned, duplicates: summary.duplicates,
+        unknown: summary.unknown, pending: summary.pending, conflicts: summary.conflicts },
+    });
+    return summary;
+  });
+}
+
+export function summaryMessage(s: ImportSummary): string {
+  return `Settled ${s.settled}, returned ${s.returned}, duplicates ${s.duplicates}, unknown ${s.unknown}`
+    + (s.pending ? `, still in transit ${s.pending}` : '') + (s.conflicts ? `, conflicts ${s.conflicts}` : '')
+    + (s.notReleased ? `, not released ${s.notReleased}` : '') + (s.invalid ? `, invalid ${s.invalid}` : '');
+}
+
+// ---- The provider's webhook ----
+
+export function signWebhook(secret: string, raw: string): string {
+  return createHmac('sha256', secret).update(raw).digest('hex');
+}
+
+/** Refuses a webhook before its body is read: 503 without a secret, 401 with a missing or wrong signature. */
+export function verifyWebhook(config: Config, raw: string, signature: string | undefined): void {
+  if (!config.bankWebhookSecret) throw new AppError(503, 'Bank webhooks are not set up on this server (BANK_WEBHOOK_SECRET)');
+  if (!signatureMatches(config.bankWebhookSecret, raw, signature)) throw new AppError(401, 'The webhook signature is missing or wrong');
+}
+
+function signatureMatches(secret: string, raw: string, given: string | undefined): boolean {
+  if (!given) return false;
+  const hex = given.trim().replace(/^sha256=/i, '');
+  if (!/^[0-9a-f]{64}$/i.test(hex)) return false;
+  return timingSafeEqual(Buffer.from(hex.toLowerCase(), 'hex'), Buffer.from(signWebhook(secret, raw), 'hex'));
+}
+
+/**
+ * POST /bank-transfers/webhook: the signature (HMAC-SHA256 of the raw body with the configured
+ * secret) is checked before anything is read; the answer is applied as a response file's line is,
+ * so a replayed webhook is a duplicate and moves nothing.
+ */
+export async function receiveWebhook(database: Database, config: Config, raw: string, signature: string | undefined) {
+  verifyWebhook(config, raw, signature);
+  let body: WebhookBody;
+  try {
+    body = webhookBody.parse(JSON.parse(raw));
+  } catch {
+    throw new AppError(400, 'The webhook body is not a valid bank answer');
+  }
+  const summary = await database.db.transaction((tx) =>
+    applyAnswers(tx, null, [{ line: 0, reference: body.reference, status: body.status, utr: body.utr, reason: body.reason }]));
+  const outcome: AnswerOutcome = summary.settled ? 'settled' : summary.returned ? 'returned' : summary.problems[0]?.outcome ?? 'pending';
+  return { line: 0, reference: body.reference, outcome, message: summary.problems[0]?.message ?? MESSAGES[outcome] };
+}
+
+/** The provider a released batch is sent through: the simulator when BANK_PROVIDER=simulator, else none (the operator uploads the file). */
+export function providerFor(database: Database, config: Config): PayoutProvider | null {
+  if (config.bankProvider !== 'simulator') return null;
+  return simulatorProvider({
+    secret: config.bankWebhookSecret,
+    deliver: async (raw, signature) => { await receiveWebhook(database, config, raw, signature); },
+  });
+}

@@ -1,0 +1,264 @@
+import { useState } from 'react';
+import { Alert, Button, FileButton, Group, Paper, SimpleGrid, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconBuildingBank, IconEye, IconSend, IconUpload, IconUserExclamation, IconClockHour4 } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  BANK_BATCH_STATUS_LABELS, BANK_LINE_STATUS_LABELS, type BankBatch, type BankBatchStatus, type BankLine, type BankLineStatus,
+  type ImportSummary, type TransitLine,
+} from '../../../contract/bank-transfers';
+import { CsvButton } from '../../components/csv-button';
+import { DataTable, type Column } from '../../components/data-table';
+import { ErrorAlert, messageOf } from '../../components/error-alert';
+import { RowAction, RowActions } from '../../components/row-actions';
+import { StatusBadge, type Tone } from '../../components/status-badge';
+import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { SummaryCard } from '../../components/summary-card';
+import { TruncatedText } from '../../components/truncated-text';
+import { formatCount, formatDateTime, formatINR } from '../../lib/format';
+import { useIdempotencyKey } from '../../lib/money-request';
+import {
+  bankTransfersApi, BATCHES_PAGE_SIZE, batchesQuery, batchQuery, gatherableQuery, inTransitQuery, LINES_PAGE_SIZE, linesQuery,
+  useGather, useImportResponse, useRequestRelease,
+} from './bank-transfers.api';
+
+const BATCH_TONES: Record<BankBatchStatus, Tone> = { draft: 'neutral', pending_release: 'warning', released: 'info', closed: 'positive' };
+const LINE_TONES: Record<BankLineStatus, Tone> = { queued: 'neutral', in_transit: 'info', settled: 'positive', returned: 'negative' };
+
+const batchBadge = (s: BankBatchStatus) => <StatusBadge tone={BATCH_TONES[s]}>{BANK_BATCH_STATUS_LABELS[s]}</StatusBadge>;
+const lineBadge = (s: BankLineStatus) => <StatusBadge tone={LINE_TONES[s]}>{BANK_LINE_STATUS_LABELS[s]}</StatusBadge>;
+
+const lineColumns: Column<BankLine>[] = [
+  { header: 'Reference', cell: (l) => l.reference },
+  { header: 'Member', cell: (l) => <TruncatedText maxWidth={180}>{`${l.userName ?? ''} (${l.userId})`}</TruncatedText> },
+  { header: 'Beneficiary', cell: (l) => <TruncatedText maxWidth={160}>{l.beneficiaryName}</TruncatedText> },
+  { header: 'Account', cell: (l) => `${l.accountNumber} · ${l.ifsc}` },
+  { header: 'Amount', cell: (l) => formatINR(l.amount) },
+  { header: 'Status', cell: (l) => lineBadge(l.status) },
+  { header: 'UTR / Reason', cell: (l) => <TruncatedText maxWidth={180}>{l.utr ?? l.returnReason ?? '—'}</TruncatedText> },
+];
+
+/** A batch's lines, its release and its instruction file. */
+function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () => void; onError: (m: string) => void; onDone: (m: string) => void }) {
+  const [page, setPage] = useState(1);
+  const batch = useQuery(batchQuery(id));
+  const lines = useQuery(linesQuery(id, page));
+  const release = useRequestRelease();
+  const { keyFor, settle } = useIdempotencyKey();
+  const b = batch.data;
+  const canRelease = b && (b.status === 'draft' || (b.status === 'pending_release' && b.approvalStatus !== 'pending'));
+  const hasFile = b && (b.status === 'released' || b.status === 'closed');
+  const askRelease = () => {
+    release.mutate({ id, key: keyFor({ release: id }) }, {
+      onSuccess: (answer) => onDone(answer.message),
+      onError: (err) => { settle(err); onError(messageOf(err)); },
+    });
+  };
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Group>
+          <Button variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden />} onClick={onBack}>All batches</Button>
+          <Title order={2} size="h3">Batch {id}</Title>
+          {b && batchBadge(b.status)}
+        </Group>
+        <Group>
+          {canRelease && (
+            <Button leftSection={<IconSend size={16} aria-hidden />} onClick={askRelease} loading={release.isPending}>
+              Release
+            </Button>
+          )}
+          {hasFile && (
+            <CsvButton endpoint={bankTransfersApi.file} input={{ params: { id }, query: {} }} filename={`bank-batch-${id}.csv`} onError={onError} />
+          )}
+        </Group>
+      </Group>
+      {batch.error && <ErrorAlert error={batch.error} onRetry={() => batch.refetch()} />}
+      {b && (
+        <Paper withBorder p="md">
+          <SimpleGrid cols={{ base: 2, md: 4 }}>
+            <Text size="sm"><b>Lines:</b> {formatCount(b.lines)} · <b>Total:</b> {formatINR(b.total)}</Text>
+            <Text size="sm"><b>Settled:</b> {formatCount(b.settledLines)} ({formatINR(b.settled)})</Text>
+            <Text size="sm"><b>Returned:</b> {formatCount(b.returnedLines)} ({formatINR(b.returned)})</Text>
+            <Text size="sm"><b>Open:</b> {formatCount(b.openLines)}</Text>
+            <Text size="sm"><b>Gathered by:</b> {b.createdByName ?? b.createdBy} · {formatDateTime(b.createdAt)}</Text>
+            <Text size="sm"><b>Released by:</b> {b.releasedByName ?? '—'}{b.releasedAt ? ` · ${formatDateTime(b.releasedAt)}` : ''}</Text>
+            <Text size="sm"><b>Release request:</b> {b.approvalId ? `${b.approvalId} (${b.approvalStatus})` : '—'}</Text>
+          </SimpleGrid>
+          {b.status === 'pending_release' && b.approvalStatus === 'pending' && (
+            <Text size="sm" c="dimmed" mt="xs">A second operator with money approval releases it on the Approvals screen.</Text>
+          )}
+        </Paper>
+      )}
+      {lines.error && <ErrorAlert error={lines.error} onRetry={() => lines.refetch()} />}
+      <DataTable
+        caption={`Lines of bank batch ${id}`}
+        columns={lineColumns}
+        rows={lines.isPlaceholderData ? undefined : lines.data?.data}
+        rowKey={(l) => l.id}
+        loading={lines.isPending || lines.isPlaceholderData}
+        empty="This batch has no lines."
+        paging={lines.data ? { page, limit: LINES_PAGE_SIZE, total: lines.data.total, onPage: setPage } : undefined}
+      />
+    </Stack>
+  );
+}
+
+function ImportResult({ summary }: { summary: ImportSummary }) {
+  return (
+    <Paper withBorder p="md">
+      <Text fw={600}>
+        Settled {formatCount(summary.settled)} ({formatINR(summary.settledAmount)}), returned {formatCount(summary.returned)} ({formatINR(summary.returnedAmount)}),
+        duplicates {formatCount(summary.duplicates)}, unknown {formatCount(summary.unknown)}, still in transit {formatCount(summary.pending)}
+        {summary.conflicts ? `, conflicts ${formatCount(summary.conflicts)}` : ''}{summary.notReleased ? `, not released ${formatCount(summary.notReleased)}` : ''}
+      </Text>
+      {summary.problems.length > 0 && (
+        <Table mt="sm" striped>
+          <Table.Caption>Lines of the file that settled or returned nothing{summary.problemsCapped ? ' (the first 1,000)' : ''}</Table.Caption>
+          <Table.Thead><Table.Tr><Table.Th>Line</Table.Th><Table.Th>Reference</Table.Th><Table.Th>What happened</Table.Th></Table.Tr></Table.Thead>
+          <Table.Tbody>
+            {summary.problems.map((p) => (
+              <Table.Tr key={`${p.line}-${p.reference}`}><Table.Td>{p.line}</Table.Td><Table.Td>{p.reference || '—'}</Table.Td><Table.Td>{p.message}</Table.Td></Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Paper>
+  );
+}
+
+const transitColumns: Column<TransitLine>[] = [
+  { header: 'Age (days)', cell: (l) => formatCount(l.ageDays) },
+  { header: 'Batch', cell: (l) => l.batchId },
+  { header: 'In transit since', cell: (l) => formatDateTime(l.inTransitSince) },
+  ...lineColumns.filter((c) => c.header !== 'Status' && c.header !== 'UTR / Reason'),
+];
+
+/** Bank Transfers (issue 25): approved withdrawals out to members' banks, and back when the bank returns them. */
+export default function BankTransfersPage() {
+  const [tab, setTab] = useState<string | null>('batches');
+  const [page, setPage] = useState(1);
+  const [transitPage, setTransitPage] = useState(1);
+  const [open, setOpen] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [banner, showBanner] = useSuccessBanner();
+  const [summary, setSummary] = useState<ImportSummary | null>(null);
+  const gatherable = useQuery(gatherableQuery());
+  const batches = useQuery(batchesQuery(page));
+  const transit = useQuery({ ...inTransitQuery(transitPage), enabled: tab === 'transit' });
+  const gather = useGather();
+  const importFile = useImportResponse();
+
+  const doGather = () => {
+    setError(null);
+    gather.mutate(undefined, {
+      onSuccess: (answer) => { showBanner(answer.message ?? 'Batch gathered'); setOpen(answer.data.id); },
+      onError: (err) => setError(messageOf(err)),
+    });
+  };
+  const doImport = (file: File | null) => {
+    if (!file) return;
+    setError(null);
+    setSummary(null);
+    importFile.mutate(file, {
+      onSuccess: (answer) => { showBanner(answer.message); setSummary(answer.data); },
+      onError: (err) => setError(messageOf(err)),
+    });
+  };
+
+  const batchColumns: Column<BankBatch>[] = [
+    { header: 'Batch', cell: (b) => b.id },
+    { header: 'Status', cell: (b) => batchBadge(b.status) },
+    { header: 'Lines', cell: (b) => formatCount(b.lines) },
+    { header: 'Total', cell: (b) => formatINR(b.total) },
+    { header: 'Created by', cell: (b) => <TruncatedText maxWidth={140}>{b.createdByName ?? String(b.createdBy)}</TruncatedText> },
+    { header: 'Created', cell: (b) => formatDateTime(b.createdAt) },
+    { header: 'Released by', cell: (b) => <TruncatedText maxWidth={140}>{b.releasedByName ?? '—'}</TruncatedText> },
+    { header: 'Released', cell: (b) => (b.releasedAt ? formatDateTime(b.releasedAt) : '—') },
+    {
+      header: 'Actions',
+      cell: (b) => (
+        <RowActions>
+          <RowAction label="Open" name={`Open bank batch ${b.id}`} icon={<IconEye size={18} />} onClick={() => setOpen(b.id)} />
+        </RowActions>
+      ),
+    },
+  ];
+
+  const g = gatherable.data;
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1} size="h2">Bank Transfers</Title>
+          <Text c="dimmed">Approved withdrawals sent to members&apos; banks in batches, released by a second operator</Text>
+        </div>
+        <Group>
+          <FileButton onChange={doImport} accept=".csv,text/csv,text/plain">
+            {(props) => (
+              <Button {...props} variant="default" leftSection={<IconUpload size={16} aria-hidden />} loading={importFile.isPending}>
+                Import bank response
+              </Button>
+            )}
+          </FileButton>
+          <Button leftSection={<IconBuildingBank size={16} aria-hidden />} onClick={doGather} loading={gather.isPending} disabled={!g || g.count === 0}>
+            Gather withdrawals
+          </Button>
+        </Group>
+      </Group>
+      <SuccessBanner message={banner} />
+      {error && <ErrorAlert error={new Error(error)} onClose={() => setError(null)} />}
+      {gatherable.error && <ErrorAlert error={gatherable.error} onRetry={() => gatherable.refetch()} />}
+      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+        <SummaryCard label="Withdrawals to send" value={g ? formatCount(g.count) : null} icon={IconSend} color="indigo" />
+        <SummaryCard label="Amount to send" value={g ? formatINR(g.total) : null} icon={IconBuildingBank} color="teal" />
+        <SummaryCard label="Without a bank account" value={g ? `${formatCount(g.notGatherableCount)} · ${formatINR(g.notGatherableTotal)}` : null} icon={IconUserExclamation} color="orange" />
+      </SimpleGrid>
+      {g && g.notGatherable.length > 0 && (
+        <Alert color="orange" title="Not gatherable">
+          {g.notGatherable.slice(0, 5).map((n) => (
+            <Text size="sm" key={n.ledgerEntryId}>{n.userName ?? n.userId} ({n.userId}): {formatINR(n.amount)} — {n.reason}</Text>
+          ))}
+          {g.notGatherableCount > 5 && <Text size="sm">… and {formatCount(g.notGatherableCount - 5)} more</Text>}
+        </Alert>
+      )}
+      {summary && <ImportResult summary={summary} />}
+      <Tabs value={tab} onChange={(v) => { setTab(v); setOpen(null); }}>
+        <Tabs.List>
+          <Tabs.Tab value="batches" leftSection={<IconBuildingBank size={16} aria-hidden />}>Batches</Tabs.Tab>
+          <Tabs.Tab value="transit" leftSection={<IconClockHour4 size={16} aria-hidden />}>In transit</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="batches" pt="md">
+          {open !== null ? (
+            <BatchDetail id={open} onBack={() => setOpen(null)} onError={setError} onDone={showBanner} />
+          ) : (
+            <>
+              {batches.error && <ErrorAlert error={batches.error} onRetry={() => batches.refetch()} />}
+              <DataTable
+                caption="Bank transfer batches"
+                columns={batchColumns}
+                rows={batches.isPlaceholderData ? undefined : batches.data?.data}
+                rowKey={(b) => b.id}
+                loading={batches.isPending || batches.isPlaceholderData}
+                empty="No bank transfer batch yet: gather the approved withdrawals to make one."
+                paging={batches.data ? { page, limit: BATCHES_PAGE_SIZE, total: batches.data.total, onPage: setPage } : undefined}
+              />
+            </>
+          )}
+        </Tabs.Panel>
+        <Tabs.Panel value="transit" pt="md">
+          <Text size="sm" c="dimmed" mb="sm">Transfers released to the bank and not yet settled or returned, oldest first.</Text>
+          {transit.error && <ErrorAlert error={transit.error} onRetry={() => transit.refetch()} />}
+          <DataTable
+            caption="Bank transfers in transit"
+            columns={transitColumns}
+            rows={transit.isPlaceholderData ? undefined : transit.data?.data}
+            rowKey={(l) => l.id}
+            loading={transit.isPending || transit.isPlaceholderData}
+            empty="Nothing is in transit: every released transfer has been answered by the bank."
+            paging={transit.data ? { page: transitPage, limit: LINES_PAGE_SIZE, total: transit.data.total, onPage: setTransitPage } : undefined}
+          />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
