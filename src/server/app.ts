@@ -36,6 +36,7 @@ import { approvalsRoutes } from './modules/approvals/approvals.routes.ts';
 import { plansRoutes } from './modules/income/plans.routes.ts';
 import { activationRoutes } from './modules/income/activation.routes.ts';
 import { runsRoutes } from './modules/income/runs/runs.routes.ts';
+import { booksRoutes } from './modules/books/books.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(plansRoutes, { prefix: '/api' });
   await app.register(activationRoutes, { prefix: '/api' });
   await app.register(runsRoutes, { prefix: '/api' });
+  await app.register(booksRoutes, { prefix: '/api' });
 
   await registerWeb(app);
   return app;
