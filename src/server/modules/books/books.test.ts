@@ -194,6 +194,54 @@ describe('a transfer (issue 25)', () => {
   });
 });
 
+describe('the member statement (issue 25)', () => {
+  it('opening, the period\u2019s lines with their counter-account in words, closing; the CSV the same', async () => {
+    const { a } = await someMoney();
+    const viewer = await operator('wallet_view');
+    const today = indiaToday();
+    const res = await get(viewer, `/wallet/members/${a}/statement?fromDate=${today}&toDate=${today}`);
+    expect(res.statusCode).toBe(200);
+    const s = res.json().data;
+    const [balance] = await ctx.t.database.query<{ b: string }>('select balance_paise::text as b from users where user_id = $1', [a]);
+    expect(s).toMatchObject({ userId: a, fullName: 'Books Asha', opening: 0, closing: Number(balance.b) / 100, credits: 5000 });
+    expect(Math.round((s.opening + s.credits - s.debits) * 100)).toBe(Math.round(s.closing * 100));
+    expect(s.lines.map((l: { kind: string; counterAccount: string; credit: number | null; debit: number | null }) => [l.kind, l.counterAccount, l.credit, l.debit]))
+      .toEqual([
+        ['wallet_recharge', 'Company bank', 5000, null],
+        ['wallet_withdrawal', 'Withdrawals to send', null, 1200],
+        ['membership_fee', 'Membership revenue', null, 1000],
+      ]);
+    expect(s.lines.at(-1).balanceAfter).toBe(s.closing);
+    expect(s.lines[0].transferId).toBeGreaterThan(0);
+
+    // A later period opens at the closing balance and moves nothing.
+    const later = (await get(viewer, `/wallet/members/${a}/statement?fromDate=01-01-2099&toDate=02-01-2099`)).json().data;
+    expect(later).toMatchObject({ opening: s.closing, closing: s.closing, credits: 0, debits: 0, lines: [], total: 0 });
+
+    // Paged: page 2 of one-line pages is the second line, its balance after carried on.
+    const p2 = (await get(viewer, `/wallet/members/${a}/statement?fromDate=${today}&toDate=${today}&page=2&limit=1`)).json().data;
+    expect(p2.lines).toEqual([s.lines[1]]);
+
+    const csv = await get(viewer, `/wallet/members/${a}/statement.csv?fromDate=${today}&toDate=${today}`);
+    expect(csv.statusCode).toBe(200);
+    const lines = csv.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('Line,Transfer,Date & Time (IST),Kind,Counter-account,Credit,Debit,Balance After,Description');
+    expect(lines[1]).toBe(',,,Opening balance,,,,0.00,');
+    expect(lines[2]).toContain(',Wallet Recharge,Company bank,5000.00,,5000.00,');
+    expect(lines.at(-1)).toBe(`,,,Closing balance,,,,${(Number(balance.b) / 100).toFixed(2)},`);
+  });
+
+  it('needs wallet_view; a staff account or an unknown member answers 404', async () => {
+    const { a } = await someMoney();
+    const books = await operator('books_view');
+    expect((await get(books, `/wallet/members/${a}/statement?fromDate=01-01-2026&toDate=02-01-2026`)).statusCode).toBe(403);
+    expect((await get(books, `/wallet/members/${a}/statement.csv?fromDate=01-01-2026&toDate=02-01-2026`)).statusCode).toBe(403);
+    const viewer = await operator('wallet_view');
+    expect((await get(viewer, `/wallet/members/${viewer.userId}/statement?fromDate=01-01-2026&toDate=02-01-2026`)).statusCode).toBe(404);
+    expect((await get(viewer, '/wallet/members/999999999/statement?fromDate=01-01-2026&toDate=02-01-2026')).statusCode).toBe(404);
+  });
+});
+
 describe('books_view', () => {
   it('is required by every books endpoint', async () => {
     const other = await operator('wallet_view', 'reports_view');
