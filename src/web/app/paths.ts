@@ -32,6 +32,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Income Runs', path: PATHS.runs, permission: 'payouts_view', group: 'main' },
   { label: 'Membership Plans', path: PATHS.plans, permission: 'membership_view', group: 'main' },
   { label: 'Income Settings', path: PATHS.incomeSettings, permission: 'membership_view', group: 'main' },
+  // The books (issue 25): trial balance, account statements, transfers.
+  { label: 'Books', path: PATHS.books, permission: 'books_view', group: 'main' },
   { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', group: 'access' },
   { label: 'Roles', path: PATHS.roles, permission: 'roles_view', group: 'access' },
   { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', group: 'access' },

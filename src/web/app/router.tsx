@@ -24,6 +24,7 @@ const ApprovalsPage = lazy(SCREENS[PATHS.approvals]);
 const PlansPage = lazy(SCREENS[PATHS.plans]);
 const IncomeSettingsPage = lazy(SCREENS[PATHS.incomeSettings]);
 const RunsPage = lazy(SCREENS[PATHS.runs]);
+const BooksPage = lazy(SCREENS[PATHS.books]);
 const DashboardPage = lazy(SCREENS[PATHS.dashboard]);
 const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
 const AuditPage = lazy(SCREENS[PATHS.audit]);
@@ -118,6 +119,7 @@ export const routes: RouteObject[] = [
               { path: PATHS.plans, element: guarded(PATHS.plans, <PlansPage />) },
               { path: PATHS.incomeSettings, element: guarded(PATHS.incomeSettings, <IncomeSettingsPage />) },
               { path: PATHS.runs, element: guarded(PATHS.runs, <RunsPage />) },
+              { path: PATHS.books, element: guarded(PATHS.books, <BooksPage />) },
               { path: ACCOUNT_PATH, element: <AccountSecurityPage /> },
             ],
           },

@@ -35,6 +35,7 @@ export const SCREENS: Record<MainPath, () => ScreenModule> = {
   [PATHS.plans]: () => import('../features/income/plans-page'),
   [PATHS.incomeSettings]: () => import('../features/income/settings-page'),
   [PATHS.runs]: () => import('../features/income/runs-page'),
+  [PATHS.books]: () => import('../features/books/books-page'),
 };
 
 const started = new Map<MainPath, ScreenModule>();

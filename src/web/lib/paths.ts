@@ -32,6 +32,8 @@ export const PATHS = {
   plans: '/income/plans',
   incomeSettings: '/income/settings',
   runs: '/income/runs',
+  // The books (issue 25).
+  books: '/books',
 } as const;
 
 /** The signed-in account's own security page (two-factor, active sessions): any account, no permission. */

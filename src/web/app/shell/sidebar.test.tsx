@@ -26,6 +26,7 @@ describe('route permissions and the sidebar', () => {
       'Income Runs /income/runs',
       'Membership Plans /income/plans',
       'Income Settings /income/settings',
+      'Books /books',
       'Permissions /permissions',
       'Roles /roles',
       'Role Permissions /role-permissions',
@@ -40,6 +41,7 @@ describe('route permissions and the sidebar', () => {
     expect(ROUTE_PERMISSIONS[PATHS.dailyPayout]).toBe('payouts_view');
     expect(ROUTE_PERMISSIONS[PATHS.runs]).toBe('payouts_view');
     expect(ROUTE_PERMISSIONS[PATHS.plans]).toBe('membership_view');
+    expect(ROUTE_PERMISSIONS[PATHS.books]).toBe('books_view');
   });
 
   it('keeps only the entries whose permission the account holds', () => {
