@@ -78,7 +78,7 @@ export const READY_ROLES: readonly { name: string; twoFactorRequired: boolean; p
     twoFactorRequired: false,
     permissions: [
       'dashboard_view', 'users_view', 'banks_view', 'membership_view', 'reports_view', 'payouts_view', 'wallet_view',
-      'audit_view', 'ranks_view', 'services_view', 'bank_transfers',
+      'audit_view', 'ranks_view', 'services_view', 'bank_transfers', 'books_view',
     ],
   },
   {

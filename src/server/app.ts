@@ -37,6 +37,7 @@ import { plansRoutes } from './modules/income/plans.routes.ts';
 import { activationRoutes } from './modules/income/activation.routes.ts';
 import { runsRoutes } from './modules/income/runs/runs.routes.ts';
 import { bankTransfersRoutes } from './modules/bank-transfers/bank-transfers.routes.ts';
+import { booksRoutes } from './modules/books/books.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(activationRoutes, { prefix: '/api' });
   await app.register(runsRoutes, { prefix: '/api' });
   await app.register(bankTransfersRoutes, { prefix: '/api' });
+  await app.register(booksRoutes, { prefix: '/api' });
 
   await registerWeb(app);
   return app;

@@ -34,6 +34,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Income Settings', path: PATHS.incomeSettings, permission: 'membership_view', group: 'main' },
   // Money out to banks (issue 25).
   { label: 'Bank Transfers', path: PATHS.bankTransfers, permission: 'bank_transfers', group: 'main' },
+  // The books (issue 25): trial balance, account statements, transfers.
+  { label: 'Books', path: PATHS.books, permission: 'books_view', group: 'main' },
   { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', group: 'access' },
   { label: 'Roles', path: PATHS.roles, permission: 'roles_view', group: 'access' },
   { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', group: 'access' },

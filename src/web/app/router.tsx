@@ -25,6 +25,7 @@ const PlansPage = lazy(SCREENS[PATHS.plans]);
 const IncomeSettingsPage = lazy(SCREENS[PATHS.incomeSettings]);
 const RunsPage = lazy(SCREENS[PATHS.runs]);
 const BankTransfersPage = lazy(SCREENS[PATHS.bankTransfers]);
+const BooksPage = lazy(SCREENS[PATHS.books]);
 const DashboardPage = lazy(SCREENS[PATHS.dashboard]);
 const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
 const AuditPage = lazy(SCREENS[PATHS.audit]);
@@ -120,6 +121,7 @@ export const routes: RouteObject[] = [
               { path: PATHS.incomeSettings, element: guarded(PATHS.incomeSettings, <IncomeSettingsPage />) },
               { path: PATHS.runs, element: guarded(PATHS.runs, <RunsPage />) },
               { path: PATHS.bankTransfers, element: guarded(PATHS.bankTransfers, <BankTransfersPage />) },
+              { path: PATHS.books, element: guarded(PATHS.books, <BooksPage />) },
               { path: ACCOUNT_PATH, element: <AccountSecurityPage /> },
             ],
           },

@@ -36,6 +36,7 @@ export const SCREENS: Record<MainPath, () => ScreenModule> = {
   [PATHS.incomeSettings]: () => import('../features/income/settings-page'),
   [PATHS.runs]: () => import('../features/income/runs-page'),
   [PATHS.bankTransfers]: () => import('../features/bank-transfers/bank-transfers-page'),
+  [PATHS.books]: () => import('../features/books/books-page'),
 };
 
 const started = new Map<MainPath, ScreenModule>();

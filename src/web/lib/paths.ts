@@ -34,6 +34,8 @@ export const PATHS = {
   runs: '/income/runs',
   // Money out to banks (issue 25).
   bankTransfers: '/bank-transfers',
+  // The books (issue 25).
+  books: '/books',
 } as const;
 
 /** The signed-in account's own security page (two-factor, active sessions): any account, no permission. */

@@ -203,3 +203,76 @@ export async function membershipOf(database: Database, userId: number) {
      where m.user_id = $1::int8`, [userId]);
   return row ?? null;
 }
+
+// ---- Issue 25: the member statement (opening, the period's lines with their counter-account, closing) ----
+
+/**
+ * The member's balance before the period and the period's credits, debits and lines: one member's
+ * range of ledger_user_kind_created_idx (user_id, kind, created_at, id) INCLUDE (amount_paise),
+ * or of ledger_user_created_idx (user_id, created_at).
+ */
+export async function statementTotals(database: Database, userId: number, from: string, to: string) {
+  const [row] = await database.query<{ opening: string; credits: string; debits: string; lines: string }>(`
+    select coalesce(sum(amount_paise) filter (where created_at < ($2::date)::timestamp at time zone 'Asia/Kolkata'), 0)::int8 as opening,
+           coalesce(sum(amount_paise) filter (where created_at >= ($2::date)::timestamp at time zone 'Asia/Kolkata' and amount_paise > 0), 0)::int8 as credits,
+           coalesce(-sum(amount_paise) filter (where created_at >= ($2::date)::timestamp at time zone 'Asia/Kolkata' and amount_paise < 0), 0)::int8 as debits,
+           count(*) filter (where created_at >= ($2::date)::timestamp at time zone 'Asia/Kolkata')::int8 as lines
+      from ledger_entries
+     where user_id = $1::int8 and created_at < ($3::date + 1)::timestamp at time zone 'Asia/Kolkata'`, [userId, from, to]);
+  return { openingPaise: Number(row.opening), creditsPaise: Number(row.credits), debitsPaise: Number(row.debits), lines: Number(row.lines) };
+}
+
+export interface StatementLineRow {
+  id: number;
+  transferId: number;
+  kind: string;
+  description: string | null;
+  amountPaise: number;
+  /** The period's lines added up to this one. */
+  runningPaise: number;
+  counterAccount: string;
+  dateTime: string;
+  istTime: string;
+  at: string;
+}
+
+/**
+ * The period's lines, oldest first: `skip` passed over (still in the running sum), then `take`;
+ * or the `take` after a cursor (a CSV batch, its running sum from zero). Each with the company
+ * account on its other side in words: book_account(kind)'s name, or the company bank for a
+ * withdrawal paid outside (before the books).
+ */
+export async function statementLines(
+  database: Database, userId: number, from: string, to: string, opts: { skip: number; take: number; after?: LedgerKeyset | null },
+): Promise<StatementLineRow[]> {
+  const { params, p } = statement();
+  const where = [
+    `e.user_id = ${p(userId)}::int8`,
+    `e.created_at >= (${p(from)}::date)::timestamp at time zone 'Asia/Kolkata'`,
+    `e.created_at < (${p(to)}::date + 1)::timestamp at time zone 'Asia/Kolkata'`,
+  ];
+  if (opts.after) where.push(`(e.created_at, e.id) > (${p(opts.after.at)}::text::timestamptz, ${p(opts.after.id)}::int8)`);
+  const rows = await database.query<Record<string, unknown>>(`
+    with w as (
+      select g.*, sum(g.amount_paise) over (order by g.created_at, g.id rows between unbounded preceding and current row) as running,
+             row_number() over (order by g.created_at, g.id) as n
+        from (select e.id, e.transfer_id, e.kind, e.description, e.amount_paise, e.created_at from ledger_entries e
+               where ${where.join(' and ')} order by e.created_at, e.id limit ${p(opts.skip + opts.take)}) g
+    )
+    select e.id, coalesce(e.transfer_id, e.id) as "transferId", e.kind, e.description, e.amount_paise::int8 as "amountPaise",
+           e.running::int8 as running,
+           (select a.name from book_accounts a where a.code = case
+              when e.kind = 'wallet_withdrawal' and not exists (
+                select 1 from book_legs b where b.transfer_id = coalesce(e.transfer_id, e.id) and b.account = 'withdrawals_payable')
+              then 'company_bank' else book_account(e.kind) end) as "counterAccount",
+           to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",
+           to_char(e.created_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD"T"HH24:MI:SS"+05:30"') as "istTime",
+           e.created_at::text as at
+      from w e where e.n > ${p(opts.skip)}
+     order by e.created_at, e.id`, params);
+  return rows.map((r) => ({
+    id: Number(r.id), transferId: Number(r.transferId), kind: String(r.kind), description: (r.description as string | null) ?? null,
+    amountPaise: Number(r.amountPaise), runningPaise: Number(r.running), counterAccount: String(r.counterAccount ?? 'Unknown account'),
+    dateTime: String(r.dateTime), istTime: String(r.istTime), at: String(r.at),
+  }));
+}

@@ -1,3 +1,4 @@
+import type { MemberStatement } from '../../../contract/books.ts';
 import { paiseToRupees } from '../../../contract/common.ts';
 import {
   ledgerKindLabel, type EarnedKind, type MemberLedgerFilters, type MemberLedgerLine, type MemberMoney,
@@ -179,4 +180,63 @@ export async function memberLedgerBatch(ctx: Ctx, userId: number, f: MemberLedge
     ? { at: last.at, id: last.id, balanceBeforePaise: Math.round(lastLine.balanceAfter * 100) - last.amountPaise }
     : null;
   return { lines: lines.map((line, i) => ({ ...line, istTime: rows[i].istTime })), next };
+}
+
+// ---- Issue 25: the member statement ----
+
+const sided = (paise: number) => ({ debit: paise < 0 ? rupees(-paise) : null, credit: paise > 0 ? rupees(paise) : null });
+
+function statementLine(r: repo.StatementLineRow, startPaise: number) {
+  return {
+    id: r.id,
+    transferId: r.transferId,
+    dateTime: r.dateTime,
+    kind: r.kind,
+    kindLabel: r.kind === 'bank_return' ? 'Bank Return' : ledgerKindLabel(r.kind),
+    description: r.description,
+    counterAccount: r.counterAccount,
+    ...sided(r.amountPaise),
+    balanceAfter: rupees(startPaise + r.runningPaise),
+  };
+}
+
+/** GET /wallet/members/:userId/statement: opening, the period's credits and debits, closing, a page of lines oldest first. */
+export async function memberStatement(ctx: Ctx, userId: number, from: string, to: string, page: number, limit: number): Promise<MemberStatement> {
+  const account = await requireMember(ctx, userId);
+  const totals = await repo.statementTotals(ctx.database, userId, from, to);
+  const rows = await repo.statementLines(ctx.database, userId, from, to, { skip: (page - 1) * limit, take: limit });
+  return {
+    userId,
+    fullName: account.fullName,
+    fromDate: from,
+    toDate: to,
+    opening: rupees(totals.openingPaise),
+    closing: rupees(totals.openingPaise + totals.creditsPaise - totals.debitsPaise),
+    credits: rupees(totals.creditsPaise),
+    debits: rupees(totals.debitsPaise),
+    lines: rows.map((r) => statementLine(r, totals.openingPaise)),
+    total: totals.lines,
+    page,
+    limit,
+  };
+}
+
+/** Where a statement CSV is: after this line, and the balance after it. */
+export interface StatementCursor extends repo.LedgerKeyset {
+  balancePaise: number;
+}
+
+export async function memberStatementHead(ctx: Ctx, userId: number, from: string, to: string) {
+  const account = await requireMember(ctx, userId);
+  return { account, totals: await repo.statementTotals(ctx.database, userId, from, to) };
+}
+
+export async function memberStatementBatch(ctx: Ctx, userId: number, from: string, to: string, openingPaise: number, cursor: StatementCursor | null, size: number) {
+  const start = cursor?.balancePaise ?? openingPaise;
+  const rows = await repo.statementLines(ctx.database, userId, from, to, { skip: 0, take: size, after: cursor });
+  const last = rows.at(-1);
+  return {
+    lines: rows.map((r) => ({ ...statementLine(r, start), istTime: r.istTime })),
+    next: rows.length === size && last ? { at: last.at, id: last.id, balancePaise: start + last.runningPaise } : null,
+  };
 }

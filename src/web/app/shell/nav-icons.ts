@@ -1,4 +1,5 @@
 import {
+  IconBook2,
   IconBuildingBank,
   IconChartBar,
   IconCoinRupee,
@@ -36,6 +37,7 @@ export const NAV_ICONS: Record<MainPath, Icon> = {
   [PATHS.revenue]: IconChartBar,
   [PATHS.royaltyIncome]: IconCrown,
   [PATHS.rewardIncome]: IconGift,
+  [PATHS.books]: IconBook2,
   [PATHS.dailyPayout]: IconCoinRupee,
   [PATHS.wallet]: IconWallet,
   [PATHS.rank]: IconMedal,

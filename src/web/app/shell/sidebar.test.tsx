@@ -27,6 +27,7 @@ describe('route permissions and the sidebar', () => {
       'Membership Plans /income/plans',
       'Income Settings /income/settings',
       'Bank Transfers /bank-transfers',
+      'Books /books',
       'Permissions /permissions',
       'Roles /roles',
       'Role Permissions /role-permissions',
@@ -41,6 +42,7 @@ describe('route permissions and the sidebar', () => {
     expect(ROUTE_PERMISSIONS[PATHS.dailyPayout]).toBe('payouts_view');
     expect(ROUTE_PERMISSIONS[PATHS.runs]).toBe('payouts_view');
     expect(ROUTE_PERMISSIONS[PATHS.plans]).toBe('membership_view');
+    expect(ROUTE_PERMISSIONS[PATHS.books]).toBe('books_view');
   });
 
   it('keeps only the entries whose permission the account holds', () => {

@@ -12,11 +12,12 @@ import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
+import { MemberStatementSection } from './member-statement';
 import {
   LEDGER_FILTERS, LEDGER_KIND_OPTIONS, LEDGER_PAGE_SIZE, ledgerCsvEndpoint, ledgerCsvInput, memberLedgerQuery, type LedgerView,
 } from './member-money.api';
 
-/** The most lines a printed statement carries (the server's largest page); more: narrow the period or export. */
+/** The most lines a printed ledger carries (the server's largest page); more: narrow the period or export. */
 export const STATEMENT_LIMIT = 500;
 
 const COLUMNS: Column<MemberLedgerLine>[] = [
@@ -69,7 +70,7 @@ interface Statement {
  * India days (on Search), kept in the address; exported whole as CSV; printed as a statement
  * (the period's lines under a heading that names the member, the period and when it was printed).
  */
-export function MemberLedger({ userId, fullName }: { userId: number; fullName: string }) {
+function LedgerSection({ userId, fullName, offPaper, onPrint }: { userId: number; fullName: string; offPaper: boolean; onPrint: () => void }) {
   const { filters, setFilters, page, setPage } = useListState(LEDGER_FILTERS);
   const [filterKey, setFilterKey] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
@@ -85,18 +86,18 @@ export function MemberLedger({ userId, fullName }: { userId: number; fullName: s
       prepared.current = { rows: all.data, total: all.total };
     } catch (err) {
       prepared.current = null;
-      setProblem(errorMessage(err, 'Failed to prepare the statement'));
+      setProblem(errorMessage(err, 'Failed to prepare the ledger for printing'));
       throw err;
     }
   };
 
   return (
-    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="ledger-title">
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="ledger-title" className={offPaper ? 'no-print' : undefined}>
       <Stack gap="md">
         {statement && (
           <div className="print-only">
             <Title order={2} size="h3">
-              Statement of account
+              Ledger of account
             </Title>
             <Text>{`${fullName} · Member #${userId}`}</Text>
             <Text size="sm">{`Period: ${periodText(filters)} · Kind: ${kindText(filters.kind)}`}</Text>
@@ -118,10 +119,13 @@ export function MemberLedger({ userId, fullName }: { userId: number; fullName: s
               onError={setProblem}
             />
             <PrintButton
-              label="Print statement"
+              label="Print ledger"
               prepare={prepare}
               onBeforePrint={() => {
-                if (prepared.current) setStatement({ ...prepared.current, printedAt: new Date() });
+                if (prepared.current) {
+                  setStatement({ ...prepared.current, printedAt: new Date() });
+                  onPrint();
+                }
               }}
             />
           </Group>
@@ -172,10 +176,26 @@ export function MemberLedger({ userId, fullName }: { userId: number; fullName: s
         </div>
         {statement && (
           <div className="print-only">
-            <DataTable caption={`Statement of ${fullName}`} columns={COLUMNS} rows={statement.rows} rowKey={(l) => l.id} empty={<Text>No ledger lines</Text>} />
+            <DataTable caption={`Printed ledger of ${fullName}`} columns={COLUMNS} rows={statement.rows} rowKey={(l) => l.id} empty={<Text>No ledger lines</Text>} />
           </div>
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * The member's ledger (issue 24) and, below it, their statement over a period (issue 25). One of
+ * them goes to paper at a time: the one last printed; the other stays off it.
+ */
+export function MemberLedger({ userId, fullName }: { userId: number; fullName: string }) {
+  const [paper, setPaper] = useState<'ledger' | 'statement' | null>(null);
+  return (
+    <>
+      <LedgerSection userId={userId} fullName={fullName} offPaper={paper === 'statement'} onPrint={() => setPaper('ledger')} />
+      <div className={paper === 'ledger' ? 'no-print' : undefined}>
+        <MemberStatementSection userId={userId} fullName={fullName} onPrint={(printing) => setPaper(printing ? 'statement' : null)} />
+      </div>
+    </>
   );
 }

@@ -4,6 +4,9 @@ import { LEDGER_KIND_LABELS } from '../../../contract/wallet';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import MemberPage from './member-page';
 
+// jsdom has no scrollIntoView; the Kind select's list scrolls its option into view.
+Element.prototype.scrollIntoView = () => {};
+
 const USER = {
   _id: '101', userId: 101, fullName: 'Pooja Nair', email: 'p@test.local', phone: '9800000001', address: null, companyName: null, role: 'User',
   status: true, lastLogin: 'Never', referredBy: null, referrerName: null, rank: null, rankId: null, level: 1, dob: null, whatsapp: null,
@@ -44,6 +47,20 @@ const LEDGER = {
   ],
 };
 
+const STATEMENT = {
+  success: true,
+  data: {
+    userId: 101, fullName: 'Pooja Nair', fromDate: '2026-11-01', toDate: '2026-11-30', opening: 100, closing: 4900, credits: 5000, debits: 200,
+    total: 2, page: 1, limit: 25,
+    lines: [
+      { id: 11, transferId: 21, dateTime: '2026-11-03T06:30:00.000Z', kind: 'wallet_recharge', kindLabel: 'Wallet Recharge', description: null,
+        counterAccount: 'Company bank', debit: null, credit: 5000, balanceAfter: 5100 },
+      { id: 12, transferId: 22, dateTime: '2026-11-04T06:30:00.000Z', kind: 'bank_return', kindLabel: 'Bank Return', description: 'Returned by the bank',
+        counterAccount: 'Bank transfers in transit', debit: 200, credit: null, balanceAfter: 4900 },
+    ],
+  },
+};
+
 function serve(calls: string[] = []) {
   return mockFetch((path) => {
     calls.push(path);
@@ -51,6 +68,8 @@ function serve(calls: string[] = []) {
     if (path.startsWith('/wallet/members/101/money')) return jsonResponse(200, MONEY);
     if (path.startsWith('/wallet/members/101/ledger.csv')) return new Response('Line\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } });
     if (path.startsWith('/wallet/members/101/ledger')) return jsonResponse(200, LEDGER);
+    if (path.startsWith('/wallet/members/101/statement.csv')) return new Response('Line\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } });
+    if (path.startsWith('/wallet/members/101/statement')) return jsonResponse(200, STATEMENT);
     return jsonResponse(404, { success: false, message: 'Not here' });
   });
 }
@@ -98,43 +117,79 @@ describe('the member page shows the member\u2019s money (issue 24)', () => {
     const fetchMock = serve();
     open();
     await screen.findByRole('table', { name: 'Ledger of Pooja Nair' });
-    fireEvent.click(screen.getAllByLabelText(/^Kind/)[0]);
+    const ledger = screen.getByRole('region', { name: 'Ledger' });
+    fireEvent.click(within(ledger).getAllByLabelText(/^Kind/)[0]);
     const options = await screen.findAllByRole('option', { hidden: true });
     expect(options.map((o) => o.textContent)).toEqual(['All kinds', ...Object.values(LEDGER_KIND_LABELS)]);
     fireEvent.click(options.find((o) => o.textContent === 'Level Income')!);
     await waitFor(() => expect(ledgerCalls(fetchMock).at(-1)).toBe('/api/wallet/members/101/ledger?kind=level_income&page=1&limit=25'));
 
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-01' } });
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-25' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    fireEvent.change(within(ledger).getByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(within(ledger).getByLabelText('To'), { target: { value: '2026-11-25' } });
+    fireEvent.click(within(ledger).getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(ledgerCalls(fetchMock).at(-1))
       .toBe('/api/wallet/members/101/ledger?kind=level_income&fromDate=01-11-2026&toDate=25-11-2026&page=1&limit=25'));
 
-    fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
+    fireEvent.click(within(ledger).getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(ledgerCalls(fetchMock).at(-1))
       .toBe('/api/wallet/members/101/ledger.csv?kind=level_income&fromDate=01-11-2026&toDate=25-11-2026'));
   });
 
-  it('prints a statement: the period\u2019s lines under a heading with the member, the period and when it was printed', async () => {
+  it('prints the ledger: the period\u2019s lines under a heading with the member, the period and when it was printed', async () => {
     signIn(['users_view', 'wallet_view']);
     const print = vi.fn();
     vi.stubGlobal('print', print);
     const fetchMock = serve();
     open();
     await screen.findByRole('table', { name: 'Ledger of Pooja Nair' });
-    expect(screen.queryByText('Statement of account')).toBeNull();
-    fireEvent.click(screen.getByRole('button', { name: 'Print statement' }));
+    expect(screen.queryByText('Ledger of account')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Print ledger' }));
     await waitFor(() => expect(print).toHaveBeenCalledTimes(1));
     expect(ledgerCalls(fetchMock)).toContain('/api/wallet/members/101/ledger?page=1&limit=500');
-    const heading = screen.getByText('Statement of account').parentElement!;
+    const heading = screen.getByText('Ledger of account').parentElement!;
     expect(heading.className).toBe('print-only');
     expect(heading.textContent).toContain('Pooja Nair · Member #101');
     expect(heading.textContent).toContain('Period: All dates · Kind: All kinds');
     expect(heading.textContent).toMatch(/Printed \d/);
-    expect(screen.getByRole('table', { name: 'Statement of Pooja Nair' })).toBeTruthy();
-    // Buttons and filters stay off the paper.
-    expect(screen.getByRole('button', { name: 'Print statement' }).className).toContain('no-print');
+    expect(screen.getByRole('table', { name: 'Printed ledger of Pooja Nair' })).toBeTruthy();
+    // Buttons and filters stay off the paper, and so does the statement below.
+    expect(screen.getByRole('button', { name: 'Print ledger' }).className).toContain('no-print');
+    expect(screen.getByRole('region', { name: 'Statement' }).closest('.no-print')).toBeTruthy();
     expect(screen.getByRole('form', { name: 'Filter the ledger' }).closest('.no-print')).toBeTruthy();
+  });
+
+  it('shows the statement (issue 25): opening, closing, each line with its counter-account in words; CSV and print of the period', async () => {
+    signIn(['users_view', 'wallet_view']);
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }));
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    const fetchMock = serve();
+    open();
+    const table = await screen.findByRole('table', { name: /^Statement of Pooja Nair/ });
+    const section = screen.getByRole('region', { name: 'Statement' });
+    expect(within(within(section).getByRole('group', { name: 'Opening balance' })).getByText('₹100.00')).toBeTruthy();
+    expect(within(within(section).getByRole('group', { name: 'Closing balance' })).getByText('₹4,900.00')).toBeTruthy();
+    expect(await within(table).findByText('Company bank')).toBeTruthy();
+    expect(within(table).getByText('Bank transfers in transit')).toBeTruthy();
+    expect(within(table).getByText('-₹200.00')).toBeTruthy();
+    const calls = () => fetchMock.mock.calls.map((c) => String(c[0])).filter((u) => u.startsWith('/api/wallet/members/101/statement'));
+    expect(calls()[0]).toMatch(/^\/api\/wallet\/members\/101\/statement\?fromDate=01-\d\d-\d{4}&toDate=\d\d-\d\d-\d{4}&page=1&limit=25$/);
+
+    fireEvent.change(within(section).getByLabelText('From'), { target: { value: '2026-11-01' } });
+    fireEvent.change(within(section).getByLabelText('To'), { target: { value: '2026-11-30' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(calls().at(-1)).toBe('/api/wallet/members/101/statement?fromDate=01-11-2026&toDate=30-11-2026&page=1&limit=25'));
+    fireEvent.click(within(section).getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(calls().at(-1)).toBe('/api/wallet/members/101/statement.csv?fromDate=01-11-2026&toDate=30-11-2026'));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Print statement' }));
+    await waitFor(() => expect(print).toHaveBeenCalledTimes(1));
+    expect(calls()).toContain('/api/wallet/members/101/statement?fromDate=01-11-2026&toDate=30-11-2026&page=1&limit=500');
+    const heading = screen.getByText('Statement of account').parentElement!;
+    expect(heading.className).toBe('print-only');
+    expect(heading.textContent).toContain('Opening balance ₹100.00');
+    expect(heading.textContent).toContain('Closing balance ₹4,900.00');
+    expect(screen.getByRole('region', { name: 'Ledger' }).className).toContain('no-print');
   });
 
   it('shows no money without wallet_view and asks nothing of the wallet', async () => {

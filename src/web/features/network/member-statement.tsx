@@ -1,0 +1,162 @@
+import { useRef, useState } from 'react';
+import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MemberStatement, MemberStatementLine } from '../../../contract/books';
+import { CsvButton } from '../../components/csv-button';
+import { DataTable, type Column } from '../../components/data-table';
+import { DateRangeFilter } from '../../components/date-range-filter';
+import { ErrorAlert } from '../../components/error-alert';
+import { PrintButton } from '../../components/print-button';
+import { TruncatedText } from '../../components/truncated-text';
+import { errorMessage } from '../../lib/api-client';
+import { currentMonthRange, formatCount, formatDate, formatDateTime, formatINR } from '../../lib/format';
+import {
+  PRINTED_STATEMENT_LIMIT, STATEMENT_PAGE_SIZE, memberStatementQuery, statementCsvEndpoint, statementCsvInput,
+} from './member-statement.api';
+
+const COLUMNS: Column<MemberStatementLine>[] = [
+  { header: 'Date & Time', cell: (l) => formatDateTime(l.dateTime), width: 170 },
+  {
+    header: 'Kind',
+    cell: (l) => (
+      <div>
+        <Text size="sm" fw={500}>
+          {l.kindLabel}
+        </Text>
+        {l.description && (
+          <TruncatedText size="xs" c="dimmed" maxWidth={240}>
+            {l.description}
+          </TruncatedText>
+        )}
+      </div>
+    ),
+  },
+  { header: 'Counter-account', cell: (l) => l.counterAccount },
+  { header: 'Credit', cell: (l) => (l.credit !== null ? <Text size="sm" c="teal" fw={600}>{`+${formatINR(l.credit)}`}</Text> : null) },
+  { header: 'Debit', cell: (l) => (l.debit !== null ? <Text size="sm" c="red" fw={600}>{`-${formatINR(l.debit)}`}</Text> : null) },
+  { header: 'Balance After', cell: (l) => formatINR(l.balanceAfter) },
+];
+
+function Figure({ label, value }: { label: string; value: string | null }) {
+  return (
+    <div role="group" aria-label={label}>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="lg" fw={700}>
+        {value ?? '…'}
+      </Text>
+    </div>
+  );
+}
+
+/**
+ * The member's statement (issue 25): the wallet over a period — opening balance, every line
+ * oldest first with the company account on its other side in words, the period's credits and
+ * debits, closing balance — on screen a page at a time, printed whole (up to 500 lines) and as CSV.
+ * `onPrint` tells the page a statement is going to paper (the ledger above then stays off it).
+ */
+export function MemberStatementSection({ userId, fullName, onPrint }: { userId: number; fullName: string; onPrint: (printing: boolean) => void }) {
+  const [range, setRange] = useState(() => currentMonthRange());
+  const [page, setPage] = useState(1);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [printed, setPrinted] = useState<{ s: MemberStatement; at: Date } | null>(null);
+  const prepared = useRef<MemberStatement | null>(null);
+  const queryClient = useQueryClient();
+  const statement = useQuery(memberStatementQuery(userId, range.from, range.to, page));
+  const s = statement.data;
+
+  const prepare = async () => {
+    try {
+      prepared.current = await queryClient.fetchQuery(memberStatementQuery(userId, range.from, range.to, 1, PRINTED_STATEMENT_LIMIT));
+    } catch (err) {
+      prepared.current = null;
+      setProblem(errorMessage(err, 'Failed to prepare the statement'));
+      throw err;
+    }
+  };
+  const paper = printed?.s;
+
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="statement-title">
+      <Stack gap="md">
+        {paper && printed && (
+          <div className="print-only">
+            <Title order={2} size="h3">
+              Statement of account
+            </Title>
+            <Text>{`${fullName} · Member #${userId}`}</Text>
+            <Text size="sm">{`Period: ${formatDate(paper.fromDate)} to ${formatDate(paper.toDate)}`}</Text>
+            <Text size="sm">{`Opening balance ${formatINR(paper.opening)} · Credits ${formatINR(paper.credits)} · Debits ${formatINR(paper.debits)} · Closing balance ${formatINR(paper.closing)}`}</Text>
+            <Text size="sm">{`Printed ${formatDateTime(printed.at)}`}</Text>
+            {paper.total > paper.lines.length && (
+              <Text size="sm">{`The first ${formatCount(paper.lines.length)} of ${formatCount(paper.total)} lines: narrow the period or download the CSV for all of them.`}</Text>
+            )}
+          </div>
+        )}
+        <Group justify="space-between" className="no-print">
+          <Title order={2} size="h4" id="statement-title">
+            Statement
+          </Title>
+          <Group gap="sm">
+            <CsvButton
+              endpoint={statementCsvEndpoint}
+              input={statementCsvInput(userId, range.from, range.to)}
+              filename={`member-${userId}-statement.csv`}
+              onError={setProblem}
+            />
+            <PrintButton
+              label="Print statement"
+              prepare={prepare}
+              onBeforePrint={() => {
+                if (prepared.current) {
+                  setPrinted({ s: prepared.current, at: new Date() });
+                  onPrint(true);
+                }
+              }}
+            />
+          </Group>
+        </Group>
+        <div className="no-print">
+          <DateRangeFilter
+            label="Statement period"
+            require="both"
+            initial={range}
+            onSearch={(r) => {
+              setRange(r);
+              setPage(1);
+              setPrinted(null);
+              onPrint(false);
+            }}
+          />
+        </div>
+        <ErrorAlert error={problem} onClose={() => setProblem(null)} className="no-print" />
+        {statement.isError && (
+          <ErrorAlert error={errorMessage(statement.error, 'Failed to load the statement. Please try again.')} onRetry={() => statement.refetch()} />
+        )}
+        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" className={paper ? 'no-print' : undefined}>
+          <Figure label="Opening balance" value={s ? formatINR(s.opening) : null} />
+          <Figure label="Credits" value={s ? formatINR(s.credits) : null} />
+          <Figure label="Debits" value={s ? formatINR(s.debits) : null} />
+          <Figure label="Closing balance" value={s ? formatINR(s.closing) : null} />
+        </SimpleGrid>
+        <div className={paper ? 'no-print' : undefined}>
+          <DataTable
+            caption={`Statement of ${fullName}, ${formatDate(range.from)} to ${formatDate(range.to)}`}
+            columns={COLUMNS}
+            rows={s?.lines}
+            rowKey={(l) => l.id}
+            loading={statement.isPending || statement.isPlaceholderData}
+            empty={<Text c="dimmed">No lines in this period</Text>}
+            paging={s ? { page, limit: STATEMENT_PAGE_SIZE, total: s.total, onPage: setPage } : undefined}
+          />
+        </div>
+        {paper && (
+          <div className="print-only">
+            <DataTable caption={`Statement of ${fullName}`} columns={COLUMNS} rows={paper.lines} rowKey={(l) => l.id} empty={<Text>No lines in this period</Text>} />
+          </div>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
