@@ -326,7 +326,7 @@ describe('the income engine, computed by hand (golden)', () => {
     expect(books.reward_expense).toBe(-(50_000 + 190_100));
     // Every line of each kind has its counter-leg: each account is minus what its kinds moved in the members' wallets.
     const byKind = Object.fromEntries((await t.database.query<{ account: string; paise: string }>(
-      `select book_account(kind) as account, -sum(amount_paise)::text as paise from ledger_entries
+      `select book_account(kind) as account, (-sum(amount_paise))::text as paise from ledger_entries
         group by 1 having sum(amount_paise) <> 0`)).map((r) => [r.account, Number(r.paise)]));
     for (const account of ['membership_revenue', 'level_income_expense', 'daily_payout_expense', 'tds_payable', 'admin_charge_income', 'outside_payments']) {
       expect(books[account], account).toBe(byKind[account]);
