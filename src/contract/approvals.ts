@@ -22,6 +22,8 @@ export const APPROVAL_KINDS = [
   { value: 'settings_change', label: 'Income settings change' },
   { value: 'run_rerun', label: 'Re-run of a reversed period' },
   { value: 'bank_account_change', label: 'Bank account number change' },
+  // Issue 25: a PAN decides the rate of TDS a member pays (docs/tax.md).
+  { value: 'pan_change', label: 'PAN change' },
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number]['value'];
 export const approvalKind = z.enum(APPROVAL_KINDS.map((k) => k.value) as [ApprovalKind, ...ApprovalKind[]]);
