@@ -32,6 +32,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Income Runs', path: PATHS.runs, permission: 'payouts_view', group: 'main' },
   { label: 'Membership Plans', path: PATHS.plans, permission: 'membership_view', group: 'main' },
   { label: 'Income Settings', path: PATHS.incomeSettings, permission: 'membership_view', group: 'main' },
+  // Tax on what is paid (issue 25).
+  { label: 'TDS Report', path: PATHS.tdsReport, permission: 'reports_view', group: 'main' },
+  { label: 'Monthly Statement', path: PATHS.monthlyStatement, permission: 'reports_view', group: 'main' },
   { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', group: 'access' },
   { label: 'Roles', path: PATHS.roles, permission: 'roles_view', group: 'access' },
   { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', group: 'access' },

@@ -24,6 +24,8 @@ const ApprovalsPage = lazy(SCREENS[PATHS.approvals]);
 const PlansPage = lazy(SCREENS[PATHS.plans]);
 const IncomeSettingsPage = lazy(SCREENS[PATHS.incomeSettings]);
 const RunsPage = lazy(SCREENS[PATHS.runs]);
+const TdsReportPage = lazy(SCREENS[PATHS.tdsReport]);
+const MonthlyStatementPage = lazy(SCREENS[PATHS.monthlyStatement]);
 const DashboardPage = lazy(SCREENS[PATHS.dashboard]);
 const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
 const AuditPage = lazy(SCREENS[PATHS.audit]);
@@ -118,6 +120,8 @@ export const routes: RouteObject[] = [
               { path: PATHS.plans, element: guarded(PATHS.plans, <PlansPage />) },
               { path: PATHS.incomeSettings, element: guarded(PATHS.incomeSettings, <IncomeSettingsPage />) },
               { path: PATHS.runs, element: guarded(PATHS.runs, <RunsPage />) },
+              { path: PATHS.tdsReport, element: guarded(PATHS.tdsReport, <TdsReportPage />) },
+              { path: PATHS.monthlyStatement, element: guarded(PATHS.monthlyStatement, <MonthlyStatementPage />) },
               { path: ACCOUNT_PATH, element: <AccountSecurityPage /> },
             ],
           },

@@ -35,6 +35,8 @@ export const SCREENS: Record<MainPath, () => ScreenModule> = {
   [PATHS.plans]: () => import('../features/income/plans-page'),
   [PATHS.incomeSettings]: () => import('../features/income/settings-page'),
   [PATHS.runs]: () => import('../features/income/runs-page'),
+  [PATHS.tdsReport]: () => import('../features/tax/tds-report-page'),
+  [PATHS.monthlyStatement]: () => import('../features/tax/monthly-statement-page'),
 };
 
 const started = new Map<MainPath, ScreenModule>();

@@ -32,6 +32,9 @@ export const PATHS = {
   plans: '/income/plans',
   incomeSettings: '/income/settings',
   runs: '/income/runs',
+  // Tax on what is paid (issue 25).
+  tdsReport: '/reports/tds',
+  monthlyStatement: '/reports/monthly-statement',
 } as const;
 
 /** The signed-in account's own security page (two-factor, active sessions): any account, no permission. */

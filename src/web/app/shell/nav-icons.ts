@@ -19,6 +19,8 @@ import {
   IconAdjustmentsDollar,
   IconPlayerPlay,
   IconTicket,
+  IconReceiptTax,
+  IconReportMoney,
   type Icon,
 } from '@tabler/icons-react';
 import { PATHS } from '../../lib/paths';
@@ -44,6 +46,8 @@ export const NAV_ICONS: Record<MainPath, Icon> = {
   [PATHS.runs]: IconPlayerPlay,
   [PATHS.plans]: IconTicket,
   [PATHS.incomeSettings]: IconAdjustmentsDollar,
+  [PATHS.tdsReport]: IconReceiptTax,
+  [PATHS.monthlyStatement]: IconReportMoney,
   [PATHS.permissions]: IconKey,
   [PATHS.roles]: IconShieldLock,
   [PATHS.rolePermissions]: IconReceipt,

@@ -26,6 +26,8 @@ describe('route permissions and the sidebar', () => {
       'Income Runs /income/runs',
       'Membership Plans /income/plans',
       'Income Settings /income/settings',
+      'TDS Report /reports/tds',
+      'Monthly Statement /reports/monthly-statement',
       'Permissions /permissions',
       'Roles /roles',
       'Role Permissions /role-permissions',
@@ -40,6 +42,7 @@ describe('route permissions and the sidebar', () => {
     expect(ROUTE_PERMISSIONS[PATHS.dailyPayout]).toBe('payouts_view');
     expect(ROUTE_PERMISSIONS[PATHS.runs]).toBe('payouts_view');
     expect(ROUTE_PERMISSIONS[PATHS.plans]).toBe('membership_view');
+    expect(ROUTE_PERMISSIONS[PATHS.tdsReport]).toBe('reports_view');
   });
 
   it('keeps only the entries whose permission the account holds', () => {
@@ -51,6 +54,9 @@ describe('route permissions and the sidebar', () => {
       'User Wallet',
       // Issue 24: an account that cannot approve follows its own requests.
       'My requests',
+      // Issue 25: tax on what is paid.
+      'TDS Report',
+      'Monthly Statement',
     ]);
     expect(visibleNavItems(['money_approve']).map((item) => item.label)).toEqual(['Approvals']);
   });
