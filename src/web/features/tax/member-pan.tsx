@@ -35,7 +35,7 @@ export function MemberPanCard({ userId, onFiled }: { userId: number; onFiled: (m
           ) : (
             <>
               <Group gap="xs">
-                <Text ff="monospace" fw={600} aria-label="PAN">
+                <Text ff="monospace" fw={600}>
                   {pan.data.pan ?? 'No PAN'}
                 </Text>
                 {pan.data.pan === null && <StatusBadge tone="warning">TDS at the no-PAN rate</StatusBadge>}
@@ -71,7 +71,7 @@ function PanForm({ userId, onClose, onFiled }: { userId: number; onClose: () => 
   const { form, error, submit } = useContractForm({
     initialValues: { pan: '' },
     schema: panBody,
-    toBody: (v): PanBody => ({ pan: v.pan }),
+    toBody: (v): PanBody => ({ pan: v.pan.trim().toUpperCase() }),
   });
   return (
     <FormModal

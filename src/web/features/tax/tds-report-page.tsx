@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconReceiptTax, IconUsers } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCoinRupee, IconReceiptTax, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { QUARTERS, taxApi, type TdsMemberRow } from '../../../contract/tax';
 import { CsvButton } from '../../components/csv-button';
@@ -91,18 +91,13 @@ export default function TdsReportPage() {
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
-        <SummaryCard label="Quarter" value={data ? `${data.summary.from} – ${data.summary.to}` : null} icon={IconCalendar} color="indigo" />
         <SummaryCard label="Amount Paid" value={data ? formatINR(data.summary.gross) : null} icon={IconCoinRupee} color="teal" />
-        <SummaryCard
-          label="TDS Deducted"
-          value={data ? `${formatINR(data.summary.tds)}${data.summary.tdsWithoutPan > 0 ? ` (${formatINR(data.summary.tdsWithoutPan)} without PAN)` : ''}` : null}
-          icon={IconReceiptTax}
-          color="grape"
-        />
-        <SummaryCard label="Members" value={data ? formatCount(data.summary.members) : null} icon={IconUsers} color="orange" />
+        <SummaryCard label="TDS Deducted" value={data ? formatINR(data.summary.tds) : null} icon={IconReceiptTax} color="grape" />
+        <SummaryCard label="Of Which Without PAN (206AA)" value={data ? formatINR(data.summary.tdsWithoutPan) : null} icon={IconAlertTriangle} color="orange" />
+        <SummaryCard label="Members" value={data ? formatCount(data.summary.members) : null} icon={IconUsers} color="indigo" />
       </SimpleGrid>
       <DataTable
-        caption={data ? `TDS per member, ${data.summary.label}` : 'TDS per member'}
+        caption={data ? `TDS per member, ${data.summary.label} (${data.summary.from} – ${data.summary.to})` : 'TDS per member'}
         columns={COLUMNS}
         rows={data?.data}
         rowKey={(r) => r.userId}
