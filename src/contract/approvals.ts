@@ -24,6 +24,8 @@ export const APPROVAL_KINDS = [
   { value: 'bank_account_change', label: 'Bank account number change' },
   // Issue 25: a batch of transfers to members' banks, released by a second operator.
   { value: 'bank_batch_release', label: 'Release of a bank transfer batch' },
+  // Issue 25: a PAN decides the rate of TDS a member pays (docs/tax.md).
+  { value: 'pan_change', label: 'PAN change' },
 ] as const;
 export type ApprovalKind = (typeof APPROVAL_KINDS)[number]['value'];
 export const approvalKind = z.enum(APPROVAL_KINDS.map((k) => k.value) as [ApprovalKind, ...ApprovalKind[]]);

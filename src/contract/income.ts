@@ -121,6 +121,11 @@ export const incomeSettings = z.object({
   /** true: an inactive upline's share passes up to the next active one; false: it is not paid. */
   compression: z.boolean(),
   tdsPercent: percent('TDS'),
+  /**
+   * TDS on the payout of a member without a PAN (issue 25, docs/tax.md: section 206AA of the
+   * Income-tax Act, 1961); the with-PAN rate is tdsPercent. A version saved before it reads 20.
+   */
+  tdsWithoutPanPercent: percent('TDS without PAN').default(20),
   adminChargePercent: percent('Admin charge'),
   /** 'bank': a member without a primary bank account gets a Failure row, not a credit. */
   payTo: z.enum(PAY_TO, { error: 'Pay to must be wallet or bank' }),
@@ -137,7 +142,10 @@ export const incomeSettings = z.object({
   monthlyRewardTarget: rupeesOrZero('Monthly reward target'),
   /** …and what reaching it pays. */
   monthlyRewardAmount: rupeesOrZero('Monthly reward amount'),
-}).refine((s) => s.tdsPercent + s.adminChargePercent <= 100, { message: 'TDS and admin charge must add up to at most 100 %', path: ['adminChargePercent'] });
+}).refine((s) => s.tdsPercent + s.adminChargePercent <= 100, { message: 'TDS and admin charge must add up to at most 100 %', path: ['adminChargePercent'] })
+  .refine((s) => s.tdsWithoutPanPercent + s.adminChargePercent <= 100, {
+    message: 'TDS without PAN and admin charge must add up to at most 100 %', path: ['tdsWithoutPanPercent'],
+  });
 export type IncomeSettings = z.infer<typeof incomeSettings>;
 
 /** What a fresh install runs with until an operator saves settings. */
@@ -145,6 +153,7 @@ export const DEFAULT_INCOME_SETTINGS: IncomeSettings = {
   levelIncome: [10, 5, 3, 2, 1, 1, 0.5, 0.5, 0.5, 0.5],
   compression: false,
   tdsPercent: 5,
+  tdsWithoutPanPercent: 20,
   adminChargePercent: 5,
   payTo: 'wallet',
   payoutTime: '18:00',

@@ -22,6 +22,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { networkRoutes } from './modules/network/network.routes.ts';
 import { ranksRoutes } from './modules/ranks/ranks.routes.ts';
 import { banksRoutes } from './modules/banks/banks.routes.ts';
+import { taxRoutes } from './modules/tax/tax.routes.ts';
 import { membershipRoutes } from './modules/membership/membership.routes.ts';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
 import { rolesRoutes } from './modules/roles/roles.routes.ts';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(networkRoutes, { prefix: '/api' });
   await app.register(ranksRoutes, { prefix: '/api' });
   await app.register(banksRoutes, { prefix: '/api' });
+  await app.register(taxRoutes, { prefix: '/api' });
   await app.register(membershipRoutes, { prefix: '/api' });
   await app.register(permissionsRoutes, { prefix: '/api' });
   await app.register(rolesRoutes, { prefix: '/api' });

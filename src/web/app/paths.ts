@@ -36,6 +36,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'Bank Transfers', path: PATHS.bankTransfers, permission: 'bank_transfers', group: 'main' },
   // The books (issue 25): trial balance, account statements, transfers.
   { label: 'Books', path: PATHS.books, permission: 'books_view', group: 'main' },
+  // Tax on what is paid (issue 25).
+  { label: 'TDS Report', path: PATHS.tdsReport, permission: 'reports_view', group: 'main' },
+  { label: 'Monthly Statement', path: PATHS.monthlyStatement, permission: 'reports_view', group: 'main' },
   { label: 'Permissions', path: PATHS.permissions, permission: 'permissions_view', group: 'access' },
   { label: 'Roles', path: PATHS.roles, permission: 'roles_view', group: 'access' },
   { label: 'Role Permissions', path: PATHS.rolePermissions, permission: 'roles_view', group: 'access' },

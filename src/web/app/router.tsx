@@ -26,6 +26,8 @@ const IncomeSettingsPage = lazy(SCREENS[PATHS.incomeSettings]);
 const RunsPage = lazy(SCREENS[PATHS.runs]);
 const BankTransfersPage = lazy(SCREENS[PATHS.bankTransfers]);
 const BooksPage = lazy(SCREENS[PATHS.books]);
+const TdsReportPage = lazy(SCREENS[PATHS.tdsReport]);
+const MonthlyStatementPage = lazy(SCREENS[PATHS.monthlyStatement]);
 const DashboardPage = lazy(SCREENS[PATHS.dashboard]);
 const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
 const AuditPage = lazy(SCREENS[PATHS.audit]);
@@ -122,6 +124,8 @@ export const routes: RouteObject[] = [
               { path: PATHS.runs, element: guarded(PATHS.runs, <RunsPage />) },
               { path: PATHS.bankTransfers, element: guarded(PATHS.bankTransfers, <BankTransfersPage />) },
               { path: PATHS.books, element: guarded(PATHS.books, <BooksPage />) },
+              { path: PATHS.tdsReport, element: guarded(PATHS.tdsReport, <TdsReportPage />) },
+              { path: PATHS.monthlyStatement, element: guarded(PATHS.monthlyStatement, <MonthlyStatementPage />) },
               { path: ACCOUNT_PATH, element: <AccountSecurityPage /> },
             ],
           },

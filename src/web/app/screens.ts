@@ -37,6 +37,8 @@ export const SCREENS: Record<MainPath, () => ScreenModule> = {
   [PATHS.runs]: () => import('../features/income/runs-page'),
   [PATHS.bankTransfers]: () => import('../features/bank-transfers/bank-transfers-page'),
   [PATHS.books]: () => import('../features/books/books-page'),
+  [PATHS.tdsReport]: () => import('../features/tax/tds-report-page'),
+  [PATHS.monthlyStatement]: () => import('../features/tax/monthly-statement-page'),
 };
 
 const started = new Map<MainPath, ScreenModule>();

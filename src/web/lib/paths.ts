@@ -36,6 +36,9 @@ export const PATHS = {
   bankTransfers: '/bank-transfers',
   // The books (issue 25).
   books: '/books',
+  // Tax on what is paid (issue 25).
+  tdsReport: '/reports/tds',
+  monthlyStatement: '/reports/monthly-statement',
 } as const;
 
 /** The signed-in account's own security page (two-factor, active sessions): any account, no permission. */

@@ -57,6 +57,11 @@ export const users = pgTable(
      * sign in, and a staff invitation for the same address takes it over.
      */
     unconfirmed: boolean('unconfirmed').notNull().default(false),
+    /**
+     * The member's PAN (issue 25, drizzle/0032, docs/tax.md): AAAAA9999A, checked by users_pan_format;
+     * null: none given, TDS at the no-PAN rate. Changed only through an approved pan_change request.
+     */
+    pan: text('pan'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),

@@ -11,6 +11,8 @@ import { activationBody } from '../../../contract/income.ts';
 import { bankChangeRequest } from '../../../contract/banks.ts';
 import { applyBankChange } from '../banks/banks.service.ts';
 import { replayBankRelease } from '../bank-transfers/bank-transfers.service.ts';
+import { panChangeRequest } from '../../../contract/tax.ts';
+import { applyPanChange } from '../tax/pan.service.ts';
 import { activateMembership } from '../income/activation.service.ts';
 import { replayPlan } from '../income/plans.service.ts';
 import { replayRerun } from '../income/runs/runs.service.ts';
@@ -129,6 +131,8 @@ async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: un
       return activateMembership(tx, ctx, activationBody.parse(payload));
     case 'bank_account_change':
       return applyBankChange(tx, ctx, bankChangeRequest.parse(payload));
+    case 'pan_change':
+      return applyPanChange(tx, ctx, panChangeRequest.parse(payload));
     case 'run_reversal': {
       const { runId, remarks } = payload as { runId: number; remarks: string };
       return afterReversal(database, Number(runId), await reverseRun(tx, ctx, { runId: Number(runId), remarks: String(remarks) }, runChunkSize(database)));

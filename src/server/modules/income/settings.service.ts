@@ -63,13 +63,17 @@ function refuseOutOfBounds(settings: IncomeSettings, bounds: CompensationBounds)
   if (settings.tdsPercent < bounds.tdsMinPercent) {
     throw refused(`TDS must be at least ${bounds.tdsMinPercent} % (the limit set for this installation)`, 'tdsPercent');
   }
+  // Section 206AA (docs/tax.md): without a PAN the higher of the rates applies, never a lower one.
+  if (settings.tdsWithoutPanPercent < settings.tdsPercent) {
+    throw refused(`TDS without PAN must be at least the TDS with a PAN (${settings.tdsPercent} %)`, 'tdsWithoutPanPercent');
+  }
 }
 
 /** A settings version as the checker reads it: each field with its value. */
 function shown(effectiveFrom: string | null, s: IncomeSettings) {
   return {
     effectiveFrom: effectiveFrom === null ? 'the defaults (never saved)' : isoToWireDate(effectiveFrom), levelIncome: s.levelIncome.map((p) => `${p} %`).join(', '), compression: s.compression ? 'On' : 'Off',
-    tds: `${s.tdsPercent} %`, adminCharge: `${s.adminChargePercent} %`, payTo: s.payTo, payoutTime: s.payoutTime,
+    tds: `${s.tdsPercent} %`, tdsWithoutPan: `${s.tdsWithoutPanPercent} %`, adminCharge: `${s.adminChargePercent} %`, payTo: s.payTo, payoutTime: s.payoutTime,
     payOnWeekends: s.payOnWeekends ? 'Yes' : 'No', royaltyPool: `${s.royaltyPoolPercent} %`, royaltyPeriod: s.royaltyPeriod,
     referralBonus: formatRupees(Math.round(s.referralBonus * 100)), monthlyReward: s.monthlyRewardMode,
     monthlyRewardTarget: formatRupees(Math.round(s.monthlyRewardTarget * 100)), monthlyRewardAmount: formatRupees(Math.round(s.monthlyRewardAmount * 100)),

@@ -21,6 +21,8 @@ import {
   IconPlayerPlay,
   IconTicket,
   IconTransferOut,
+  IconReceiptTax,
+  IconReportMoney,
   type Icon,
 } from '@tabler/icons-react';
 import { PATHS } from '../../lib/paths';
@@ -48,6 +50,8 @@ export const NAV_ICONS: Record<MainPath, Icon> = {
   [PATHS.plans]: IconTicket,
   [PATHS.incomeSettings]: IconAdjustmentsDollar,
   [PATHS.bankTransfers]: IconTransferOut,
+  [PATHS.tdsReport]: IconReceiptTax,
+  [PATHS.monthlyStatement]: IconReportMoney,
   [PATHS.permissions]: IconKey,
   [PATHS.roles]: IconShieldLock,
   [PATHS.rolePermissions]: IconReceipt,

@@ -28,6 +28,8 @@ describe('route permissions and the sidebar', () => {
       'Income Settings /income/settings',
       'Bank Transfers /bank-transfers',
       'Books /books',
+      'TDS Report /reports/tds',
+      'Monthly Statement /reports/monthly-statement',
       'Permissions /permissions',
       'Roles /roles',
       'Role Permissions /role-permissions',
@@ -43,6 +45,7 @@ describe('route permissions and the sidebar', () => {
     expect(ROUTE_PERMISSIONS[PATHS.runs]).toBe('payouts_view');
     expect(ROUTE_PERMISSIONS[PATHS.plans]).toBe('membership_view');
     expect(ROUTE_PERMISSIONS[PATHS.books]).toBe('books_view');
+    expect(ROUTE_PERMISSIONS[PATHS.tdsReport]).toBe('reports_view');
   });
 
   it('keeps only the entries whose permission the account holds', () => {
@@ -54,6 +57,9 @@ describe('route permissions and the sidebar', () => {
       'User Wallet',
       // Issue 24: an account that cannot approve follows its own requests.
       'My requests',
+      // Issue 25: tax on what is paid.
+      'TDS Report',
+      'Monthly Statement',
     ]);
     expect(visibleNavItems(['money_approve']).map((item) => item.label)).toEqual(['Approvals']);
   });

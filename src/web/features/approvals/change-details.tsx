@@ -1,7 +1,7 @@
 import { List, Stack, Table, Text } from '@mantine/core';
 import type { Approval } from '../../../contract/approvals';
 
-const LABELS: Record<string, string> = { tds: 'TDS', ifsc: 'IFSC' };
+const LABELS: Record<string, string> = { tds: 'TDS', ifsc: 'IFSC', pan: 'PAN', tdsWithoutPan: 'TDS without PAN' };
 
 /** "dailyAmount" → "Daily amount". */
 const labelOf = (key: string) => {

@@ -65,7 +65,7 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
     <Modal opened onClose={onClose} title={approving ? 'Approve Request' : 'Reject Request'} centered size={approval.details ? 'lg' : 'md'}>
       <Stack gap="md">
         <Text>
-          {approval.kind === 'bank_account_change'
+          {approval.kind === 'bank_account_change' || approval.kind === 'pan_change'
             ? `${kindLabel(approval.kind)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`
             : approval.userId === null
             ? `${kindLabel(approval.kind)} (${approval.kind === 'run_rerun' ? 'it would pay' : 'projected cost'} ${formatINR(approval.amount)}), requested by ${approval.makerName}.`
@@ -73,8 +73,10 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
         </Text>
         {approval.kind === 'bank_account_change' ? <BankChangeTable details={approval.details} /> : <ChangeDetails details={approval.details} />}
         <Text size="sm" c="dimmed">
-          {approval.kind === 'bank_account_change'
-            ? approving ? 'The account takes the new details as soon as you approve.' : 'Nothing changes; the requesting operator sees your reason.'
+          {approval.kind === 'bank_account_change' || approval.kind === 'pan_change'
+            ? approving
+              ? approval.kind === 'pan_change' ? 'The member\u2019s PAN changes as soon as you approve.' : 'The account takes the new details as soon as you approve.'
+              : 'Nothing changes; the requesting operator sees your reason.'
             : approval.userId === null
             ? approving ? 'It takes effect as soon as you approve.' : 'Nothing changes; the requesting operator sees your reason.'
             : approving ? 'The money moves as soon as you approve.' : 'Nothing moves; the requesting operator sees your reason.'}

@@ -46,6 +46,7 @@ const SETTINGS: Record<string, { label: string; text: (v: unknown) => string }> 
     text: (v) => (v === true ? "On: an inactive upline's share passes up" : v === false ? "Off: an inactive upline's share is not paid" : String(v)),
   },
   tdsPercent: { label: 'TDS', text: percentText },
+  tdsWithoutPanPercent: { label: 'TDS without PAN', text: percentText },
   adminChargePercent: { label: 'Admin charge', text: percentText },
   payTo: { label: 'Pay to', text: (v) => (v === 'bank' ? 'Bank (primary account)' : v === 'wallet' ? 'Wallet' : String(v)) },
   payoutTime: { label: 'Payout time (India)', text: String },

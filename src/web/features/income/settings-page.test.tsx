@@ -37,7 +37,7 @@ describe('IncomeSettingsPage', () => {
     expect(level1.value).toBe('10');
     expect(level1.disabled || level1.matches(':disabled')).toBe(true);
     expect((screen.getByLabelText('Level 10 (%)') as HTMLInputElement).value).toBe('0.5');
-    expect((screen.getByLabelText(/TDS/) as HTMLInputElement).value).toBe('5');
+    expect((screen.getByLabelText(/^TDS \(%\)/) as HTMLInputElement).value).toBe('5');
     expect(screen.getByLabelText(/Compression/)).toBeTruthy();
     expect(screen.getByText(/an inactive upline's share passes up to the next active upline/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
@@ -65,13 +65,13 @@ describe('IncomeSettingsPage', () => {
     expect(screen.getByLabelText('Level 1 (%)').getAttribute('aria-invalid')).toBe('true');
     expect((screen.getByLabelText('Level 1 (%)') as HTMLInputElement).value).toBe('12,5');
     fireEvent.change(screen.getByLabelText('Level 1 (%)'), { target: { value: '12.5' } });
-    fireEvent.change(screen.getByLabelText(/TDS/), { target: { value: '60' } });
+    fireEvent.change(screen.getByLabelText(/^TDS \(%\)/), { target: { value: '60' } });
     fireEvent.change(screen.getByLabelText(/Admin charge/), { target: { value: '50' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('TDS and admin charge must add up to at most 100 %')).toBeTruthy();
     expect(saved).toEqual([]);
 
-    fireEvent.change(screen.getByLabelText(/TDS/), { target: { value: '2.5' } });
+    fireEvent.change(screen.getByLabelText(/^TDS \(%\)/), { target: { value: '2.5' } });
     fireEvent.click(screen.getByLabelText(/Compression/));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText(`Income settings saved: in force from ${isoToWireDate(istDay(1))}`)).toBeTruthy();

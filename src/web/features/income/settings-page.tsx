@@ -59,6 +59,7 @@ function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: Settings
       levelIncome: s.levelIncome.map(String),
       compression: s.compression,
       tdsPercent: String(s.tdsPercent),
+      tdsWithoutPanPercent: String(s.tdsWithoutPanPercent),
       adminChargePercent: String(s.adminChargePercent),
       payTo: s.payTo,
       payoutTime: s.payoutTime,
@@ -76,6 +77,7 @@ function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: Settings
       levelIncome: v.levelIncome.map(numberOf),
       compression: v.compression,
       tdsPercent: numberOf(v.tdsPercent),
+      tdsWithoutPanPercent: numberOf(v.tdsWithoutPanPercent),
       adminChargePercent: numberOf(v.adminChargePercent),
       payTo: v.payTo,
       payoutTime: v.payoutTime,
@@ -143,7 +145,12 @@ function SettingsForm({ shown, firstSave, readOnly, onSaved }: { shown: Settings
           disabled={readOnly}
           footer={<Switch mt="md" label="Pay on weekends" description="Off: business days are Monday to Friday." {...form.getInputProps('payOnWeekends', { type: 'checkbox' })} />}
         >
-          <DecimalInput label="TDS (%)" description="Deducted from each day's payout, its own ledger line" {...form.getInputProps('tdsPercent')} />
+          <DecimalInput label="TDS (%)" description="Deducted from each day's payout of a member with a PAN (section 194H), its own ledger line" {...form.getInputProps('tdsPercent')} />
+          <DecimalInput
+            label="TDS without PAN (%)"
+            description="Deducted instead when the member has no PAN (section 206AA: at least 20 %)"
+            {...form.getInputProps('tdsWithoutPanPercent')}
+          />
           <DecimalInput label="Admin charge (%)" description="Deducted from each day's payout, its own ledger line" {...form.getInputProps('adminChargePercent')} />
           <Select
             label="Pay to"

@@ -18,6 +18,7 @@ import { SuccessBanner, useSuccessBanner } from '../../components/success-banner
 import type { MoneyOutcome } from '../../lib/money-request';
 import { ActivateMembershipButton, MembershipCard } from '../income/activation.api';
 import { RecoveryOwed } from '../income/runs.api';
+import { MemberPanCard } from '../tax/tax.api';
 
 /** /users/:userId — one member: profile, the chain of referrers above, and the genealogy below. */
 export default function MemberPage() {
@@ -79,6 +80,9 @@ function Member({ userId }: { userId: number }) {
         <Text c="dimmed">{`Member #${m.userId} · their profile, money, upline and downline network`}</Text>
       </div>
       <MemberSummary member={m} />
+      <div className="no-print">
+        <MemberPanCard userId={m.userId} onFiled={setAwaitingApproval} />
+      </div>
       <SuccessBanner message={success} />
       <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
       {canSeeMoney && <MemberMoneySummary userId={m.userId} />}

@@ -28,6 +28,8 @@ export function isBusinessDay(day: string, settings: Pick<IncomeSettings, 'payOn
 
 const rates = (settings: IncomeSettings) => ({
   tdsBp: percentToBp(settings.tdsPercent),
+  // Section 206AA (docs/tax.md): a member without a PAN has TDS deducted at the no-PAN rate.
+  tdsNoPanBp: percentToBp(settings.tdsWithoutPanPercent),
   adminBp: percentToBp(settings.adminChargePercent),
   bank: settings.payTo === 'bank',
 });
@@ -40,7 +42,7 @@ const rates = (settings: IncomeSettings) => ({
  * CTEs would be planned from guesses (a nested loop over 20,000 × 60,000 rows).
  */
 function computed(units: SQL, day: string, settings: IncomeSettings, withIds: boolean): SQL {
-  const { tdsBp, adminBp, bank } = rates(settings);
+  const { tdsBp, tdsNoPanBp, adminBp, bank } = rates(settings);
   const entryId = withIds
     ? sql`case when q.eligible and q.net > 0 and q.reason is null then nextval((select pg_get_serial_sequence('ledger_entries', 'id')::regclass)) end`
     : sql`null::int8`;
@@ -51,9 +53,9 @@ function computed(units: SQL, day: string, settings: IncomeSettings, withIds: bo
         from (
           select p.*, p.gross - p.tds - p.admin as net
             from (
-              select e.*, (e.gross * ${tdsBp}::int8 / 10000)::int8 as tds, (e.gross * ${adminBp}::int8 / 10000)::int8 as admin
+              select e.*, (e.gross * (case when e.pan is null then ${tdsNoPanBp} else ${tdsBp} end)::int8 / 10000)::int8 as tds, (e.gross * ${adminBp}::int8 / 10000)::int8 as admin
                 from (
-                  select c.id, c.user_id, c.starts_on + (c.duration_days - 1) as last_day,
+                  select c.id, c.user_id, c.pan, c.starts_on + (c.duration_days - 1) as last_day,
                          greatest(least(c.daily_paise, c.cap_paise - c.earned_paise), 0)::int8 as gross,
                          (c.live_id is not null and c.starts_on <= ${day}::date and ${day}::date <= c.starts_on + (c.duration_days - 1)
                           and c.earned_paise < c.cap_paise
@@ -88,7 +90,7 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
   // The member is read here, by its key for each of the chunk's memberships (a LIMIT query is
   // planned as an index nested loop; joined later, the planner hashed all of users per chunk).
   const units = sql`
-    select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status,
+    select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status, u.pan,
            x.id as paid_id
       from memberships m
       left join users u on u.user_id = m.user_id and u.deleted_at is null
@@ -170,7 +172,7 @@ export const dailyPayout: RunKindHandler = {
   },
   async preview(db, scope) {
     const units = sql`
-      select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status,
+      select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status, u.pan,
              x.id as paid_id
         from memberships m
         left join users u on u.user_id = m.user_id and u.deleted_at is null

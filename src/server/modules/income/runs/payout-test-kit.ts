@@ -41,12 +41,16 @@ export async function membership(database: Database, userId: number, m: Membersh
   return Number(row.id);
 }
 
-/** A settings version in force from `day` (the defaults with `changes`). */
+/**
+ * A settings version in force from `day` (the defaults with `changes`). The test members have no
+ * PAN: unless a test names the no-PAN rate (issue 25, docs/tax.md), they pay the one TDS rate.
+ */
 export async function settingsFrom(database: Database, day: string, changes: Partial<IncomeSettings>) {
+  const tdsWithoutPanPercent = changes.tdsWithoutPanPercent ?? changes.tdsPercent ?? DEFAULT_INCOME_SETTINGS.tdsPercent;
   await database.query(
     `insert into income_settings_versions (effective_from, settings) values ($1::date, $2::jsonb)
      on conflict (effective_from) do update set settings = excluded.settings`,
-    [day, JSON.stringify({ ...DEFAULT_INCOME_SETTINGS, ...changes })],
+    [day, JSON.stringify({ ...DEFAULT_INCOME_SETTINGS, tdsWithoutPanPercent, ...changes })],
   );
 }
 

@@ -1,0 +1,188 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { DEFAULT_INCOME_SETTINGS, percentToBp } from '../../../contract/income.ts';
+import type { TdsSection } from '../../../contract/tax.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
+import { isoDate } from '../../db/rows.ts';
+import { settingsTimeline } from '../income/settings.ts';
+
+/**
+ * The TDS report (issue 25, docs/tax.md) reads the ledger's `tds` lines (negative; each written with
+ * its daily_payout line, same member, run and day) over a quarter by ledger_kind_created_idx
+ * (kind, created_at), or a member's by ledger_user_kind_created_idx. A line reversed with its run
+ * is netted out by its reversal (ledger_reversal_of_uq), whenever the reversal was made. One row
+ * per member, India day and run: the TDS deducted and the gross paid (the same run's daily_payout
+ * lines that day, reversals netted too), and the section it was deducted under.
+ */
+
+/** The instant a day (yyyy-mm-dd, India) starts. */
+const dayStart = (day: string) => sql`(${day}::date::timestamp at time zone 'Asia/Kolkata')`;
+const dayAfter = (day: string) => sql`((${day}::date + 1)::timestamp at time zone 'Asia/Kolkata')`;
+
+/**
+ * The rates in force by day, as a VALUES list (from, to, with-PAN bp, without-PAN bp): the section of
+ * a day's deduction is the rate it is nearer to. When both rates are the same it can't be told
+ * that way, and the member's PAN now decides.
+ */
+async function ratesSql(db: Db): Promise<SQL> {
+  const { versions } = await settingsTimeline(db);
+  const spans: { from: string; to: string; pan: number; noPan: number }[] = [];
+  let from = '1900-01-01';
+  let current = DEFAULT_INCOME_SETTINGS;
+  for (const v of versions) {
+    spans.push({ from, to: v.from, pan: percentToBp(current.tdsPercent), noPan: percentToBp(current.tdsWithoutPanPercent) });
+    from = v.from;
+    current = v.settings;
+  }
+  spans.push({ from, to: '9999-12-31', pan: percentToBp(current.tdsPercent), noPan: percentToBp(current.tdsWithoutPanPercent) });
+  return sql`rates(from_day, to_day, pan_bp, nopan_bp) as (values ${sql.join(
+    spans.map((s) => sql`(${s.from}::date, ${s.to}::date, ${s.pan}::int8, ${s.noPan}::int8)`), sql`, `)})`;
+}
+
+/** The quarter's lines in range by the (kind, created_at) index. */
+const inRange = (from: string, to: string) => sql`
+  select l.id, l.user_id, l.run_id, l.amount_paise, l.created_at
+    from ledger_entries l
+   where l.kind = 'tds' and l.reversal_of is null and l.created_at >= ${dayStart(from)} and l.created_at < ${dayAfter(to)}`;
+
+/** The lines of some members (`members` selects user_id), each member's by its own index range. */
+const ofMembers = (members: SQL, from: string, to: string) => sql`
+  select l.id, l.user_id, l.run_id, l.amount_paise, l.created_at
+    from (${members}) m
+    cross join lateral (
+      select x.id, x.user_id, x.run_id, x.amount_paise, x.created_at from ledger_entries x
+       where x.user_id = m.user_id and x.kind = 'tds' and x.created_at >= ${dayStart(from)} and x.created_at < ${dayAfter(to)}
+         and x.reversal_of is null
+    ) l`;
+
+/** One row per member, day and run with TDS, from `lines`; the CTE chain ends in `rows`. */
+async function rowsCte(db: Db, lines: SQL): Promise<SQL> {
+  return sql`
+    ${await ratesSql(db)},
+    t as materialized (${lines}),
+    n as (
+      select t.user_id, t.run_id, (t.created_at at time zone 'Asia/Kolkata')::date as day,
+             -(t.amount_paise + coalesce(r.amount_paise, 0)) as tds
+        from t left join ledger_entries r on r.reversal_of = t.id
+    ),
+    g as (
+      select user_id, run_id, day, sum(tds)::int8 as tds from n group by user_id, run_id, day having sum(tds) <> 0
+    ),
+    rows as (
+      select g.user_id, g.run_id, g.day, g.tds, coalesce(p.gross, 0)::int8 as gross, u.full_name, u.pan,
+             case
+               when k.nopan_bp <> k.pan_bp and abs(g.tds * 10000 - coalesce(p.gross, 0) * k.nopan_bp) < abs(g.tds * 10000 - coalesce(p.gross, 0) * k.pan_bp)
+                 then '206AA'
+               when k.nopan_bp <> k.pan_bp then '194H'
+               when u.pan is null then '206AA'
+               else '194H'
+             end as section
+        from g
+        join users u on u.user_id = g.user_id
+        left join rates k on g.day >= k.from_day and g.day < k.to_day
+        left join lateral (
+          select sum(d.amount_paise + coalesce(dr.amount_paise, 0)) as gross
+            from ledger_entries d left join ledger_entries dr on dr.reversal_of = d.id
+           where d.user_id = g.user_id and d.kind = 'daily_payout' and d.reversal_of is null
+             and d.created_at >= (g.day::timestamp at time zone 'Asia/Kolkata') and d.created_at < ((g.day + 1)::timestamp at time zone 'Asia/Kolkata')
+             and (g.run_id is null or d.run_id = g.run_id)
+        ) p on true
+    )`;
+}
+
+export interface TdsDayRow {
+  userId: number;
+  name: string;
+  pan: string | null;
+  day: string;
+  runId: number | null;
+  tdsPaise: number;
+  grossPaise: number;
+  section: TdsSection;
+}
+
+type RawDayRow = { user_id: number; run_id: number | null; day: string | Date; tds: number; gross: number; full_name: string; pan: string | null; section: TdsSection };
+const toDayRow = (r: RawDayRow): TdsDayRow => ({
+  userId: Number(r.user_id), name: r.full_name, pan: r.pan, day: isoDate(r.day), runId: r.run_id === null ? null : Number(r.run_id),
+  tdsPaise: Number(r.tds), grossPaise: Number(r.gross), section: r.section,
+});
+
+/** The day rows of the members `userIds` in the quarter. */
+export async function dayRowsOf(db: Db, userIds: number[], from: string, to: string): Promise<TdsDayRow[]> {
+  if (userIds.length === 0) return [];
+  const members = sql`select unnest(${`{${userIds.join(',')}}`}::int8[]) as user_id`;
+  const rows = rowsOf<RawDayRow>(await db.execute(sql`
+    with ${await rowsCte(db, ofMembers(members, from, to))}
+    select * from rows order by user_id, day, run_id nulls first`));
+  return rows.map(toDayRow);
+}
+
+/**
+ * The CSV's batch: the day rows of the next `limit` members after `afterUserId` (walking users by
+ * key, each member's lines by ledger_user_kind_created_idx, so the whole export is one pass).
+ * Answers the rows and the last member id walked (null at the end).
+ */
+export async function dayRowsBatch(db: Db, afterUserId: number, limit: number, from: string, to: string) {
+  const members = sql`select user_id from users where user_id > ${afterUserId} order by user_id limit ${limit}`;
+  const [last] = rowsOf<{ last: number | null; n: number }>(await db.execute(sql`
+    select max(user_id)::int8 as last, count(*)::int8 as n from (${members}) m`));
+  const rows = rowsOf<RawDayRow>(await db.execute(sql`
+    with ${await rowsCte(db, ofMembers(members, from, to))}
+    select * from rows order by user_id, day, run_id nulls first`));
+  return { rows: rows.map(toDayRow), last: Number(last.n) < limit || last.last === null ? null : Number(last.last) };
+}
+
+/** A page of the members with TDS in the quarter (by user id) and how many there are, from the quarter's range. */
+export async function membersPage(db: Db, from: string, to: string, page: number, limit: number): Promise<{ ids: number[]; total: number }> {
+  const rows = rowsOf<{ user_id: number; total: number }>(await db.execute(sql`
+    with t as materialized (${inRange(from, to)}),
+    m as (
+      select t.user_id from t left join ledger_entries r on r.reversal_of = t.id
+       group by t.user_id having sum(t.amount_paise + coalesce(r.amount_paise, 0)) <> 0
+    )
+    select user_id, count(*) over ()::int8 as total from m order by user_id limit ${limit} offset ${(page - 1) * limit}`));
+  if (rows.length === 0 && page > 1) {
+    const [count] = rowsOf<{ n: number }>(await db.execute(sql`
+      with t as materialized (${inRange(from, to)})
+      select count(*)::int8 as n from (select t.user_id from t left join ledger_entries r on r.reversal_of = t.id
+        group by t.user_id having sum(t.amount_paise + coalesce(r.amount_paise, 0)) <> 0) m`));
+    return { ids: [], total: Number(count.n) };
+  }
+  return { ids: rows.map((r) => Number(r.user_id)), total: rows.length ? Number(rows[0].total) : 0 };
+}
+
+/** The quarter's totals: members, gross, TDS, and the TDS deducted at the no-PAN rate. */
+export async function quarterTotals(db: Db, from: string, to: string) {
+  const [row] = rowsOf<{ members: number; gross: number; tds: number; nopan: number }>(await db.execute(sql`
+    with ${await rowsCte(db, inRange(from, to))}
+    select count(distinct user_id)::int8 as members, coalesce(sum(gross), 0)::int8 as gross, coalesce(sum(tds), 0)::int8 as tds,
+           coalesce(sum(tds) filter (where section = '206AA'), 0)::int8 as nopan
+      from rows`));
+  return { members: Number(row.members), grossPaise: Number(row.gross), tdsPaise: Number(row.tds), tdsWithoutPanPaise: Number(row.nopan) };
+}
+
+// ---- Monthly statement ----
+
+export interface StatementAccountRow {
+  code: string;
+  name: string;
+  type: 'income' | 'expense';
+  movementPaise: number;
+  legs: number;
+}
+
+/**
+ * Each income and expense account of the chart with its movement over the days `from`..`to`
+ * (credit-positive, summed over book_daily's days and shards: one primary-key range per account).
+ */
+export async function accountMovements(db: Db, from: string, to: string): Promise<StatementAccountRow[]> {
+  const rows = rowsOf<{ code: string; name: string; type: 'income' | 'expense'; movement: number; legs: number }>(await db.execute(sql`
+    select a.code, a.name, a.type, coalesce(m.movement, 0)::int8 as movement, coalesce(m.legs, 0)::int8 as legs
+      from book_accounts a
+      left join lateral (
+        select sum(d.total_paise) as movement, sum(d.legs) as legs from book_daily d
+         where d.account = a.code and d.day >= ${from}::date and d.day <= ${to}::date
+      ) m on true
+     where a.type in ('income', 'expense')
+     order by case a.type when 'income' then 0 else 1 end, a.position, a.code`));
+  return rows.map((r) => ({ code: r.code, name: r.name, type: r.type, movementPaise: Number(r.movement), legs: Number(r.legs) }));
+}
