@@ -38,6 +38,7 @@ const SETTINGS: IncomeSettings = {
   levelIncome: [10, 5, 4, 3, 2, 1, 1, 1, 1, 1],
   compression: true,
   tdsPercent: 5,
+  tdsWithoutPanPercent: 5, // the tree's members have no PAN: the engine's arithmetic by hand at one rate
   adminChargePercent: 2.5,
   payTo: 'bank',
   payOnWeekends: true,
