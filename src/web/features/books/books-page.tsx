@@ -21,6 +21,9 @@ import { TransferModal } from './transfer-modal';
 const TYPE_TONES: Record<TrialBalanceAccount['type'], Tone> = { asset: 'info', liability: 'warning', income: 'positive', expense: 'neutral' };
 const TYPE_LABELS: Record<TrialBalanceAccount['type'], string> = { asset: 'Asset', liability: 'Liability', income: 'Income', expense: 'Expense' };
 
+/** A row of the trial balance: an account, or the totals (type null) under them. */
+type TbRow = Pick<TrialBalanceAccount, 'name' | 'description' | 'debit' | 'credit'> & { code: string; type: TrialBalanceAccount['type'] | null };
+
 const isAccount = (code: string): code is BookAccountCode => (BOOK_ACCOUNT_CODES as readonly string[]).includes(code);
 const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
 
@@ -72,10 +75,12 @@ export default function BooksPage() {
   // The transfer open over the screen (not in the address: opening one keeps the statement's page).
   const [transfer, openTransfer] = useState<number | null>(null);
 
-  const columns: Column<TrialBalanceAccount>[] = [
+  const columns: Column<TbRow>[] = [
     {
       header: 'Account',
-      cell: (a) => (
+      cell: (a) => (a.type === null ? (
+        <Text fw={700}>Total</Text>
+      ) : (
         <div>
           <Anchor component="button" type="button" fw={500} size="sm" onClick={() => setFilters({ account: a.code })} aria-label={`Open the statement of ${a.name}`}>
             {a.name}
@@ -84,12 +89,12 @@ export default function BooksPage() {
             {a.description}
           </TruncatedText>
         </div>
-      ),
+      )),
     },
-    { header: 'Code', cell: (a) => <Text size="xs" ff="monospace">{a.code}</Text> },
-    { header: 'Type', cell: (a) => <StatusBadge tone={TYPE_TONES[a.type]}>{TYPE_LABELS[a.type]}</StatusBadge> },
-    { header: 'Debit', cell: (a) => <Amount value={a.debit} />, width: 160 },
-    { header: 'Credit', cell: (a) => <Amount value={a.credit} />, width: 160 },
+    { header: 'Code', cell: (a) => (a.type === null ? null : <Text size="xs" ff="monospace">{a.code}</Text>) },
+    { header: 'Type', cell: (a) => (a.type === null ? null : <StatusBadge tone={TYPE_TONES[a.type]}>{TYPE_LABELS[a.type]}</StatusBadge>) },
+    { header: 'Debit', cell: (a) => <Amount value={a.debit} strong={a.type === null} />, width: 160 },
+    { header: 'Credit', cell: (a) => <Amount value={a.credit} strong={a.type === null} />, width: 160 },
   ];
 
   const data = tb.data;
@@ -145,22 +150,11 @@ export default function BooksPage() {
           <DataTable
             caption={data ? `Trial balance at the end of ${formatDate(data.date)}` : 'Trial balance'}
             columns={columns}
-            rows={data?.accounts}
+            rows={data ? [...data.accounts, { code: 'total', name: 'Total', description: '', type: null, debit: data.totalDebit, credit: data.totalCredit }] : undefined}
             rowKey={(a) => a.code}
             loading={tb.isPending || tb.isPlaceholderData}
             empty={<Text c="dimmed">No accounts</Text>}
           />
-          {data && (
-            <Paper withBorder radius="md" p="sm" role="group" aria-label="Totals: debits, then credits">
-              <Group justify="space-between">
-                <Text fw={700}>Total</Text>
-                <Group gap="xl">
-                  <Text fw={700} ff="monospace">{formatINR(data.totalDebit)}</Text>
-                  <Text fw={700} ff="monospace">{formatINR(data.totalCredit)}</Text>
-                </Group>
-              </Group>
-            </Paper>
-          )}
         </>
       )}
       <TransferModal id={transfer} onClose={() => openTransfer(null)} onTransfer={openTransfer} />

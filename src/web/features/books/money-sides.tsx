@@ -14,9 +14,9 @@ export function sidedText(s: Sided): string {
 }
 
 /** A figure in a Debit or Credit column: the amount, or nothing. */
-export function Amount({ value }: { value: number | null }) {
+export function Amount({ value, strong = false }: { value: number | null; strong?: boolean }) {
   return value === null ? null : (
-    <Text size="sm" ta="right" ff="monospace">
+    <Text size="sm" ta="right" ff="monospace" fw={strong ? 700 : undefined}>
       {formatINR(value)}
     </Text>
   );

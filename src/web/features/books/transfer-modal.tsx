@@ -7,7 +7,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { StatusBadge } from '../../components/status-badge';
 import { errorMessage } from '../../lib/api-client';
-import { formatCount, formatDateTime, formatINR } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 import { memberPath, PATHS } from '../../lib/paths';
 import { Amount } from './money-sides';
 import { TRANSFER_LINES_PAGE_SIZE, transferQuery } from './books.api';
@@ -146,7 +146,6 @@ function TransferBody({ id, onTransfer }: { id: number; onTransfer: (id: number)
             empty={<Text c="dimmed">No member lines</Text>}
             paging={{ page, limit: TRANSFER_LINES_PAGE_SIZE, total: t.memberLinesTotal, onPage: setPage }}
           />
-          <Text size="xs" c="dimmed">{`Member lines added up: ${formatINR(t.memberTotal)} (credit-positive).`}</Text>
         </>
       )}
     </Stack>
