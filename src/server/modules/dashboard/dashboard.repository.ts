@@ -21,8 +21,8 @@ export async function stats(database: Database): Promise<DashboardStats> {
 }
 
 /**
- * The last `days` business days (Asia/Kolkata) up to today. Revenue and payouts come from the
- * trigger-kept day rollups; new members (never staff) from the created_at index (one month of rows). A measured
+ * The last `days` business days (Asia/Kolkata) up to today. Revenue is the books' membership
+ * revenue account's movement per day (book_daily, issue 25) and payouts come from their day rollup; new members (never staff) from the created_at index (one month of rows). A measured
  * hot path: plain SQL the client prepares (Drizzle's statements pass their values where
  * EXPLAIN_QUERIES cannot see them); int8 arrives as a number from both drivers.
  */
@@ -41,8 +41,8 @@ export async function charts(database: Database, days: number): Promise<Dashboar
      group by 1
   ),
   revenue as (
-    select day, -sum(total_paise) as paise from ledger_daily
-     where kind = 'membership_fee' and day >= (now() at time zone 'Asia/Kolkata')::date - ($1::int - 1)
+    select day, sum(total_paise) as paise from book_daily
+     where account = 'membership_revenue' and day >= (now() at time zone 'Asia/Kolkata')::date - ($1::int - 1)
      group by day
   ),
   payouts as (

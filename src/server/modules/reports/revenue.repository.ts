@@ -63,14 +63,18 @@ export async function revenuePage(database: Database, f: RevenueFilters, sort: R
        limit $3 offset $4`,
     params,
   }, (dayParams, alone) => {
-    // Totals per day: from the trigger-kept ledger_daily (summing its shards) when the whole
-    // range is asked for; a user-name filter has to read the range's rows.
+    // Totals per day when the whole range is asked for: the amount is the books' membership
+    // revenue account's movement (book_daily, issue 25), the count the fee lines (ledger_daily),
+    // both summing their shards; a user-name filter has to read the range's rows.
     // $1 and $2 are the range in both (the page's first two parameters).
     if (alone) dayParams.push(f.fromDate, f.toDate);
     if (!f.userName) {
-      return `select day::text as day, (-sum(total_paise))::int8 as paise, sum(entries)::int8 as n
-                from ledger_daily where kind = 'membership_fee' and day between $1::date and $2::date
-               group by day order by day`;
+      return `select d.day::text as day, coalesce(b.paise, 0)::int8 as paise, d.n
+                from (select day, sum(entries)::int8 as n from ledger_daily
+                       where kind = 'membership_fee' and day between $1::date and $2::date group by day) d
+                left join (select day, sum(total_paise) as paise from book_daily
+                            where account = 'membership_revenue' and day between $1::date and $2::date group by day) b on b.day = d.day
+               order by d.day`;
     }
     const pattern = alone ? dayParams.push(containsPattern(f.userName)) : 5;
     return `select (l.created_at at time zone 'Asia/Kolkata')::date::text as day, (-sum(l.amount_paise))::int8 as paise,

@@ -9,7 +9,7 @@ import { creditChunk, endBound, isoWeekOf, monthOf, periodOver } from './team.ts
  * weights (issue 16). The period is the calendar month, or the ISO week when
  * settings.royaltyPeriod = 'weekly'.
  *
- * `begin` fixes everything a chunk needs in the run's state: the revenue (from the ledger_daily
+ * `begin` fixes everything a chunk needs in the run's state: the revenue (the books' membership revenue, from the book_daily
  * rollup, never the ledger), the pool = floor(revenue × bp / 10,000), the weight of each rank,
  * the eligible members' weight sum and what the floors leave unpaid. Eligible: live, status true,
  * joined before the period's end, holding a rank with status true and royalty_weight > 0 (as
@@ -46,8 +46,8 @@ const eligibleFrom = (period: RunPeriod) => sql`
 
 async function stateOf(db: Db, period: RunPeriod, poolPercent: number): Promise<RoyaltyState> {
   const [revenue] = rowsOf<{ paise: number }>(await db.execute(sql`
-    select coalesce(-sum(total_paise), 0)::int8 as paise from ledger_daily
-     where kind = 'membership_fee' and day between ${period.start}::date and ${period.end}::date`));
+    select coalesce(sum(total_paise), 0)::int8 as paise from book_daily
+     where account = 'membership_revenue' and day between ${period.start}::date and ${period.end}::date`));
   const revenuePaise = Math.max(0, Number(revenue.paise));
   const poolBp = percentToBp(poolPercent);
   const ranks = rowsOf<{ rankId: number; weight: number }>(await db.execute(sql`
