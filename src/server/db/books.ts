@@ -118,14 +118,26 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
     posting_users as materialized (
       select user_id, sum(amount_paise)::int8 as amount from posting_lines group by user_id
     ),
+    -- All or nothing: a debit a wallet can't cover now moves no one (only debits are looked at, so
+    -- a run's chunk of credits costs nothing more). The UPDATE re-checks each row on its newest
+    -- version too; a member missing, or a concurrent change that makes a row fail there, is
+    -- refused below and the caller's transaction rolls the others back.
+    posting_short as materialized (
+      select exists (select 1 from posting_users p
+                      where p.amount < 0
+                        and not exists (select 1 from users u where u.user_id = p.user_id and u.deleted_at is null
+                                                                 and u.balance_paise + p.amount >= 0)) as short
+    ),
     posting_moved as (
       update users u set balance_paise = u.balance_paise + p.amount
         from posting_users p
        where u.user_id = p.user_id and u.deleted_at is null and u.balance_paise + p.amount >= 0
+         and not (select short from posting_short)
       returning u.user_id, u.balance_paise, u.recovery_paise > 0 as owes
     ),
     posting_ok as materialized (
-      select (select count(*) from posting_moved) = (select count(*) from posting_users) as ok
+      select (select count(*) from posting_moved) = (select count(*) from posting_users)
+             and (select coalesce(sum(amount_paise), 0) from posting_extra) = 0 as ok
     ),
     posting_transfer as (
       insert into transfers (id, kind, run_id, batch_id, approval_id, bank_batch_id, actor_id, corrects, description, created_at)
@@ -164,6 +176,7 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
     select (select min(id) from posting_transfer)::int8 as "postingTransfer",
            (select min(created_at) from posting_transfer) as "postingAt",
            (select ok from posting_ok) as "postingOk",
+           (select coalesce(sum(amount_paise), 0) from posting_extra)::int8 as "postingExtra",
            (select count(*) from posting_entries)::int8 as "postingLines",
            (select min(id) from posting_entries)::int8 as "postingFirst",
            (select count(*) from posting_users)::int8 as "postingMembers",
@@ -175,11 +188,14 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
              as "postingImbalance"
            ${set.select ? sql`, ${set.select}` : sql``}
       ${set.from ? sql`from ${set.from}` : sql``}`));
+  if (Number(row.postingExtra) !== 0) {
+    throw new Error(`Transfer ${header.kind} does not balance: its company legs sum to ${row.postingExtra} paise`);
+  }
   if (!row.postingOk) refuse(typeof row.postingRefused === 'string' ? JSON.parse(row.postingRefused) : (row.postingRefused as never));
   if (row.postingTransfer !== null && Number(row.postingImbalance) !== 0) {
     throw new Error(`Transfer ${header.kind} does not balance: its legs sum to ${row.postingImbalance} paise`);
   }
-  const { postingTransfer, postingAt, postingOk: _ok, postingLines, postingFirst, postingMembers, postingTotal, postingImbalance: _i, postingRefused: _r, ...rest } = row;
+  const { postingTransfer, postingAt, postingOk: _ok, postingExtra: _e, postingLines, postingFirst, postingMembers, postingTotal, postingImbalance: _i, postingRefused: _r, ...rest } = row;
   return {
     transferId: postingTransfer === null ? null : Number(postingTransfer),
     lines: Number(postingLines),
