@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { istToday } from '../modules/income/settings.ts';
-import { bookHistory, HISTORY_TRANSFER_ID } from './books.ts';
+import { bookHistory, HISTORY_TRANSFER_ID, postSet } from './books.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
 import { activationStart, runEngineOverPastDays, seedMemberships } from './demo-income.ts';
 
@@ -229,5 +229,26 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
   await database.exec('begin; set local statement_timeout = 0; analyze; commit');
   // The engine then pays what the memberships earned, day by day, and runs the month's kinds.
   await runEngineOverPastDays(database, step);
+  await demoWithdrawalsToSend(database);
+  step('withdrawals to send to banks');
   step(`done: ${n.toLocaleString('en-IN')} members`);
+}
+
+/**
+ * Today's approved withdrawals (issue 25), so Bank Transfers has something to gather: up to 25
+ * members with a primary bank account and at least ₹500 each take ₹100–₹400 out, through the
+ * posting function (each its own transfer, against "Withdrawals to send").
+ */
+async function demoWithdrawalsToSend(database: Database): Promise<void> {
+  await database.db.transaction((tx) => postSet(tx, { kind: 'wallet_withdrawal', system: 'demo data' }, {
+    perLine: true,
+    lines: sql`
+      select u.user_id as ord, null::int8 as id, u.user_id, 'wallet_withdrawal'::text as kind,
+             -(10000 + (u.user_id % 4) * 10000)::int8 as amount_paise, null::int as batch_id,
+             'Withdrawal to the bank (demo)'::text as description, null::int8 as reversal_of, null::timestamptz as created_at
+        from users u
+       where u.deleted_at is null and not u.can_sign_in and u.balance_paise >= 50000
+         and exists (select 1 from bank_accounts b where b.user_id = u.user_id and b.is_primary)
+       order by u.user_id limit 25`,
+  }));
 }
