@@ -9,9 +9,10 @@ type OutputChunk = Rollup.OutputChunk;
  * entry, everything it loads statically, and the sign-in page) at most 150 KB gzip, and each
  * other route's own chunk at most 80 KB gzip. A build over budget fails and says by how much.
  */
-// 151 KB since issue 25: the router's entries for its four screens (Books, Bank Transfers, TDS
-// Report, Monthly Statement) took the sign-in route 0.1 KB past 150; to win back (issue 23's
-// Lighthouse target).
+// 151 KB since issue 25: 149.5 → 150.1 KB with its four screens (Books, Bank Transfers, TDS
+// Report, Monthly Statement) — their router entries (+0.2 KB in the entry) and Mantine's Input
+// now split into Input + InputBase chunks (+0.3 KB of chunk overhead). To win back: issue 23's
+// Lighthouse target.
 export const SIGNIN_BUDGET = 151 * 1024;
 export const ROUTE_BUDGET = 80 * 1024;
 
