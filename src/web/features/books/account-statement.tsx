@@ -10,6 +10,7 @@ import { DateRangeFilter } from '../../components/date-range-filter';
 import { ErrorAlert } from '../../components/error-alert';
 import { PrintButton } from '../../components/print-button';
 import { SummaryCard } from '../../components/summary-card';
+import { KindCell } from '../../components/kind-cell';
 import { TruncatedText } from '../../components/truncated-text';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount, formatDate, formatDateTime, formatINR } from '../../lib/format';
@@ -32,18 +33,7 @@ function columns(onTransfer: (id: number) => void, wallets: boolean): Column<Sta
     },
     {
       header: 'Kind',
-      cell: (l) => (
-        <div>
-          <Text size="sm" fw={500}>
-            {l.kindLabel}
-          </Text>
-          {l.description && (
-            <TruncatedText size="xs" c="dimmed" maxWidth={240}>
-              {l.description}
-            </TruncatedText>
-          )}
-        </div>
-      ),
+      cell: (l) => <KindCell label={l.kindLabel} description={l.description} />,
     },
     ...(wallets
       ? [{

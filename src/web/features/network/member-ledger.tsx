@@ -8,6 +8,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { ErrorAlert } from '../../components/error-alert';
 import { PrintButton } from '../../components/print-button';
+import { KindCell } from '../../components/kind-cell';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
 import { errorMessage } from '../../lib/api-client';
@@ -24,18 +25,7 @@ const COLUMNS: Column<MemberLedgerLine>[] = [
   { header: 'Date & Time', cell: (l) => formatDateTime(l.dateTime), width: 170 },
   {
     header: 'Kind',
-    cell: (l) => (
-      <div>
-        <Text size="sm" fw={500}>
-          {l.kindLabel}
-        </Text>
-        {l.description && (
-          <TruncatedText size="xs" c="dimmed" maxWidth={240}>
-            {l.description}
-          </TruncatedText>
-        )}
-      </div>
-    ),
+    cell: (l) => <KindCell label={l.kindLabel} description={l.description} />,
   },
   { header: 'Counter-party', cell: (l) => <TruncatedText size="sm" maxWidth={320}>{l.counterparty}</TruncatedText> },
   {

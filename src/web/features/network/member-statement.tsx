@@ -7,7 +7,7 @@ import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { ErrorAlert } from '../../components/error-alert';
 import { PrintButton } from '../../components/print-button';
-import { TruncatedText } from '../../components/truncated-text';
+import { KindCell } from '../../components/kind-cell';
 import { errorMessage } from '../../lib/api-client';
 import { currentMonthRange, formatCount, formatDate, formatDateTime, formatINR } from '../../lib/format';
 import {
@@ -18,18 +18,7 @@ const COLUMNS: Column<MemberStatementLine>[] = [
   { header: 'Date & Time', cell: (l) => formatDateTime(l.dateTime), width: 170 },
   {
     header: 'Kind',
-    cell: (l) => (
-      <div>
-        <Text size="sm" fw={500}>
-          {l.kindLabel}
-        </Text>
-        {l.description && (
-          <TruncatedText size="xs" c="dimmed" maxWidth={240}>
-            {l.description}
-          </TruncatedText>
-        )}
-      </div>
-    ),
+    cell: (l) => <KindCell label={l.kindLabel} description={l.description} />,
   },
   { header: 'Counter-account', cell: (l) => l.counterAccount },
   { header: 'Credit', cell: (l) => (l.credit !== null ? <Text size="sm" c="teal" fw={600}>{`+${formatINR(l.credit)}`}</Text> : null) },
