@@ -8,7 +8,7 @@ import { StatusBadge } from '../../components/status-badge';
 import { useContractForm } from '../../components/use-contract-form';
 import { errorMessage } from '../../lib/api-client';
 import { useAuth } from '../auth/auth-context';
-import { memberPanQuery, useSetPan } from './tax.api';
+import { memberPanQuery, useSetPan } from './tax.queries';
 
 /**
  * The member's PAN on their page (issue 25): masked, the change waiting for approval if any, and
