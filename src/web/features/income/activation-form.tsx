@@ -10,7 +10,7 @@ import { errorMessage } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { outcomeOf, useIdempotencyKey, type MoneyOutcome } from '../../lib/money-request';
 import { useAuth } from '../auth/auth-context';
-import { activePlansQuery, useActivateMembership } from './activation.api';
+import { activePlansQuery, useActivateMembership } from './activation.queries';
 
 interface ActivationFormProps {
   /** Opened from a member's page: that member, already picked. */

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { StatusBadge, type Tone } from '../../components/status-badge';
 import { errorMessage } from '../../lib/api-client';
 import { formatDateTime, formatINR } from '../../lib/format';
-import { membershipDetailQuery, type MembershipDetail } from './activation.api';
+import { membershipDetailQuery, type MembershipDetail } from './activation.queries';
 
 const STATUS: Record<MembershipDetail['status'], { tone: Tone; label: string }> = {
   active: { tone: 'positive', label: 'Active' },
