@@ -13,7 +13,7 @@ import { assertBooks, footprint } from './books-property-kit.ts';
 
 /**
  * The books balance whatever the order of the money operations (issue 25), as a property
- * (fast-check): random sequences of wallet recharges, withdrawals (direct and by request, refused
+ * (fast-check): random sequences of wallet recharges, withdrawals (direct and by request, decided at once or later, refused
  * above the balance), activations (from the wallet and paid outside) with their level income,
  * daily payout runs, Pay Now of Failure rows, run reversals (with shortfalls when the members spent
  * the money), bank batches gathered, released under four eyes and answered by the bank (successes
@@ -57,7 +57,8 @@ afterAll(() => t.close());
 
 type Op =
   | { op: 'recharge'; who: number; paise: number }
-  | { op: 'withdraw'; who: number; part: number; via: 'direct' | 'request'; reject: boolean }
+  | { op: 'withdraw'; who: number; part: number; via: 'direct' | 'request'; decision: Decision }
+  | { op: 'decide'; pick: number; decision: Exclude<Decision, 'later'> }
   | { op: 'activate'; who: number; outside: boolean }
   | { op: 'run'; day: number }
   | { op: 'payNow'; pick: number }
@@ -66,9 +67,14 @@ type Op =
   | { op: 'release'; pick: number }
   | { op: 'answer'; via: 'file' | 'webhook'; answers: { pick: number; ok: boolean }[]; duplicate: boolean; unknown: boolean; twice: boolean };
 
+/** A withdrawal request: approved or rejected at once, or left pending for a later decision (when the balance may have moved). */
+type Decision = 'approved' | 'rejected' | 'later';
+const decisionArb = fc.constantFrom<Decision>('approved', 'approved', 'rejected', 'later');
+
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('recharge' as const), who: fc.nat(), paise: fc.oneof(fc.integer({ min: 1, max: 300_000 }), fc.integer({ min: 300_000, max: 1_500_000 })) }) },
-  { weight: 5, arbitrary: fc.record({ op: fc.constant('withdraw' as const), who: fc.nat(), part: fc.constantFrom(0.25, 0.5, 1, 1, 1.5), via: fc.constantFrom('direct' as const, 'request' as const), reject: fc.boolean() }) },
+  { weight: 5, arbitrary: fc.record({ op: fc.constant('withdraw' as const), who: fc.nat(), part: fc.constantFrom(0.25, 0.5, 1, 1, 1.5), via: fc.constantFrom('direct' as const, 'request' as const), decision: decisionArb }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('decide' as const), pick: fc.nat(), decision: fc.constantFrom('approved' as const, 'approved' as const, 'rejected' as const) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('activate' as const), who: fc.nat(), outside: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant('run' as const), day: fc.integer({ min: 0, max: DAYS - 1 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('payNow' as const), pick: fc.nat() }) },
@@ -174,7 +180,7 @@ describe('the books under random sequences of every money operation (issue 25)',
           ...specs.flatMap((m, who) => (m.fund > 0 ? [{ op: 'recharge' as const, who, paise: m.fund }] : [])),
           ...specs.flatMap((m, who) => (m.activate === 'no' ? [] : [{ op: 'activate' as const, who, outside: m.activate === 'outside' }])),
           ...(firstRun ? [{ op: 'run' as const, day: 0 }] : []),
-          ...specs.flatMap((m, who) => (m.withdraw > 0 ? [{ op: 'withdraw' as const, who, part: m.withdraw, via: 'direct' as const, reject: false }] : [])),
+          ...specs.flatMap((m, who) => (m.withdraw > 0 ? [{ op: 'withdraw' as const, who, part: m.withdraw, via: 'direct' as const, decision: 'approved' as const }] : [])),
           ...randomOps,
         ];
         try {
@@ -225,7 +231,7 @@ async function apply(op: Op, c: CaseState): Promise<string> {
       const userId = funded.length > 0 ? funded[op.who % funded.length] : c.members[op.who % c.members.length];
       const has = await balance(userId);
       const amount = op.part > 1 ? has + 1 + Math.floor(has / 2) : Math.max(1, Math.floor(has * op.part));
-      const label = `withdraw (${op.via}${op.via === 'request' && op.reject ? ', rejected' : ''}) ${userId} ${amount} of ${has}`;
+      const label = `withdraw (${op.via}${op.via === 'request' ? `, ${op.decision}` : ''}) ${userId} ${amount} of ${has}`;
       const before = await footprint(t);
       if (op.via === 'direct') {
         const res = await moved(maker, 'POST', '/wallets/userWalletRecharge', { userId, amount: rupees(amount), transactionType: 'wallet_withdrawal' });
@@ -244,9 +250,29 @@ async function apply(op: Op, c: CaseState): Promise<string> {
         return `${label}: refused`;
       }
       expect(asked.statusCode, asked.body).toBe(201);
-      const decided = await moved(cashier, 'PUT', `/wallet/withdrawals/${asked.json().data.id}`, { status: op.reject ? 'rejected' : 'approved' });
+      if (op.decision === 'later') return `${label} (request ${asked.json().data.id})`;
+      const decided = await moved(cashier, 'PUT', `/wallet/withdrawals/${asked.json().data.id}`, { status: op.decision });
       expect(decided.statusCode, decided.body).toBe(200);
-      if (op.reject) expect({ ...(await footprint(t)), requests: before.requests }).toEqual(before);
+      if (op.decision === 'rejected') expect({ ...(await footprint(t)), requests: before.requests }).toEqual(before);
+      return label;
+    }
+    case 'decide': {
+      const pending = await t.database.query<{ id: string; user_id: string; amount: string }>(
+        `select id::text, user_id::text, amount_paise::text as amount from withdrawal_requests where status = 'pending' and user_id = any($1::int8[]) order by id`,
+        [c.members]);
+      if (pending.length === 0) return 'decide: no pending request';
+      const w = pending[op.pick % pending.length];
+      const has = await balance(Number(w.user_id));
+      const before = await footprint(t);
+      const decided = await moved(cashier, 'PUT', `/wallet/withdrawals/${w.id}`, { status: op.decision });
+      const label = `decide request ${w.id} (${w.user_id}, ${w.amount} of ${has}): ${op.decision}`;
+      if (op.decision === 'approved' && Number(w.amount) > has) { // the balance moved since the request: refused, nothing moves
+        expect(decided.statusCode, decided.body).toBe(400);
+        expect(await footprint(t)).toEqual(before);
+        return `${label}, refused`;
+      }
+      expect(decided.statusCode, decided.body).toBe(200);
+      if (op.decision === 'rejected') expect(await footprint(t)).toEqual(before);
       return label;
     }
     case 'activate': {
