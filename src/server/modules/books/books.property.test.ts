@@ -305,23 +305,42 @@ async function apply(op: Op, c: CaseState): Promise<string> {
       return `run day ${op.day} (run ${runId}${res.statusCode === 201 ? '' : ', again'})`;
     }
     case 'payNow': {
-      const failures = await t.database.query<{ id: string; user_id: string; amount: string }>(
+      const failed = () => t.database.query<{ id: string; user_id: string; amount: string }>(
         `select id::text, user_id::text, amount_paise::text as amount from daily_payouts where status = 'Failure' and user_id = any($1::int8[]) order by id`,
         [c.members]);
-      if (failures.length === 0) return 'pay now: no Failure row';
+      let failures = await failed();
+      let ran = '';
+      if (failures.length === 0) { // run a day not run yet: it may leave Failure rows (no bank account when paying to bank)
+        const [free] = await t.database.query<{ d: number | null }>(
+          `select min(d)::int as d from generate_series(0, ${DAYS - 1}) d
+            where not exists (select 1 from income_runs r where r.kind = 'daily_payout' and r.period_start = $1::date + d)`, [c.base]);
+        if (free.d === null) return 'pay now: no Failure row';
+        ran = await apply({ op: 'run', day: free.d }, c);
+        await assertBooks(t, maker, ran);
+        ran = `${ran}, `;
+        failures = await failed();
+        if (failures.length === 0) return `${ran}pay now: no Failure row`;
+      }
       const f = failures[op.pick % failures.length];
       const res = await moved(maker, 'POST', '/transferAdmin', { userId: Number(f.user_id), amount: rupees(Number(f.amount)), typeIncome: 'dailyPayout', payoutId: Number(f.id) });
       expect(res.statusCode, res.body).toBe(200);
       const [row] = await t.database.query<{ status: string }>('select status from daily_payouts where id = $1', [f.id]);
       expect(row.status).toBe('Success');
-      return `pay now payout ${f.id} (${f.user_id}, ${f.amount})`;
+      return `${ran}pay now payout ${f.id} (${f.user_id}, ${f.amount})`;
     }
     case 'reverse': {
       const runs = await t.database.query<{ run_id: string; status: string }>(
         `select run_id::text, status from income_runs where kind = 'daily_payout' and period_start between $1::date and $2::date order by run_id`,
         [c.base, addDays(c.base, DAYS - 1)]);
       if (runs.length === 0) return 'reverse: no run';
-      const r = runs[op.pick % runs.length];
+      // Half the time a standing run with Pay Now lines on its Failure rows, when there is one.
+      const paidNowRuns = op.pick % 2 === 0 ? await t.database.query<{ run_id: string; status: string }>(
+        `select r.run_id::text, r.status from income_runs r where r.run_id = any($1::int8[]) and r.status = 'completed'
+            and exists (select 1 from ledger_entries l where l.run_id = r.run_id and l.actor_id is not null) order by r.run_id`,
+        [runs.map((x) => x.run_id)]) : [];
+      const r = paidNowRuns.length > 0 ? paidNowRuns[0] : runs[op.pick % runs.length];
+      const [paidNow] = await t.database.query<{ n: number }>(
+        'select count(*)::int as n from ledger_entries where run_id = $1 and actor_id is not null and reversal_of is null', [r.run_id]);
       const before = await footprint(t);
       const res = await moved(maker, 'POST', `/income/runs/${r.run_id}/reverse`, { remarks: 'Property' });
       await runsSettled(t.database); // a reversal that did not fit the request goes on in the background
@@ -334,7 +353,7 @@ async function apply(op: Op, c: CaseState): Promise<string> {
       const [after] = await t.database.query<{ status: string }>('select status from income_runs where run_id = $1', [r.run_id]);
       expect(after.status).toBe('reversed');
       const [short] = await t.database.query<{ n: number }>('select count(*)::int as n from run_shortfalls where run_id = $1', [r.run_id]);
-      return `reverse run ${r.run_id}${short.n > 0 ? ` (${short.n} shortfalls)` : ''}`;
+      return `reverse run ${r.run_id}${paidNow.n > 0 ? ' with Pay Now lines' : ''}${short.n > 0 ? ` (${short.n} shortfalls)` : ''}`;
     }
     case 'gather': {
       const before = await footprint(t);
