@@ -169,7 +169,6 @@ describe.skipIf(!chromiumPath)('bank transfers in Chromium', () => {
     expect(await walletBalance(journey.server.url, admin, bala.userId)).toBe(RECHARGE - bala.withdrawal);
 
     // ---- The maker: Bank Transfers → what can be gathered → Gather → Release ----
-    const started = Date.now();
     const maker = await journey.browser.newPage({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
     maker.setDefaultTimeout(T);
     await signIn(maker, MAKER);
@@ -288,7 +287,6 @@ describe.skipIf(!chromiumPath)('bank transfers in Chromium', () => {
     for (const [account, side, rupees] of cases) {
       await expect.poll(() => trialBalance(maker, account)[side].innerText(), { timeout: T }).toBe(money(rupees));
     }
-    console.log(`bank-transfers journey: ${((Date.now() - started) / 1000).toFixed(1)} s in the browser`);
     await maker.close();
   }, 180_000);
 });
