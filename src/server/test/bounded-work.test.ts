@@ -33,6 +33,8 @@ async function requiredQuery(): Promise<Record<string, string>> {
     'GET /api/wallets/adminRevenue': month,
     'GET /api/royalties/royaltyStats': month,
     'GET /api/rewards/rewardsDaily': month,
+    'GET /api/tax/tds': 'year=2024&quarter=1',
+    'GET /api/wallet/members/:userId/statement': month,
   };
 }
 

@@ -142,7 +142,9 @@ describe(`fuzzing every route with ${TOTAL} generated requests (seed ${SEED})`, 
       if (route.method === 'GET') {
         const before = await tables.checksums();
         for (const req of requests) await send(req);
-        const changed = changedTables(before, await tables.checksums());
+        // server_copies is written by each copy's own timer (session-cache.ts), never by a request:
+        // on a busy machine its beat can land inside a batch of GETs.
+        const changed = changedTables(before, await tables.checksums()).filter((name) => name !== 'server_copies');
         if (changed.length) tally.failures.push(`GET ${route.url} changed ${changed.join(', ')} (seed ${seed + b})`);
         continue;
       }

@@ -15,12 +15,12 @@ export function sided(paise: number) {
   return { debit: paise < 0 ? rupees(-paise) : null, credit: paise > 0 ? rupees(paise) : null };
 }
 
+/** The company movements (transfers that are no ledger kind): db/books.ts callers' `kind`. */
 const OTHER_KINDS: Record<string, string> = {
-  bank_return: 'Bank Return',
   bank_release: 'Bank Transfer Released',
   bank_settle: 'Bank Transfer Settled',
   shortfall: 'Shortfall',
-  reversal: 'Reversal',
+  run_reversal: 'Reversal of a Run',
 };
 
 /** A transfer's or a line's kind in words: the ledger's kinds, the company movements, or the code made readable. */

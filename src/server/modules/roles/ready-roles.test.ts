@@ -47,10 +47,13 @@ describe('ready roles (issue 24)', () => {
 
   it('migration 0027 adds them to an existing installation only where absent, with the same sets', async () => {
     const ready = fs.readFileSync(new URL('../../../../drizzle/0027_ready_roles.sql', import.meta.url), 'utf8');
-    // 0030 (issue 25) gives the Accountant books_view: the sets are READY_ROLES' after both.
+    // 0030 and 0031 (issue 25) give the Accountant books_view and bank_transfers: the sets are
+    // READY_ROLES' after all three (0031's grant alone: its tables exist already).
     const booksView = fs.readFileSync(new URL('../../../../drizzle/0030_books_view.sql', import.meta.url), 'utf8');
+    const bankGrant = fs.readFileSync(new URL('../../../../drizzle/0031_bank_transfers.sql', import.meta.url), 'utf8')
+      .split('--> statement-breakpoint').filter((statement) => statement.includes("'bank_transfers'"));
     const migrate = async () => {
-      for (const statement of [ready, ...booksView.split('--> statement-breakpoint')]) await t.database.query(statement);
+      for (const statement of [ready, ...booksView.split('--> statement-breakpoint'), ...bankGrant]) await t.database.query(statement);
     };
     // An installation from before issue 24 that made its own "Support" role.
     await t.database.query(`delete from roles where name in ('Operator', 'Approver', 'Accountant')`);

@@ -54,6 +54,8 @@ describe('every route declares its access', () => {
   const PUBLIC = new Set([
     'GET /api', 'GET /api/health', 'POST /api/Adminlogin', 'POST /api/register',
     'POST /api/users/forgot-password', 'POST /api/users/reset-password', 'POST /api/users/confirm-email',
+    // The bank's answers (issue 25): no session, signed with BANK_WEBHOOK_SECRET (HMAC-SHA256), checked first.
+    'POST /api/bank-transfers/webhook',
   ]);
 
   it('has a permission or is on the public list, and an unauthenticated call to a guarded one gets 401', async () => {

@@ -192,7 +192,7 @@ function statementLine(r: repo.StatementLineRow, startPaise: number) {
     transferId: r.transferId,
     dateTime: r.dateTime,
     kind: r.kind,
-    kindLabel: r.kind === 'bank_return' ? 'Bank Return' : ledgerKindLabel(r.kind),
+    kindLabel: ledgerKindLabel(r.kind),
     description: r.description,
     counterAccount: r.counterAccount,
     ...sided(r.amountPaise),

@@ -68,7 +68,7 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
             </Button>
           )}
           {hasFile && (
-            <CsvButton endpoint={bankTransfersApi.file} input={{ params: { id }, query: {} }} filename={`bank-batch-${id}.csv`} onError={onError} />
+            <CsvButton endpoint={bankTransfersApi.file} input={{ params: { id }, query: {} }} filename={b?.template === 'hdfc' ? `bank-batch-${id}-hdfc.csv` : `bank-batch-${id}.csv`} onError={onError} />
           )}
         </Group>
       </Group>
@@ -253,7 +253,7 @@ export default function BankTransfersPage() {
             columns={transitColumns}
             rows={transit.isPlaceholderData ? undefined : transit.data?.data}
             rowKey={(l) => l.id}
-            loading={transit.isPending || transit.isPlaceholderData}
+            loading={transit.isLoading || transit.isPlaceholderData}
             empty="Nothing is in transit: every released transfer has been answered by the bank."
             paging={transit.data ? { page: transitPage, limit: LINES_PAGE_SIZE, total: transit.data.total, onPage: setTransitPage } : undefined}
           />
