@@ -50,7 +50,7 @@ function reversalRows(runId: number, members: MemberRange): SQL {
       window per_user as (partition by l.user_id)
     ),
     comp as materialized (
-      select o.id, o.user_id, o.kind, o.batch_id, o.credits::int8 as credits,
+      select o.id, o.user_id, o.kind, o.batch_id, o.amount, o.credits::int8 as credits,
              least(o.credits, u.balance_paise + o.debits)::int8 as takeable,
              (case when o.amount < 0 then -o.amount
                    else -least(o.amount, greatest(least(o.credits, u.balance_paise + o.debits) - o.before, 0)) end)::int8 as back
@@ -89,13 +89,13 @@ export async function compensate(db: Db, runId: number, actorId: number, members
     lines: sql`
       select id as ord, null::int8 as id, user_id, kind, back as amount_paise, batch_id, ${description}::text as description, id as reversal_of
         from comp where back <> 0`,
+    // From comp alone (it carries each row's amount): a join of two CTEs is planned blind, and at
+    // scale it was a nested loop rescanning a spilled CTE (bench/results.md, issue 25).
     legs: sql`
       select x.account, sum(x.amount)::int8 as amount_paise
-        from (select book_account(o.kind) as account, (o.amount + c.back)::int8 as amount
-                from orig o join comp c on c.id = o.id where o.amount > 0
+        from (select book_account(c.kind) as account, (c.amount + c.back)::int8 as amount from comp c where c.amount > 0
               union all
-              select 'recoveries_owed', -(o.amount + c.back)::int8
-                from orig o join comp c on c.id = o.id where o.amount > 0) x
+              select 'recoveries_owed', -(c.amount + c.back)::int8 from comp c where c.amount > 0) x
        group by x.account`,
     select: sql`(select count(*) from posting_users where amount <> 0)::int8 as members,
            (select coalesce(json_agg(json_build_object('userId', user_id, 'short', short) order by user_id), '[]')
