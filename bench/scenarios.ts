@@ -43,6 +43,11 @@ export function scenarios(p: BenchParams): Scenario[] {
     { name: 'reward month', path: `/api/rewards/rewardsDaily?${month}&transactionType=dailyPayout`, read: true, p95Target: 50 },
     { name: 'daily payouts month with totals', path: `/api/wallets/dailyPayout?${month}`, read: true, p95Target: 50 },
     { name: 'wallet history page', path: '/api/users/walletHistory?transactionType=wallet_recharge&page=1&limit=25', read: true, p95Target: 25 },
+    // The books (issue 25): the trial balance from the daily rollups (target: answers in ≤ 1 s at
+    // 1M members and 10M transfers), and an account's statement over the month, first page of legs.
+    { name: 'books: trial balance (today)', path: '/api/books/trial-balance', read: true, p95Target: 1000 },
+    { name: 'books: company bank statement month', path: `/api/books/accounts/company_bank/statement?${month}&page=1&limit=25`, read: true, p95Target: 1000 },
+    { name: 'books: member wallets statement month', path: `/api/books/accounts/member_wallets/statement?${month}&page=1&limit=25`, read: true, p95Target: 1000 },
     {
       name: 'wallet recharge (POST, fresh Idempotency-Key)',
       path: '/api/wallets/userWalletRecharge',
