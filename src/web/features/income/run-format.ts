@@ -126,6 +126,7 @@ const STATE: Record<string, { label: string; text?: (v: unknown) => string }> = 
   sharedPaise: { label: 'Shared' },
   leftoverPaise: { label: 'Left unpaid (rounding down)' },
   tdsBp: { label: 'TDS' },
+  tdsWithoutPanBp: { label: 'TDS without PAN' },
   adminChargeBp: { label: 'Admin charge' },
   payTo: { label: 'Pay to', text: (v) => SETTINGS.payTo.text(v) },
   mode: { label: 'Mode', text: (v) => SETTINGS.monthlyRewardMode.text(v) },

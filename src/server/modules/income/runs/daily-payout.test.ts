@@ -55,7 +55,7 @@ describe('the daily payout run', () => {
       totals: { ...run.totals },
     });
     expect(run.settings).toMatchObject({ tdsPercent: 5, adminChargePercent: 2.5 });
-    expect(run.state).toMatchObject({ tdsBp: 500, adminChargeBp: 250, payTo: 'wallet' });
+    expect(run.state).toMatchObject({ tdsBp: 500, tdsWithoutPanBp: 500, adminChargeBp: 250, payTo: 'wallet' });
 
     // ₹15: TDS 75 paise, admin charge floor(37.5) = 37 paise, the member gets 13.88.
     expect(await ledgerOf(t.database, percent)).toEqual([

@@ -153,7 +153,10 @@ export const dailyPayout: RunKindHandler = {
     const [row] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int8 as n from memberships where status = 'active'`));
     return {
       total: Number(row.n),
-      state: { tdsBp: percentToBp(scope.settings.tdsPercent), adminChargeBp: percentToBp(scope.settings.adminChargePercent), payTo: scope.settings.payTo },
+      state: {
+        tdsBp: percentToBp(scope.settings.tdsPercent), tdsWithoutPanBp: percentToBp(scope.settings.tdsWithoutPanPercent),
+        adminChargeBp: percentToBp(scope.settings.adminChargePercent), payTo: scope.settings.payTo,
+      },
       batch: { kind: 'reward', rewardType: 'dailyPayout', runDate: scope.period.start },
     };
   },
