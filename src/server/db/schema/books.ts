@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import type { BookAccountCode, BookAccountType } from '../../../contract/books.ts';
 
 /**
  * The books (issue 25, drizzle/0029, docs/books.md): double entry over accounts. Every member's
@@ -7,15 +8,8 @@ import { bigint, check, date, index, integer, pgTable, primaryKey, smallint, tex
  * rows); the company's own accounts are these. Amounts are credit-positive, as the member ledger
  * always was: every transfer's legs sum to zero and so does the trial balance.
  */
-export const BOOK_ACCOUNT_TYPES = ['asset', 'liability', 'income', 'expense'] as const;
-export type BookAccountType = (typeof BOOK_ACCOUNT_TYPES)[number];
-
-export const BOOK_ACCOUNTS = [
-  'company_bank', 'outside_payments', 'recoveries_owed', 'member_wallets', 'withdrawals_payable', 'bank_in_transit',
-  'tds_payable', 'membership_revenue', 'admin_charge_income', 'level_income_expense', 'daily_payout_expense',
-  'royalty_expense', 'reward_expense', 'operator_credits', 'rounding',
-] as const;
-export type BookAccount = (typeof BOOK_ACCOUNTS)[number];
+/** The chart's codes and types are the contract's (one list: contract/books.ts). */
+export type BookAccount = BookAccountCode;
 
 /** The chart of accounts (rows written by drizzle/0029). */
 export const bookAccounts = pgTable(
