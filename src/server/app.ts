@@ -40,14 +40,6 @@ import { runsRoutes } from './modules/income/runs/runs.routes.ts';
 import { bankTransfersRoutes } from './modules/bank-transfers/bank-transfers.routes.ts';
 import { booksRoutes } from './modules/books/books.routes.ts';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    config: Config;
-    database: Database;
-    mailer: Mailer;
-  }
-}
-
 export interface AppDeps {
   config: Config;
   database: Database;

@@ -24,6 +24,20 @@ export interface AuthContext {
   lastUsedAt: Date | null;
 }
 
+// What the server puts on Fastify's objects: app.ts decorates the instance with these, the auth
+// guard (plugins/auth.ts) sets `request.auth`. Declared here, beside what reads them, so that a
+// program reaching this file without app.ts (an e2e test's kit) still knows them.
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    mailer: Mailer;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
 /**
  * What a service needs to know about the call, as plain data: routes build it with `contextOf`
  * and pass it to `service(ctx, input)`; a service never sees a Fastify object, so it can be

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE } from '../../contract/permissions.ts';
-import { loadSession } from '../plugins/auth.ts';
+import { loadSession } from '../modules/auth/session.ts';
 import { sessionFor } from './accounts.ts';
 import { runsSettled } from '../modules/income/runs/engine.ts';
 import { changedTables, watchTables, type TableChecksums, type TableWatch } from './fuzz/checksum.ts';

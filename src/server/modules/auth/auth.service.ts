@@ -3,7 +3,7 @@ import type { LoginBody, RegisterBody, SessionUser } from '../../../contract/aut
 import type { Config } from '../../config.ts';
 import { audit } from '../../lib/audit.ts';
 import { actorId, type AuthContext, type Ctx } from '../../lib/context.ts';
-import { accountRequiresTwoFactor, hashToken, loadSession } from '../../plugins/auth.ts';
+import { accountRequiresTwoFactor, hashToken, loadSession } from './session.ts';
 import { AppError } from '../../lib/errors.ts';
 import { mailLink } from '../../mailer.ts';
 import { insertUser } from '../users/users.repository.ts';

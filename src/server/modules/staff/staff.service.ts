@@ -7,7 +7,7 @@ import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { mailLink } from '../../mailer.ts';
-import { hashToken } from '../../plugins/auth.ts';
+import { hashToken } from '../auth/session.ts';
 import { insertUser } from '../users/users.repository.ts';
 import * as repo from './staff.repository.ts';
 
