@@ -2,66 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { PGLITE_PARSERS, pgliteDriver } from './pglite-driver.ts';
 import { postgresDriver } from './postgres-driver.ts';
+import type { Database, PoolStats } from './driver.ts';
 
-/** One Drizzle type for both drivers: PGlite (embedded) and node-postgres (a server). */
-export type Db = PgDatabase<PgQueryResultHKT>;
+export type { Database, Db, PoolStats } from './driver.ts';
 
 /** The rows of `db.execute(sql…)`: both drivers answer `{ rows }`, typed apart by Drizzle. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
-}
-
-export interface Database {
-  db: Db;
-  kind: 'pglite' | 'postgres';
-  /** PGlite only: the whole data directory, to clone a migrated template quickly in tests. */
-  dump?: () => Promise<Blob | File>;
-  /** Plain SQL with $1 parameters, for hot paths and set-based work. */
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
-  /** Several statements in one round trip, no parameters (migrations, bulk loads). */
-  exec(text: string): Promise<void>;
-  /**
-   * Applies the committed journal migrations, then the current trigger functions in
-   * drizzle/functions/ when they changed (functions.ts). Run it inside `exclusive` when several
-   * servers may start at once. `functionsFolder` replaces drizzle/functions (tests of re-applying).
-   */
-  migrate(options?: { functionsFolder?: string }): Promise<void>;
-  /**
-   * Runs `work` while holding the start-up lock: on PostgreSQL a session advisory lock, so that of
-   * several server copies starting at once one migrates and bootstraps while the others wait, then
-   * find nothing left to do. PGlite has one process by construction.
-   */
-  exclusive<T>(work: () => Promise<T>): Promise<T>;
-  /**
-   * For /api/health: resolves when the database answers, without queueing behind request work.
-   * On a server it has a connection of its own; PGlite is one connection in this process, so
-   * asking it anything would wait for every query queued before, and it answers by being open.
-   */
-  ping(): Promise<void>;
-  /**
-   * Calls `onNotice` with the payload of every NOTIFY on `channel` (a constant identifier) until the
-   * returned function is called. On a server it holds a connection of its own, and `onLost` hears
-   * when that connection fails (nothing more is heard on it: listen again).
-   */
-  listen(channel: string, onNotice: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
-  /** The request pool's use, for /metrics; null on PGlite (one connection in this process, no pool). */
-  poolStats(): PoolStats | null;
-  close(): Promise<void>;
-}
-
-export interface PoolStats {
-  /** Connections open, idle among them, requests queued for one, the pool's size. */
-  total: number;
-  idle: number;
-  waiting: number;
-  max: number;
-  /** Since the pool opened: connections handed out, and the seconds callers waited for them together. */
-  acquired: number;
-  waitSeconds: number;
 }
 
 /**

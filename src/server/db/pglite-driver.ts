@@ -1,8 +1,7 @@
 import { PGlite, parse as pgliteResults, protocol, types, type Results } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
-import type { Db } from './client.ts';
-import { MIGRATIONS_FOLDER, statementName, type Driver } from './driver.ts';
+import { MIGRATIONS_FOLDER, statementName, type Db, type Driver } from './driver.ts';
 import { applyFunctions } from './functions.ts';
 import { retryingTransactions } from './retry.ts';
 import { queryTiming } from './query-timing.ts';

@@ -1,8 +1,7 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import type { Db } from './client.ts';
-import { MIGRATIONS_FOLDER, statementName, type Driver } from './driver.ts';
+import { MIGRATIONS_FOLDER, statementName, type Db, type Driver } from './driver.ts';
 import { applyFunctions } from './functions.ts';
 import { retryingTransactions } from './retry.ts';
 
