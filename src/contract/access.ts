@@ -35,7 +35,7 @@ export const permissionBody = z.object({
     .max(100, 'Permission name must be at most 100 characters')
     .transform(normalizePermissionName)
     .refine((v) => v.length > 0, 'Permission name must contain letters or digits'),
-  description: z.string({ error: 'Description is required' }).trim().min(1, 'Description is required').max(500),
+  description: z.string({ error: 'Description is required' }).trim().min(1, 'Description is required').max(500, 'Description must be at most 500 characters'),
 });
 export type PermissionBody = z.input<typeof permissionBody>;
 
@@ -71,7 +71,7 @@ export const role = z.object({
 export type Role = z.infer<typeof role>;
 
 export const roleBody = z.object({
-  name: z.string({ error: 'Please enter a role name' }).trim().min(1, 'Please enter a role name').max(100),
+  name: z.string({ error: 'Please enter a role name' }).trim().min(1, 'Please enter a role name').max(100, 'Role name must be at most 100 characters'),
   status: z.boolean().default(true),
   /** Left out: false for a new role, unchanged on an update (the spec's client sends only name and status). */
   twoFactorRequired: z.boolean({ error: 'twoFactorRequired must be true or false' }).optional(),
@@ -108,7 +108,7 @@ const permissionIds = z
   .max(1000)
   .transform((ids) => [...new Set(ids)].sort((a, b) => a - b));
 
-const groupName = z.string().trim().max(100);
+const groupName = z.string().trim().max(100, 'Permission group name must be at most 100 characters');
 
 export const createRolePermissionBody = z.object({
   roleId: id,

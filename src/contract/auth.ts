@@ -55,12 +55,12 @@ export const PASSWORD_MESSAGES = {
 export const newPassword = z.string().min(PASSWORD_MIN_LENGTH, PASSWORD_MESSAGES.short).max(256, PASSWORD_MESSAGES.long);
 
 export const registerBody = z.object({
-  name: z.string().trim().min(3, 'Username must be at least 3 characters').max(50)
+  name: z.string().trim().min(3, 'Username must be at least 3 characters').max(50, 'Username must be at most 50 characters')
     .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain only letters, digits, dot, dash and underscore'),
-  fullName: z.string().trim().min(1, 'Full name is required').max(100),
+  fullName: z.string().trim().min(1, 'Full name is required').max(100, 'Full name must be at most 100 characters'),
   email: z.string().trim().toLowerCase().email('Enter a valid email address').max(254),
   phone: z.string().trim().regex(/^\+?[0-9]{10,13}$/, 'Phone number must be 10 to 13 digits'),
-  address: z.string().trim().min(1, 'Address is required').max(300),
+  address: z.string().trim().min(1, 'Address is required').max(300, 'Address must be at most 300 characters'),
   password: newPassword,
 });
 export type RegisterBody = z.infer<typeof registerBody>;

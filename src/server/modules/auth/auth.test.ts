@@ -171,6 +171,20 @@ describe('POST /api/register', () => {
     }
   });
 
+  it('issue 24 item 9: a username, full name or address over its limit is refused at its field with a message, never cut', async () => {
+    const cases: [string, string, string][] = [
+      ['fullName', 'F'.repeat(300), 'Full name must be at most 100 characters'],
+      ['name', 'u'.repeat(300), 'Username must be at most 50 characters'],
+      ['address', 'A'.repeat(301), 'Address must be at most 300 characters'],
+    ];
+    for (const [i, [field, value, message]] of cases.entries()) {
+      const res = await register({ ...newAccount(8), [field]: value }, `10.1.8.${i + 1}`);
+      expect(res.statusCode, field).toBe(400);
+      expect(res.json().errors).toEqual([expect.objectContaining({ path: `body.${field}`, field, message })]);
+    }
+    expect((await t.database.query(`select 1 from users where email = 'member8@test.local'`)).length).toBe(0);
+  });
+
   it('finding 11: a short, common or trivial password is refused under the password field', async () => {
     const cases: [string, string][] = [
       ['aaaaaaaa', 'Password must be at least 10 characters'],

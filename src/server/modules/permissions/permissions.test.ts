@@ -43,6 +43,10 @@ describe('permissions API', () => {
     const empty = await call('POST', '/api/permissions/createPermission', { module: 'Users', name: '!!!', description: ' ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().errors.map((e: { path: string }) => e.path)).toEqual(['body.name', 'body.description']);
+    // Issue 24 item 9: text over its limit is refused with a message at its field, never cut.
+    const long = await call('POST', '/api/permissions/createPermission', { module: 'Users', name: 'long_one', description: 'd'.repeat(501) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors).toEqual([expect.objectContaining({ path: 'body.description', message: 'Description must be at most 500 characters' })]);
   });
 
   it('updates a permission; 404 for an unknown id; a built-in name cannot be renamed', async () => {

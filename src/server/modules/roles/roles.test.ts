@@ -36,6 +36,10 @@ describe('roles API', () => {
     const empty = await call('POST', '/api/CreateRoles', { name: '  ' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json().message).toBe('Please enter a role name');
+    // Issue 24 item 9: a 300-character name is refused with a message, not cut to 100.
+    const long = await call('POST', '/api/CreateRoles', { name: 'R'.repeat(300) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe('Role name must be at most 100 characters');
   });
 
   it('updates name and status, and keeps the role-permission record\u2019s name in step', async () => {

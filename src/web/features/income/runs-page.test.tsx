@@ -249,6 +249,13 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     expect(await within(lines).findByText('Uma Last')).toBeTruthy();
     expect(within(lines).getByText('Was an unpaid failure')).toBeTruthy();
     expect(lineCalls.some((u) => u.includes('page=2'))).toBe(true);
+    // Print run: the drawer alone on paper, the button itself left out.
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    const printButton = within(drawer).getByRole('button', { name: 'Print run' });
+    expect(printButton.closest('.no-print')).toBeTruthy();
+    fireEvent.click(printButton);
+    await vi.waitFor(() => expect(print).toHaveBeenCalledTimes(1));
   });
 
   it('shows a run\'s details: totals, the settings it used, its state, shortfalls with names and what was recovered, and its error', async () => {
