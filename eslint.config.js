@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 /**
  * Lint for the whole repository, run by `npm test` (issue 14). typescript-eslint's `recommended`
@@ -24,8 +25,11 @@ import tseslint from 'typescript-eslint';
  *   member search (features/network/member-search.tsx). A test may also import another
  *   feature's test fakes (features/<x>/fake-*.ts).
  * - The web reaches the API only through the contract's typed client (lib/api-client.ts): no
- *   fetch() elsewhere, and features do not import the deprecated apiRequest or downloadCsv, which
- *   take a path string. Tests may mock fetch.
+ *   fetch() elsewhere. Tests may mock fetch.
+ * - No import loops (import-x/no-cycle over src, bench, scripts and e2e; `import type` counts too,
+ *   except where a type alone closes the loop, which TypeScript erases).
+ * - Services and repositories never import plugins/ (Fastify plugins): shared code a plugin and a
+ *   service both need lives in lib/ or in the module that owns it (e.g. modules/auth/session.ts).
  */
 
 const features = 'features/[^/]+/';
@@ -41,11 +45,7 @@ const appFromFeature = {
   regex: '^(\\.\\./)+app(/|$)',
   message: 'Features do not import app/ (app composes features). Route paths live in lib/paths.ts.',
 };
-const deprecatedApi = [
-  { name: '../../lib/api-client', importNames: ['apiRequest'], message: 'apiRequest is deprecated: use client(<feature>Api) from lib/api-client.' },
-  { name: '../../lib/download-csv', message: 'downloadCsv takes a path string: use download(endpoint, filename, input) from lib/api-client.' },
-];
-const featureImports = (forTests) => ['error', { paths: deprecatedApi, patterns: [otherFeatureInternals(forTests), appFromFeature, webNotServer] }];
+const featureImports = (forTests) => ['error', { patterns: [otherFeatureInternals(forTests), appFromFeature, webNotServer] }];
 
 const noFetch = {
   selector: "CallExpression[callee.name='fetch'], CallExpression[callee.property.name='fetch'][callee.object.name=/^(window|globalThis|self)$/]",
@@ -69,6 +69,16 @@ export default defineConfig([
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
   {
+    files: ['src/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.ts', 'e2e/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
     files: ['src/contract/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
@@ -89,6 +99,7 @@ export default defineConfig([
         paths: [{ name: 'fastify', message: 'Services and repositories take a plain Ctx (lib/context.ts) and a Db, never a Fastify object.' }],
         patterns: [
           { regex: '^@fastify/', message: 'Services and repositories never see Fastify objects.' },
+          { regex: '^(\\.\\./)+plugins/', message: 'Services and repositories never import plugins/: shared code lives in lib/ or in the module that owns it.' },
           { regex: '^(\\.\\./)+web(/|$)', message: 'The server never imports the web.' },
         ],
       }],

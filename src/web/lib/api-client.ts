@@ -127,11 +127,6 @@ async function sendForFile(path: string): Promise<Blob> {
   return response.blob();
 }
 
-/** @deprecated Path-string calls, until every feature calls its contract's typed client. */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  return (await send(path, options)).payload as T;
-}
-
 // ---- The typed client: one caller per contract endpoint ----
 
 export interface CallOptions {
