@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import { jsonResponse, mockFetch, renderPage, renderRoutes, signIn } from '../../test-utils';
+import RunsPage from '../income/runs-page';
 import BooksPage from './books-page';
 
 const account = (code: string, name: string, type: string, balance: number) => ({
@@ -113,5 +114,39 @@ describe('the Books screen (issue 25)', () => {
     expect(await within(dialog).findByText('Legs sum to zero')).toBeTruthy();
     expect(within(dialog).getByRole('link', { name: 'Pooja Nair' }).getAttribute('href')).toBe('/users/101');
     expect(within(dialog).getByRole('table', { name: 'Member lines of transfer 41' })).toBeTruthy();
+  });
+
+  it('links a transfer caused by a run to that run\u2019s details on the income runs screen', async () => {
+    signIn(['books_view', 'payouts_view']);
+    const runCause = { ...cause, run: { runId: 7, kind: 'daily_payout', periodStart: '2026-11-03', periodEnd: '2026-11-03' }, operator: null, text: 'Daily payout run #7 (03-11-2026)' };
+    const run = {
+      runId: 7, kind: 'daily_payout', periodStart: '03-11-2026', periodEnd: '03-11-2026', status: 'completed',
+      totals: { total: 1, done: 1, paid: 1, failed: 0, gross: 10, deductions: 0, tds: 0, adminCharge: 0, net: 10, failedAmount: 0 },
+      startedBy: null, startedByName: null, startedAt: '2026-11-03T12:30:00Z', finishedAt: '2026-11-03T12:31:00Z',
+      reversedBy: null, reversedByName: null, reversedAt: null, shortfall: 0, error: null, batchId: null,
+    };
+    const fetchMock = mockFetch((path) => {
+      if (path.startsWith('/books/trial-balance')) return jsonResponse(200, TB(true));
+      if (path.startsWith('/books/accounts/company_bank/statement')) {
+        return jsonResponse(200, { ...STATEMENT, data: { ...STATEMENT.data, legs: STATEMENT.data.legs.map((l) => ({ ...l, cause: runCause })) } });
+      }
+      if (path.startsWith('/books/transfers/41')) return jsonResponse(200, { ...TRANSFER, data: { ...TRANSFER.data, cause: runCause } });
+      if (path === '/income/runs/7') {
+        return jsonResponse(200, { success: true, data: { ...run, settingsVersionId: 2, settings: null, state: {}, shortfalls: [], reversal: null } });
+      }
+      if (path.startsWith('/income/runs')) return jsonResponse(200, { success: true, data: [run], total: 1, page: 1, limit: 25 });
+      return jsonResponse(404, { success: false, message: 'Not here' });
+    });
+    renderRoutes([{ path: '/books', element: <BooksPage /> }, { path: '/income/runs', element: <RunsPage /> }], '/books');
+    fireEvent.click(await screen.findByRole('button', { name: 'Open the statement of Company bank' }));
+    const legs = await screen.findByRole('table', { name: 'Legs of Company bank' });
+    fireEvent.click(await within(legs).findByRole('button', { name: 'Open transfer 41' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Transfer #41' });
+    const link = await within(dialog).findByRole('link', { name: 'Run #7' });
+    expect(link.getAttribute('href')).toBe('/income/runs?run=7');
+    fireEvent.click(link);
+    // The runs screen opens with that run's details, not just the list.
+    expect(await screen.findByRole('dialog', { name: 'Run #7' })).toBeTruthy();
+    await waitFor(() => expect(calls(fetchMock)).toContain('/api/income/runs/7'));
   });
 });
