@@ -1,8 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, renderRoutes, signIn } from '../../test-utils';
-import RunsPage from '../income/runs-page';
+import { useLocation } from 'react-router';
 import BooksPage from './books-page';
+
+/** Where a link led (the runs screen itself is tested on its own: runs-page.test opens `?run=N`). */
+function Landed() {
+  const { pathname, search } = useLocation();
+  return <p>{`Landed on ${pathname}${search}`}</p>;
+}
 
 const account = (code: string, name: string, type: string, balance: number) => ({
   code, name, type, description: `${name} description`, balance,
@@ -116,28 +122,18 @@ describe('the Books screen (issue 25)', () => {
     expect(within(dialog).getByRole('table', { name: 'Member lines of transfer 41' })).toBeTruthy();
   });
 
-  it('links a transfer caused by a run to that run\u2019s details on the income runs screen', async () => {
+  it('links a transfer caused by a run to that run\u2019s details on the income runs screen (/income/runs?run=N)', async () => {
     signIn(['books_view', 'payouts_view']);
     const runCause = { ...cause, run: { runId: 7, kind: 'daily_payout', periodStart: '2026-11-03', periodEnd: '2026-11-03' }, operator: null, text: 'Daily payout run #7 (03-11-2026)' };
-    const run = {
-      runId: 7, kind: 'daily_payout', periodStart: '03-11-2026', periodEnd: '03-11-2026', status: 'completed',
-      totals: { total: 1, done: 1, paid: 1, failed: 0, gross: 10, deductions: 0, tds: 0, adminCharge: 0, net: 10, failedAmount: 0 },
-      startedBy: null, startedByName: null, startedAt: '2026-11-03T12:30:00Z', finishedAt: '2026-11-03T12:31:00Z',
-      reversedBy: null, reversedByName: null, reversedAt: null, shortfall: 0, error: null, batchId: null,
-    };
-    const fetchMock = mockFetch((path) => {
+    mockFetch((path) => {
       if (path.startsWith('/books/trial-balance')) return jsonResponse(200, TB(true));
       if (path.startsWith('/books/accounts/company_bank/statement')) {
         return jsonResponse(200, { ...STATEMENT, data: { ...STATEMENT.data, legs: STATEMENT.data.legs.map((l) => ({ ...l, cause: runCause })) } });
       }
       if (path.startsWith('/books/transfers/41')) return jsonResponse(200, { ...TRANSFER, data: { ...TRANSFER.data, cause: runCause } });
-      if (path === '/income/runs/7') {
-        return jsonResponse(200, { success: true, data: { ...run, settingsVersionId: 2, settings: null, state: {}, shortfalls: [], reversal: null } });
-      }
-      if (path.startsWith('/income/runs')) return jsonResponse(200, { success: true, data: [run], total: 1, page: 1, limit: 25 });
       return jsonResponse(404, { success: false, message: 'Not here' });
     });
-    renderRoutes([{ path: '/books', element: <BooksPage /> }, { path: '/income/runs', element: <RunsPage /> }], '/books');
+    renderRoutes([{ path: '/books', element: <BooksPage /> }, { path: '/income/runs', element: <Landed /> }], '/books');
     fireEvent.click(await screen.findByRole('button', { name: 'Open the statement of Company bank' }));
     const legs = await screen.findByRole('table', { name: 'Legs of Company bank' });
     fireEvent.click(await within(legs).findByRole('button', { name: 'Open transfer 41' }));
@@ -145,8 +141,6 @@ describe('the Books screen (issue 25)', () => {
     const link = await within(dialog).findByRole('link', { name: 'Run #7' });
     expect(link.getAttribute('href')).toBe('/income/runs?run=7');
     fireEvent.click(link);
-    // The runs screen opens with that run's details, not just the list.
-    expect(await screen.findByRole('dialog', { name: 'Run #7' })).toBeTruthy();
-    await waitFor(() => expect(calls(fetchMock)).toContain('/api/income/runs/7'));
+    expect(await screen.findByText('Landed on /income/runs?run=7')).toBeTruthy();
   });
 });
