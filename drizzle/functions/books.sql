@@ -3,6 +3,8 @@
 -- writing transaction's id mod 8, so concurrent writers to one account (every recharge credits
 -- the company bank) do not queue on one row; readers add the shards up. Rows are written in a
 -- fixed order (account, then day) so concurrent writers take their locks in the same order.
+-- Each side is kept apart too (debit_paise: the debits, a positive figure; credit_paise; drizzle/0035),
+-- so a period's debits and credits read the rollup as its balance does.
 -- Reads: book_legs.created_at, account, amount_paise.
 
 -- The company account each kind of member line is posted against (credit-positive: the leg is the
@@ -37,11 +39,13 @@ CREATE OR REPLACE FUNCTION public.book_daily_insert()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  INSERT INTO book_daily AS d (account, day, shard, total_paise, legs)
-  SELECT account, (created_at AT TIME ZONE 'Asia/Kolkata')::date, (txid_current() % 8)::smallint, sum(amount_paise), count(*)
+  INSERT INTO book_daily AS d (account, day, shard, total_paise, legs, debit_paise, credit_paise)
+  SELECT account, (created_at AT TIME ZONE 'Asia/Kolkata')::date, (txid_current() % 8)::smallint, sum(amount_paise), count(*),
+         coalesce(-sum(amount_paise) FILTER (WHERE amount_paise < 0), 0), coalesce(sum(amount_paise) FILTER (WHERE amount_paise > 0), 0)
     FROM new_rows GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   ON CONFLICT (account, day, shard) DO UPDATE
-    SET total_paise = d.total_paise + EXCLUDED.total_paise, legs = d.legs + EXCLUDED.legs;
+    SET total_paise = d.total_paise + EXCLUDED.total_paise, legs = d.legs + EXCLUDED.legs,
+        debit_paise = d.debit_paise + EXCLUDED.debit_paise, credit_paise = d.credit_paise + EXCLUDED.credit_paise;
   RETURN NULL;
 END $function$;
 

@@ -103,21 +103,15 @@ export const accountStatement = z.object({
   closingSide: z.object(sided),
   /** The period's movement: credits − debits (closing − opening). */
   movement: z.number(),
-  /**
-   * The debits and credits apart (positive figures), added from the legs; null when the period has
-   * more legs than STATEMENT_SPLIT_LIMIT (the net movement, from the daily totals, still shows).
-   */
-  debits: z.number().nullable(),
-  credits: z.number().nullable(),
+  /** The debits and credits apart (positive figures), from the daily rollups at any size of period. */
+  debits: z.number(),
+  credits: z.number(),
   legs: z.array(statementLeg),
   total: z.number(),
   page: z.number(),
   limit: z.number(),
 });
 export type AccountStatement = z.infer<typeof accountStatement>;
-
-/** Beyond this many legs in a period, a statement gives its net movement only (read from the daily totals). */
-export const STATEMENT_SPLIT_LIMIT = 200_000;
 
 // ---- A transfer ----
 

@@ -97,6 +97,26 @@ describe('the money invariants check', () => {
       await t.database.query('update ledger_daily set total_paise = total_paise - 1 where day = $1 and kind = $2 and shard = $3', [day.day, day.kind, day.shard]);
     }
   });
+
+  it('finds a day whose kept debits or credits drifted from its lines or legs (ledger_daily, book_daily)', async () => {
+    const [l] = await t.database.query<{ day: string; kind: string; shard: number }>(
+      'select day::text, kind, shard from ledger_daily order by day, kind, shard limit 1');
+    const [b] = await t.database.query<{ day: string; account: string; shard: number }>(
+      'select day::text, account, shard from book_daily order by day, account, shard limit 1');
+    const move = (by: number) => Promise.all([
+      t.database.query('update ledger_daily set debit_paise = debit_paise + $4 where day = $1 and kind = $2 and shard = $3', [l.day, l.kind, l.shard, by]),
+      t.database.query('update book_daily set credit_paise = credit_paise + $4 where day = $1 and account = $2 and shard = $3', [b.day, b.account, b.shard, by]),
+    ]);
+    await move(1);
+    try {
+      const found = await moneyInvariantViolations(t.database);
+      expect(found).toContainEqual(expect.stringMatching(new RegExp(`^kind ${l.kind} on ${l.day}: ledger debits \\d+ and credits \\d+ paise, ledger_daily \\d+ and \\d+$`)));
+      expect(found).toContainEqual(expect.stringMatching(new RegExp(`^account ${b.account} on ${b.day}: legs debit \\d+ and credit \\d+ paise, book_daily \\d+ and \\d+$`)));
+    } finally {
+      await move(-1);
+    }
+    expect(await moneyInvariantViolations(t.database)).toEqual([]);
+  });
 });
 
 describe('npm run verify-ledger', () => {

@@ -20,6 +20,16 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
       from (select kind, sum(amount_paise) as total from ledger_entries group by kind) l
       full join (select kind, sum(total_paise) as total from ledger_daily group by kind) d on d.kind = l.kind
      where coalesce(l.total, 0) <> coalesce(d.total, 0)`);
+  // Each day's sides (drizzle/0035): what the Books screen shows as a period's debits and credits.
+  const sides = await database.query<{ what: string }>(`
+    select 'kind ' || coalesce(l.kind, d.kind) || ' on ' || coalesce(l.day, d.day)::text || ': ledger debits ' || coalesce(l.debit, 0)
+           || ' and credits ' || coalesce(l.credit, 0) || ' paise, ledger_daily ' || coalesce(d.debit, 0) || ' and ' || coalesce(d.credit, 0) as what
+      from (select kind, (created_at at time zone 'Asia/Kolkata')::date as day,
+                   coalesce(-sum(amount_paise) filter (where amount_paise < 0), 0) as debit, coalesce(sum(amount_paise) filter (where amount_paise > 0), 0) as credit
+              from ledger_entries group by 1, 2) l
+      full join (select kind, day, sum(debit_paise) as debit, sum(credit_paise) as credit from ledger_daily group by 1, 2) d
+        on d.kind = l.kind and d.day = l.day
+     where coalesce(l.debit, 0) <> coalesce(d.debit, 0) or coalesce(l.credit, 0) <> coalesce(d.credit, 0)`);
   const totals = await database.query<{ kind: string; ledger: string; kept: string }>(`
     select coalesce(l.kind, t.kind) as kind, coalesce(l.total, 0)::text || ' paise in ' || coalesce(l.n, 0) || ' rows' as ledger,
            coalesce(t.total, 0)::text || ' paise in ' || coalesce(t.n, 0) || ' rows' as kept
@@ -65,6 +75,7 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
     ...recoveries.map((r) => r.what),
     ...balances.map((r) => `member ${r.user_id}: balance ${r.balance} paise, ledger sum ${r.ledger} paise`),
     ...daily.map((r) => `kind ${r.kind}: ledger ${r.ledger} paise, ledger_daily ${r.daily} paise`),
+    ...sides.map((r) => r.what),
     ...totals.map((r) => `kind ${r.kind}: ledger ${r.ledger}, ledger_totals ${r.kept}`),
   ];
 }
@@ -72,7 +83,8 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
 /**
  * The books (issue 25, docs/books.md): every transfer's legs (its members' ledger lines and its
  * company legs) sum to zero, and every line and leg names a transfer that exists, on an account of
- * the chart; each company account's kept balance (book_daily) equals the sum of its legs; the
+ * the chart; each company account's kept balance (book_daily) equals the sum of its legs, and each
+ * day's kept debits and credits (book_daily, drizzle/0035) those of the day's legs; the
  * trial balance (company accounts and the member wallets, ledger_totals) sums to zero; what the
  * members owe (users.recovery_paise) is the recoveries-owed account's balance; and what each run's
  * own lines moved (not their reversal, nor recoveries) is the run's gross and deductions.
@@ -98,6 +110,15 @@ async function booksViolations(database: Database): Promise<string[]> {
       from (select account, sum(amount_paise) as s, count(*) as n from book_legs group by 1) g
       full join (select account, sum(total_paise) as s, sum(legs) as n from book_daily group by 1) d on d.account = g.account
      where coalesce(g.s, 0) <> coalesce(d.s, 0) or coalesce(g.n, 0) <> coalesce(d.n, 0)
+    union all
+    select 'account ' || coalesce(g.account, d.account) || ' on ' || coalesce(g.day, d.day)::text || ': legs debit ' || coalesce(g.debit, 0)
+           || ' and credit ' || coalesce(g.credit, 0) || ' paise, book_daily ' || coalesce(d.debit, 0) || ' and ' || coalesce(d.credit, 0)
+      from (select account, (created_at at time zone 'Asia/Kolkata')::date as day,
+                   coalesce(-sum(amount_paise) filter (where amount_paise < 0), 0) as debit, coalesce(sum(amount_paise) filter (where amount_paise > 0), 0) as credit
+              from book_legs group by 1, 2) g
+      full join (select account, day, sum(debit_paise) as debit, sum(credit_paise) as credit from book_daily group by 1, 2) d
+        on d.account = g.account and d.day = g.day
+     where coalesce(g.debit, 0) <> coalesce(d.debit, 0) or coalesce(g.credit, 0) <> coalesce(d.credit, 0)
     union all
     select 'trial balance: company accounts ' || c.s || ' paise and member wallets ' || w.s || ' paise do not sum to zero'
       from (select coalesce(sum(total_paise), 0) as s from book_daily) c, (select coalesce(sum(total_paise), 0) as s from ledger_totals) w
@@ -128,10 +149,10 @@ export async function verifyLedger(database: Database, print: (line: string) => 
   const n = (v: string) => Number(v).toLocaleString('en-IN');
   print(`Checked ${n(size.members)} accounts and ${n(size.rows)} ledger rows of ${n(size.kinds)} kinds on ${database.kind}:`);
   print('  - every balance equals the sum of its ledger rows, and none is below zero');
-  print('  - the per-day totals (ledger_daily) match the ledger, kind by kind');
+  print('  - the per-day totals (ledger_daily), and each day\'s debits and credits, match the ledger, kind by kind');
   print('  - the all-time totals and row counts (ledger_totals) match the ledger, kind by kind');
   print('  - every recovery owed equals its open shortfalls, and the recovery rows what was recovered');
-  print('  - the books: every transfer balances, every account equals its legs, the trial balance is zero, each run moved its totals');
+  print('  - the books: every transfer balances, every account equals its legs (each day’s debits and credits too), the trial balance is zero, each run moved its totals');
   const violations = await moneyInvariantViolations(database);
   if (violations.length === 0) {
     print('The money invariants hold.');

@@ -177,6 +177,48 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     expect(value(after, 'backoffice_approvals_oldest_waiting_seconds', { kind: 'wallet_recharge' })).toBeLessThan(60);
   });
 
+  it('reports the bank transfers in transit (lines, rupees, the oldest\u2019s age) and the batches waiting to be released', async () => {
+    const none = await scrape();
+    expect(value(none, 'backoffice_bank_transfers_in_transit')).toBe(0);
+    expect(value(none, 'backoffice_bank_transfers_in_transit_rupees')).toBe(0);
+    expect(value(none, 'backoffice_bank_transfers_oldest_unconfirmed_seconds')).toBe(0);
+    expect(value(none, 'backoffice_bank_batches_waiting', { status: 'draft' })).toBe(0);
+    expect(value(none, 'backoffice_bank_batches_waiting', { status: 'pending_release' })).toBe(0);
+
+    // A released batch of three lines (₹600.50): one settled, two in transit since 4 days and 1 hour ago;
+    // a draft and a batch waiting for its release approval.
+    const [released, draft, pending] = await t.database.query<{ id: number }>(`
+      insert into bank_batches (status, created_by, lines, total_paise, settled_lines, settled_paise, released_at) values
+        ('released', 1, 3, 60050, 1, 20000, now() - interval '4 days'), ('draft', 1, 0, 0, 0, 0, null), ('pending_release', 1, 1, 100, 0, 0, null)
+      returning id`);
+    await t.database.query(`
+      insert into bank_transfer_lines (batch_id, user_id, ledger_entry_id, amount_paise, beneficiary_name, account_number, ifsc, reference, status, in_transit_since, utr)
+      values ($1, 1, -901, 20000, 'A', '1', 'HDFC0000001', 'BT-M-1', 'settled', now() - interval '4 days', 'UTR1'),
+             ($1, 1, -902, 30000, 'B', '2', 'HDFC0000001', 'BT-M-2', 'in_transit', now() - interval '4 days', null),
+             ($1, 1, -903, 10050, 'C', '3', 'HDFC0000001', 'BT-M-3', 'in_transit', now() - interval '1 hour', null)`, [released.id]);
+    try {
+      const samples = await scrape();
+      expect(value(samples, 'backoffice_bank_transfers_in_transit')).toBe(2);
+      expect(value(samples, 'backoffice_bank_transfers_in_transit_rupees')).toBe(400.5);
+      const oldest = value(samples, 'backoffice_bank_transfers_oldest_unconfirmed_seconds')!;
+      expect(oldest).toBeGreaterThanOrEqual(4 * 86400);
+      expect(oldest).toBeLessThan(4 * 86400 + 60);
+      expect(value(samples, 'backoffice_bank_batches_waiting', { status: 'draft' })).toBe(1);
+      expect(value(samples, 'backoffice_bank_batches_waiting', { status: 'pending_release' })).toBe(1);
+
+      // The bank confirms the older line: the other is now the oldest.
+      await t.database.query(`update bank_transfer_lines set status = 'settled', utr = 'UTR2' where reference = 'BT-M-2'`);
+      await t.database.query(`update bank_batches set settled_lines = 2, settled_paise = 50000 where id = $1`, [released.id]);
+      const after = await scrape();
+      expect(value(after, 'backoffice_bank_transfers_in_transit')).toBe(1);
+      expect(value(after, 'backoffice_bank_transfers_in_transit_rupees')).toBe(100.5);
+      expect(value(after, 'backoffice_bank_transfers_oldest_unconfirmed_seconds')).toBeLessThan(3600 + 60);
+    } finally {
+      await t.database.query(`delete from bank_transfer_lines where batch_id = $1`, [released.id]);
+      await t.database.query(`delete from bank_batches where id = any($1::int8[])`, [[released.id, draft.id, pending.id]]);
+    }
+  });
+
   it('reports the income runs in progress with their done and total; a finished run leaves no series', async () => {
     expect(value(await scrape(), 'backoffice_income_runs_in_progress')).toBe(0);
     // A daily payout part-way (as the engine leaves it between chunks), a finished one, and a reversal under way.

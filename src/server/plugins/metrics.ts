@@ -125,9 +125,32 @@ function poolMetrics(database: Database, registry: Registry) {
 }
 
 /**
- * What the database says at scrape time: income runs in progress and approvals waiting. Two small
- * reads: runs in progress are a handful of rows of income_runs (a row per kind and period), and
- * pending money_requests are read off money_requests_status_idx.
+ * Bank transfers in transit and batches waiting, in one small statement: the lines in transit are
+ * counted and the oldest found on the partial index bank_transfer_lines_transit_idx (only lines in
+ * transit are in it, oldest first); their amount is the open part of the released batches
+ * (bank_batches_status_idx: a handful of rows, kept in the same transaction as each line's
+ * settlement or return); the batches waiting are counted on the same index.
+ */
+async function bankTransit(database: Database) {
+  const [row] = await database.query<{ lines: string; paise: string; oldest: number | null; draft: string; pending: string }>(`
+    select (select count(*) from bank_transfer_lines where status = 'in_transit')::int8 as lines,
+           (select extract(epoch from now() - min(in_transit_since))::float8 from bank_transfer_lines where status = 'in_transit') as oldest,
+           (select coalesce(sum(total_paise - settled_paise - returned_paise), 0) from bank_batches where status = 'released')::int8 as paise,
+           (select count(*) from bank_batches where status = 'draft')::int8 as draft,
+           (select count(*) from bank_batches where status = 'pending_release')::int8 as pending`);
+  return {
+    lines: Number(row.lines),
+    paise: Number(row.paise),
+    oldestSeconds: Math.max(0, Number(row.oldest ?? 0)),
+    batches: { draft: Number(row.draft), pending_release: Number(row.pending) },
+  };
+}
+
+/**
+ * What the database says at scrape time: income runs in progress, approvals waiting and bank
+ * transfers in transit (bankTransit). Small reads: runs in progress are a handful of rows of
+ * income_runs (a row per kind and period), and pending money_requests are read off
+ * money_requests_status_idx.
  */
 function workMetrics(app: FastifyInstance, registry: Registry) {
   const runLabels = ['run_id', 'kind', 'status'];
@@ -157,19 +180,34 @@ function workMetrics(app: FastifyInstance, registry: Registry) {
     name: 'backoffice_approvals_oldest_waiting_seconds', help: 'Age of the oldest waiting money request, by kind (0: none waits).',
     labelNames: ['kind'], registers: [registry],
   });
-  // The age of the oldest unconfirmed bank transfer belongs here once bank transfers exist (a later
-  // issue): backoffice_bank_transfers_oldest_unconfirmed_seconds, read the same way. There is no
-  // such table yet, so nothing is reported for it.
+  // Bank transfers (issue 25, docs/bank-transfers.md): lines released to the bank and not yet
+  // confirmed (UTR) or returned, and batches waiting to be released.
+  const transit = {
+    lines: new Gauge({
+      name: 'backoffice_bank_transfers_in_transit', help: 'Bank transfer lines released to the bank and not yet settled or returned.', registers: [registry],
+    }),
+    amount: new Gauge({
+      name: 'backoffice_bank_transfers_in_transit_rupees', help: 'What those lines send, in rupees (the open part of the released batches).', registers: [registry],
+    }),
+    oldest: new Gauge({
+      name: 'backoffice_bank_transfers_oldest_unconfirmed_seconds',
+      help: 'Age of the oldest bank transfer line in transit, since its batch was released (0: none is in transit).', registers: [registry],
+    }),
+    batches: new Gauge({
+      name: 'backoffice_bank_batches_waiting', help: "Bank batches not yet released, by status ('draft', 'pending_release').",
+      labelNames: ['status'], registers: [registry],
+    }),
+  };
   const databaseOk = new Gauge({
     name: 'backoffice_metrics_database_ok', help: 'Whether the scrape read the database (1) or not (0: the run and approval metrics are absent).',
     registers: [registry],
   });
 
-  const fromDatabase = [runsInProgress, runDone, runTotal, runStarted, runReversed, approvalsWaiting, approvalsOldest];
+  const fromDatabase = [runsInProgress, runDone, runTotal, runStarted, runReversed, approvalsWaiting, approvalsOldest, ...Object.values(transit)];
   return async function read(database: Database) {
     try {
       const { db } = database;
-      const [runs, approvals] = await Promise.all([
+      const [runs, approvals, bank] = await Promise.all([
         db.select({
           runId: incomeRuns.runId, kind: incomeRuns.kind, status: incomeRuns.status, done: incomeRuns.done, total: incomeRuns.total,
           started: sql<number>`extract(epoch from ${incomeRuns.startedAt})::float8`,
@@ -179,6 +217,7 @@ function workMetrics(app: FastifyInstance, registry: Registry) {
           kind: moneyRequests.kind, waiting: count(),
           oldest: sql<number>`extract(epoch from now() - min(${moneyRequests.createdAt}))::float8`,
         }).from(moneyRequests).where(eq(moneyRequests.status, 'pending')).groupBy(moneyRequests.kind),
+        bankTransit(database),
       ]);
       // Set at once after both reads: a run that finished since the last scrape leaves no series.
       for (const g of fromDatabase) g.reset();
@@ -198,6 +237,10 @@ function workMetrics(app: FastifyInstance, registry: Registry) {
         approvalsWaiting.set({ kind: a.kind }, Number(a.waiting));
         approvalsOldest.set({ kind: a.kind }, Math.max(0, Number(a.oldest)));
       }
+      transit.lines.set(bank.lines);
+      transit.amount.set(bank.paise / 100);
+      transit.oldest.set(bank.oldestSeconds);
+      for (const status of ['draft', 'pending_release'] as const) transit.batches.set({ status }, bank.batches[status]);
       databaseOk.set(1);
     } catch (err) {
       app.log.warn({ err }, 'metrics: the database could not be read');

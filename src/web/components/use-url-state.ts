@@ -63,5 +63,7 @@ export function useListState<F extends UrlState>(defaults: F) {
 
   const setFilters = useCallback((patch: Partial<F>) => write({ ...(patch as UrlState), page: '1' }), [write]);
   const setPage = useCallback((next: number) => write({ page: String(next) }), [write]);
-  return { filters, setFilters, page, setPage };
+  /** A value that filters nothing (a detail open over the list, `?run=12`): the page stays. */
+  const setView = useCallback((patch: Partial<F>) => write(patch as UrlState), [write]);
+  return { filters, setFilters, page, setPage, setView };
 }

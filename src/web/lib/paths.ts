@@ -47,3 +47,5 @@ export const ACCOUNT_PATH = '/account';
 /** A member's own page: profile, upline chain and genealogy (permission users_view). */
 export const MEMBER_PATH = '/users/:userId';
 export const memberPath = (userId: number) => `/users/${userId}`;
+/** The income runs list with one run's details open (`?run=12`, runs-page.tsx). */
+export const runPath = (runId: number) => `${PATHS.runs}?run=${runId}`;

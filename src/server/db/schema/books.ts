@@ -78,6 +78,9 @@ export const bookDaily = pgTable(
     shard: smallint('shard').notNull(),
     totalPaise: bigint('total_paise', { mode: 'number' }).notNull().default(0),
     legs: bigint('legs', { mode: 'number' }).notNull().default(0),
+    /** The day's debits (a positive figure) and credits apart: total = credit − debit (drizzle/0035). */
+    debitPaise: bigint('debit_paise', { mode: 'number' }).notNull().default(0),
+    creditPaise: bigint('credit_paise', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.account, t.day, t.shard] })],
 );

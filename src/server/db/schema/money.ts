@@ -112,6 +112,9 @@ export const ledgerDaily = pgTable(
     shard: smallint('shard').notNull(),
     totalPaise: bigint('total_paise', { mode: 'number' }).notNull().default(0),
     entries: bigint('entries', { mode: 'number' }).notNull().default(0),
+    /** The day's debits (a positive figure) and credits apart: total = credit − debit (drizzle/0035). */
+    debitPaise: bigint('debit_paise', { mode: 'number' }).notNull().default(0),
+    creditPaise: bigint('credit_paise', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.kind, t.day, t.shard] })],
 );

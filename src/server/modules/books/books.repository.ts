@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client.ts';
+import { pageWith } from '../../db/rows.ts';
 
 /**
  * The books read (issue 25, docs/books.md). Raw SQL, designed for 10,000,000 transfers:
@@ -40,11 +41,6 @@ export interface AccountRow {
   description: string;
 }
 
-export async function accountOf(database: Database, code: string): Promise<AccountRow | null> {
-  const [row] = await database.query<AccountRow>('select code, name, type, description from book_accounts where code = $1', [code]);
-  return row ?? null;
-}
-
 /**
  * Every account of the chart with its balance at the end of `day`: the company accounts from
  * book_daily, the member wallets from ledger_daily (every kind), both summed over their shards.
@@ -65,38 +61,56 @@ export async function trialBalance(database: Database, day: string) {
 
 const isWallets = (code: string) => code === 'member_wallets';
 
-/**
- * An account's balance before `from` and after `to`, and how many legs the period has — from the
- * daily rollups.
- */
-export async function periodTotals(database: Database, code: string, from: string, to: string) {
-  const daily = isWallets(code)
-    ? `select day, total_paise, entries as legs from ledger_daily`
-    : `select day, total_paise, legs from book_daily where account = $3`;
-  const [row] = await database.query<{ opening: string; closing: string; legs: string }>(`
-    select coalesce(sum(total_paise) filter (where day < $1::date), 0)::int8 as opening,
-           coalesce(sum(total_paise) filter (where day <= $2::date), 0)::int8 as closing,
-           coalesce(sum(legs) filter (where day between $1::date and $2::date), 0)::int8 as legs
-      from (${daily}) d`, isWallets(code) ? [from, to] : [from, to, code]);
-  return { openingPaise: n(row.opening), closingPaise: n(row.closing), legs: n(row.legs) };
+/** An account and its figures over a period, read from the daily rollups. */
+export interface PeriodTotals {
+  account: AccountRow;
+  openingPaise: number;
+  closingPaise: number;
+  legs: number;
+  /** The period's debits and credits apart (positive paise). */
+  debitsPaise: number;
+  creditsPaise: number;
 }
 
-/** The period's debits and credits apart (positive paise), added from the legs' index range. */
-export async function periodSplit(database: Database, code: string, from: string, to: string) {
-  const { params, p } = statement();
+type TotalsRow = AccountRow & { opening: string | number; closing: string | number; legs: string | number; debits: string | number; credits: string | number };
+
+/**
+ * The statement giving an account (none: no row) with its balance before `from` and after `to`,
+ * and the period's legs, debits and credits — from the daily rollups (book_daily, or ledger_daily
+ * for the member wallets: a few rows per day), never the legs. `p` numbers its parameters.
+ */
+function totalsText(code: string, from: string, to: string, p: (value: unknown) => string) {
+  const c = p(code);
   const f = p(from);
   const t = p(to);
-  const text = isWallets(code)
-    ? `select coalesce(sum(-s.debit), 0)::int8 as debits, coalesce(sum(s.credit), 0)::int8 as credits
-         from (select distinct kind from ledger_totals) k
-         cross join lateral (
-           select sum(amount_paise) filter (where amount_paise < 0) as debit, sum(amount_paise) filter (where amount_paise > 0) as credit
-             from ledger_entries e where e.kind = k.kind and e.created_at >= ${dayStart(f)} and e.created_at < ${dayEnd(t)}) s`
-    : `select coalesce(-sum(amount_paise) filter (where amount_paise < 0), 0)::int8 as debits,
-              coalesce(sum(amount_paise) filter (where amount_paise > 0), 0)::int8 as credits
-         from book_legs where account = ${p(code)} and created_at >= ${dayStart(f)} and created_at < ${dayEnd(t)}`;
-  const [row] = await database.query<{ debits: string; credits: string }>(text, params);
-  return { debitsPaise: n(row.debits), creditsPaise: n(row.credits) };
+  const daily = isWallets(code)
+    ? `select day, total_paise, entries as legs, debit_paise, credit_paise from ledger_daily`
+    : `select day, total_paise, legs, debit_paise, credit_paise from book_daily where account = ${c}`;
+  return `
+    select a.code, a.name, a.type, a.description, s.opening, s.closing, s.legs, s.debits, s.credits
+      from book_accounts a, (
+        select coalesce(sum(total_paise) filter (where day < ${f}::date), 0)::int8 as opening,
+               coalesce(sum(total_paise) filter (where day <= ${t}::date), 0)::int8 as closing,
+               coalesce(sum(legs) filter (where day between ${f}::date and ${t}::date), 0)::int8 as legs,
+               coalesce(sum(debit_paise) filter (where day between ${f}::date and ${t}::date), 0)::int8 as debits,
+               coalesce(sum(credit_paise) filter (where day between ${f}::date and ${t}::date), 0)::int8 as credits
+          from (${daily}) d) s
+     where a.code = ${c}`;
+}
+
+function totalsOf(r: TotalsRow | undefined): PeriodTotals | null {
+  if (!r) return null;
+  return {
+    account: { code: r.code, name: r.name, type: r.type, description: r.description },
+    openingPaise: n(r.opening), closingPaise: n(r.closing), legs: n(r.legs), debitsPaise: n(r.debits), creditsPaise: n(r.credits),
+  };
+}
+
+/** An account (null: not in the chart) and its figures over a period. */
+export async function periodTotals(database: Database, code: string, from: string, to: string): Promise<PeriodTotals | null> {
+  const { params, p } = statement();
+  const [row] = await database.query<TotalsRow>(totalsText(code, from, to, p), params);
+  return totalsOf(row);
 }
 
 /** Where a statement's CSV batch ended: the last leg's time (text, to the microsecond), its id and the balance after it. */
@@ -180,17 +194,11 @@ function legOf(r: Record<string, unknown>): LegRow {
   };
 }
 
-/**
- * The legs of an account over the period, oldest first: `skip` legs passed over (their amounts
- * still counted in the running sum), then `take`; or, with `after`, the `take` legs after that
- * cursor (a CSV batch; the running sum then starts at zero — the caller carries the balance).
- * Offset paging stops at MAX_PAGED_ROWS (the routes' depth rule), so a page reads at most
- * 10,000 index entries.
- */
-export async function legs(
-  database: Database, code: string, from: string, to: string, opts: { skip: number; take: number; after?: LegKeyset | null },
-): Promise<LegRow[]> {
-  const { params, p } = statement();
+/** The statement of an account's legs over the period (see `legs`); `column` is added to its select list. */
+function legsText(
+  code: string, from: string, to: string, opts: { skip: number; take: number; after?: LegKeyset | null },
+  p: (value: unknown) => string, column?: string,
+): string {
   const f = p(from);
   const t = p(to);
   const upto = p(opts.skip + opts.take);
@@ -217,19 +225,53 @@ export async function legs(
        order by x.created_at, x.id limit ${upto}`;
     detail = `, null::int8 as "userId", null::text as "userName", null::text as "lineKind", null::text as "lineDescription"`;
   }
-  const rows = await database.query<Record<string, unknown>>(`
+  return `
     with w as (
       select g.*, sum(g.amount_paise) over (order by g.created_at, g.id rows between unbounded preceding and current row) as running,
              row_number() over (order by g.created_at, g.id) as n
         from (${range}) g
     )
     select l.id, l.amount_paise::int8 as "amountPaise", l.running::int8 as running, ${TIME_COLUMNS('l.created_at')}, ${CAUSE_COLUMNS} ${detail}
+           ${column ? `, ${column}` : ''}
       from (select * from w where n > ${skip}) l
       join transfers t on t.id = l.transfer_id
       ${CAUSE_JOINS}
       ${isWallets(code) ? 'left join users u on u.user_id = l.user_id' : ''}
-     order by l.created_at, l.id`, params);
+     order by l.created_at, l.id`;
+}
+
+/**
+ * The legs of an account over the period, oldest first: `skip` legs passed over (their amounts
+ * still counted in the running sum), then `take`; or, with `after`, the `take` legs after that
+ * cursor (a CSV batch; the running sum then starts at zero — the caller carries the balance).
+ * Offset paging stops at MAX_PAGED_ROWS (the routes' depth rule), so a page reads at most
+ * 10,000 index entries.
+ */
+export async function legs(
+  database: Database, code: string, from: string, to: string, opts: { skip: number; take: number; after?: LegKeyset | null },
+): Promise<LegRow[]> {
+  const { params, p } = statement();
+  const rows = await database.query<Record<string, unknown>>(legsText(code, from, to, opts, p), params);
   return rows.map(legOf);
+}
+
+/**
+ * A statement's page and its figures in one statement (pageWith, as other lists do): on PGlite,
+ * which runs one statement at a time, the account, its totals and its page no longer queue one
+ * behind the other (a second, small statement only when the page is empty). Null: no such account.
+ */
+export async function statementPage(
+  database: Database, code: string, from: string, to: string, skip: number, take: number,
+): Promise<{ totals: PeriodTotals; rows: LegRow[] } | null> {
+  const { params, p } = statement();
+  const text = legsText(code, from, to, { skip, take }, p, '__EXTRA__');
+  const page = await pageWith<Record<string, unknown>, TotalsRow[]>(
+    database,
+    { text: (column) => text.replace('__EXTRA__', () => column), params },
+    (more) => totalsText(code, from, to, (value) => `$${more.push(value)}`),
+  );
+  const totals = totalsOf(page.extra[0]);
+  return totals ? { totals, rows: page.rows.map(legOf) } : null;
 }
 
 // ---- A transfer ----

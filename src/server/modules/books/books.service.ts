@@ -1,5 +1,5 @@
 import {
-  STATEMENT_SPLIT_LIMIT, type AccountStatement, type BookAccountCode, type BookAccountType, type StatementLeg, type TransferCause,
+  type AccountStatement, type BookAccountCode, type BookAccountType, type StatementLeg, type TransferCause,
   type TransferDetail, type TrialBalance,
 } from '../../../contract/books.ts';
 import { paiseToRupees } from '../../../contract/common.ts';
@@ -83,11 +83,7 @@ export async function trialBalance(ctx: Ctx, date?: string): Promise<TrialBalanc
   };
 }
 
-async function requireAccount(ctx: Ctx, code: string) {
-  const account = await repo.accountOf(ctx.database, code);
-  if (!account) throw new AppError(404, `Account ${code} not found`);
-  return account;
-}
+const notFound = (code: string) => new AppError(404, `Account ${code} not found`);
 
 function legLine(r: repo.LegRow, openingPaise: number): StatementLeg & { istTime: string } {
   return {
@@ -105,14 +101,15 @@ function legLine(r: repo.LegRow, openingPaise: number): StatementLeg & { istTime
   };
 }
 
-/** GET /books/accounts/:code/statement: opening, movement, closing, and a page of the period's legs, oldest first. */
+/**
+ * GET /books/accounts/:code/statement: opening, debits, credits, closing (all from the daily
+ * rollups, at any size of period), and a page of the period's legs, oldest first — one statement.
+ */
 export async function accountStatement(ctx: Ctx, code: BookAccountCode, from: string, to: string, page: number, limit: number): Promise<AccountStatement> {
-  const account = await requireAccount(ctx, code);
-  const totals = await repo.periodTotals(ctx.database, code, from, to);
-  const [split, rows] = await Promise.all([
-    totals.legs <= STATEMENT_SPLIT_LIMIT ? repo.periodSplit(ctx.database, code, from, to) : Promise.resolve(null),
-    repo.legs(ctx.database, code, from, to, { skip: (page - 1) * limit, take: limit }),
-  ]);
+  const found = await repo.statementPage(ctx.database, code, from, to, (page - 1) * limit, limit);
+  if (!found) throw notFound(code);
+  const { totals, rows } = found;
+  const { account } = totals;
   return {
     account: { code, name: account.name, type: account.type as BookAccountType, description: account.description },
     fromDate: from,
@@ -122,8 +119,8 @@ export async function accountStatement(ctx: Ctx, code: BookAccountCode, from: st
     closing: rupees(totals.closingPaise),
     closingSide: sided(totals.closingPaise),
     movement: rupees(totals.closingPaise - totals.openingPaise),
-    debits: split ? rupees(split.debitsPaise) : null,
-    credits: split ? rupees(split.creditsPaise) : null,
+    debits: rupees(totals.debitsPaise),
+    credits: rupees(totals.creditsPaise),
     legs: rows.map((r) => {
       const { istTime: _ist, ...leg } = legLine(r, totals.openingPaise);
       return leg;
@@ -140,9 +137,9 @@ export interface StatementCursor extends repo.LegKeyset {
 }
 
 export async function statementHead(ctx: Ctx, code: BookAccountCode, from: string, to: string) {
-  const account = await requireAccount(ctx, code);
   const totals = await repo.periodTotals(ctx.database, code, from, to);
-  return { account, totals };
+  if (!totals) throw notFound(code);
+  return { account: totals.account, totals };
 }
 
 /** One CSV batch of an account's legs, after the cursor (or from the period's start, at the opening balance). */

@@ -129,6 +129,42 @@ describe('an account statement (issue 25)', () => {
     if (s.total <= 500) expect(s.legs.at(-1).balanceAfter).toBe(s.closing);
   });
 
+  it('debits and credits at any size: read from the day rollups (book_daily, ledger_daily), each side what the legs add up to', async () => {
+    await someMoney();
+    const viewer = await operator('books_view');
+    const today = indiaToday();
+    const iso = today.split('-').reverse().join('-');
+    const day = `(created_at at time zone 'Asia/Kolkata')::date = $1::date`;
+    const sides = async (table: string, where: string, params: unknown[]) => {
+      const [r] = await ctx.t.database.query<{ debits: string; credits: string }>(`
+        select coalesce(-sum(amount_paise) filter (where amount_paise < 0), 0)::text as debits,
+               coalesce(sum(amount_paise) filter (where amount_paise > 0), 0)::text as credits
+          from ${table} where ${where}`, params);
+      return { debits: Number(r.debits) / 100, credits: Number(r.credits) / 100 };
+    };
+    for (const [code, expected] of [
+      ['company_bank', await sides('book_legs', `account = 'company_bank' and ${day}`, [iso])],
+      ['member_wallets', await sides('ledger_entries', day, [iso])],
+    ] as const) {
+      const s = (await get(viewer, `/books/accounts/${code}/statement?fromDate=${today}&toDate=${today}&limit=1`)).json().data;
+      expect({ code, debits: s.debits, credits: s.credits }).toEqual({ code, ...expected });
+      expect(expected.debits).toBeGreaterThan(0); // recharges debit the bank; the wallets: a withdrawal
+      if (code === 'member_wallets') expect(expected.credits).toBeGreaterThan(0);
+    }
+    // The figures are the rollup's, not a sum of the legs: a paisa added to the kept credits shows.
+    const [row] = await ctx.t.database.query<{ shard: number }>(
+      `select shard from book_daily where account = 'company_bank' and day = $1::date order by shard limit 1`, [iso]);
+    const bump = (by: number) => ctx.t.database.query(
+      `update book_daily set credit_paise = credit_paise + $3 where account = 'company_bank' and day = $1::date and shard = $2`, [iso, row.shard, by]);
+    await bump(1);
+    try {
+      const s = (await get(viewer, `/books/accounts/company_bank/statement?fromDate=${today}&toDate=${today}&limit=1`)).json().data;
+      expect(Math.round(s.credits * 100)).toBe(Math.round((await sides('book_legs', `account = 'company_bank' and ${day}`, [iso])).credits * 100) + 1);
+    } finally {
+      await bump(-1);
+    }
+  });
+
   it('a period after today moves nothing; an unknown account is refused; the CSV has its header, opening and closing', async () => {
     await someMoney();
     const viewer = await operator('books_view');

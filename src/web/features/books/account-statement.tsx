@@ -96,8 +96,8 @@ export function AccountStatementView({ code, name, from, to, page, onPage, onPer
         )}
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
           <SummaryCard label="Opening balance" value={s ? sidedText(s.openingSide) : null} icon={IconFlag} color="gray" />
-          <SummaryCard label="Debits" value={s ? (s.debits === null ? 'Too many legs' : formatINR(s.debits)) : null} icon={IconArrowDownRight} color="orange" />
-          <SummaryCard label="Credits" value={s ? (s.credits === null ? 'Too many legs' : formatINR(s.credits)) : null} icon={IconArrowUpRight} color="teal" />
+          <SummaryCard label="Debits" value={s ? formatINR(s.debits) : null} icon={IconArrowDownRight} color="orange" />
+          <SummaryCard label="Credits" value={s ? formatINR(s.credits) : null} icon={IconArrowUpRight} color="teal" />
           <SummaryCard label="Closing balance" value={s ? sidedText(s.closingSide) : null} icon={IconFlagCheck} color="indigo" />
         </SimpleGrid>
         {s && (

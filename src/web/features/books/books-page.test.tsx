@@ -1,7 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import { jsonResponse, mockFetch, renderPage, renderRoutes, signIn } from '../../test-utils';
+import { useLocation } from 'react-router';
 import BooksPage from './books-page';
+
+/** Where a link led (the runs screen itself is tested on its own: runs-page.test opens `?run=N`). */
+function Landed() {
+  const { pathname, search } = useLocation();
+  return <p>{`Landed on ${pathname}${search}`}</p>;
+}
 
 const account = (code: string, name: string, type: string, balance: number) => ({
   code, name, type, description: `${name} description`, balance,
@@ -113,5 +120,27 @@ describe('the Books screen (issue 25)', () => {
     expect(await within(dialog).findByText('Legs sum to zero')).toBeTruthy();
     expect(within(dialog).getByRole('link', { name: 'Pooja Nair' }).getAttribute('href')).toBe('/users/101');
     expect(within(dialog).getByRole('table', { name: 'Member lines of transfer 41' })).toBeTruthy();
+  });
+
+  it('links a transfer caused by a run to that run\u2019s details on the income runs screen (/income/runs?run=N)', async () => {
+    signIn(['books_view', 'payouts_view']);
+    const runCause = { ...cause, run: { runId: 7, kind: 'daily_payout', periodStart: '2026-11-03', periodEnd: '2026-11-03' }, operator: null, text: 'Daily payout run #7 (03-11-2026)' };
+    mockFetch((path) => {
+      if (path.startsWith('/books/trial-balance')) return jsonResponse(200, TB(true));
+      if (path.startsWith('/books/accounts/company_bank/statement')) {
+        return jsonResponse(200, { ...STATEMENT, data: { ...STATEMENT.data, legs: STATEMENT.data.legs.map((l) => ({ ...l, cause: runCause })) } });
+      }
+      if (path.startsWith('/books/transfers/41')) return jsonResponse(200, { ...TRANSFER, data: { ...TRANSFER.data, cause: runCause } });
+      return jsonResponse(404, { success: false, message: 'Not here' });
+    });
+    renderRoutes([{ path: '/books', element: <BooksPage /> }, { path: '/income/runs', element: <Landed /> }], '/books');
+    fireEvent.click(await screen.findByRole('button', { name: 'Open the statement of Company bank' }));
+    const legs = await screen.findByRole('table', { name: 'Legs of Company bank' });
+    fireEvent.click(await within(legs).findByRole('button', { name: 'Open transfer 41' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Transfer #41' });
+    const link = await within(dialog).findByRole('link', { name: 'Run #7' });
+    expect(link.getAttribute('href')).toBe('/income/runs?run=7');
+    fireEvent.click(link);
+    expect(await screen.findByText('Landed on /income/runs?run=7')).toBeTruthy();
   });
 });

@@ -8,7 +8,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { StatusBadge } from '../../components/status-badge';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount, formatDateTime } from '../../lib/format';
-import { memberPath, PATHS } from '../../lib/paths';
+import { memberPath, PATHS, runPath } from '../../lib/paths';
 import { Amount } from './money-sides';
 import { TRANSFER_LINES_PAGE_SIZE, transferQuery } from './books.api';
 
@@ -50,7 +50,7 @@ function Cause({ t, onTransfer }: { t: TransferDetail; onTransfer: (id: number) 
       <Fact label="Caused by">{cause.text}</Fact>
       {cause.run && (
         <Fact label="Run">
-          <Anchor component={Link} to={PATHS.runs} size="sm">{`Run #${cause.run.runId}`}</Anchor>
+          <Anchor component={Link} to={runPath(cause.run.runId)} size="sm">{`Run #${cause.run.runId}`}</Anchor>
         </Fact>
       )}
       {cause.approvalId !== null && (

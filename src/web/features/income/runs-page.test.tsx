@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import RunsPage from './runs-page';
@@ -256,6 +256,19 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     expect(printButton.closest('.no-print')).toBeTruthy();
     fireEvent.click(printButton);
     await vi.waitFor(() => expect(print).toHaveBeenCalledTimes(1));
+  });
+
+  it('opens a run\'s details from the address (?run=4: the Books screen\'s run links), and closing them leaves the list and its page', async () => {
+    signIn(['payouts_view']);
+    mockFetch((path) => (path === '/income/runs/4' ? jsonResponse(200, detailOf(royalty)) : jsonResponse(200, pageOf([royalty]))));
+    renderPage(<RunsPage />, { path: '/income/runs', url: '/income/runs?page=2&run=4' });
+    const drawer = await screen.findByRole('dialog', { name: 'Run #4' });
+    expect(await within(drawer).findByRole('region', { name: 'Totals' })).toBeTruthy();
+    fireEvent.keyDown(drawer, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Run #4' })).toBeNull());
+    expect(await screen.findByRole('button', { name: 'Details of run 4' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Details of run 4' }));
+    expect(await screen.findByRole('dialog', { name: 'Run #4' })).toBeTruthy();
   });
 
   it('shows a run\'s details: totals, the settings it used, its state, shortfalls with names and what was recovered, and its error', async () => {

@@ -20,8 +20,11 @@ import { kindLabel, periodText, STATUS_LABELS, STATUS_TONES } from './run-format
 import { RunStartForm } from './run-start-form';
 import { PAGE_SIZE, runsCsvInput, runsQuery, type RunFilters, type RunSort } from './runs.api';
 
-/** Kind, status, order and page kept in the address (`?kind=royalty&sort=-periodStart&page=2`). */
-const URL_FILTERS = { kind: '', status: '', sort: '-startedAt' };
+/**
+ * Kind, status, order and page kept in the address (`?kind=royalty&sort=-periodStart&page=2`), and
+ * the run whose details are open (`?run=12`: runPath, the link the Books screen gives a run).
+ */
+const URL_FILTERS = { kind: '', status: '', sort: '-startedAt', run: '' };
 const SORTS = new Set<string>(RUN_SORTS.flatMap((k) => [k, `-${k}`]));
 
 /** The address's filters, with an unknown value read as not set. */
@@ -46,7 +49,9 @@ export default function RunsPage() {
   const { page } = state;
   const list = useQuery(runsQuery(filters, page));
   const [starting, setStarting] = useState(false);
-  const [detailOf, setDetailOf] = useState<number | null>(null);
+  const shown = Math.floor(Number(state.filters.run));
+  const detailOf = shown > 0 ? shown : null;
+  const setDetailOf = (runId: number | null) => state.setView({ run: runId === null ? '' : String(runId) });
   const [reversing, setReversing] = useState<Run | null>(null);
   const [existing, setExisting] = useState<number | null>(null);
   const [awaiting, setAwaiting] = useState<string | null>(null);
