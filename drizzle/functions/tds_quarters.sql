@@ -1,0 +1,84 @@
+-- Maintains tds_quarter_members (per quarter of the Indian financial year and member: the gross paid
+-- with a deduction, the TDS, and the part of it deducted at the no-PAN rate) and tds_quarter_totals
+-- (per quarter and shard: the same added up, and the members with TDS), in the same transaction as
+-- the ledger lines, for the TDS report (docs/tax.md). Only statements that write `tds` lines do
+-- anything (the daily payout's chunk, Pay Now of a failed payout, a run's reversal); wallet traffic
+-- returns at the first check.
+-- Per member, run and India day of the payment: the gross (its daily_payout lines) and the TDS (its
+-- tds lines). A reversal line counts as the whole line it reverses, on that line's day: a reversed
+-- payout leaves the quarter it was paid in, whenever it is reversed, even when its credit could
+-- not all be taken back (the shortfall is a recovery, not an amount paid). The section: the nearer
+-- of the run's two rates (income_runs.state tdsBp, tdsWithoutPanBp); when they are the same or
+-- unknown, the member's PAN now. A member counts in `members` while its TDS of the quarter is not
+-- zero: the upsert's answer less this statement's part is what it had before (the row's lock
+-- orders concurrent writers, so this is exact). The shard is the writing transaction's id mod 8
+-- (concurrent parts of a run do not queue on one row); readers add the shards up. Rows are written
+-- in (quarter, user) order, so concurrent writers take their locks in the same order.
+-- Reads: ledger_entries.kind, user_id, run_id, amount_paise, created_at, reversal_of, id;
+-- income_runs.state; users.pan.
+-- History: drizzle/0034 (tables, and the rollup of the ledger before it).
+
+CREATE OR REPLACE FUNCTION public.tds_quarter_of(day date)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT CASE WHEN extract(month FROM day) < 4
+              THEN (extract(year FROM day)::int - 1) * 10 + 4
+              ELSE extract(year FROM day)::int * 10 + (extract(month FROM day)::int - 1) / 3
+         END
+$function$;
+
+CREATE OR REPLACE FUNCTION public.tds_quarters_insert()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM new_rows WHERE kind = 'tds') THEN
+    RETURN NULL; -- no deduction in this statement
+  END IF;
+  WITH days AS MATERIALIZED (
+    SELECT n.user_id, n.run_id, (coalesce(o.created_at, n.created_at) AT TIME ZONE 'Asia/Kolkata')::date AS day,
+           coalesce(sum(CASE WHEN n.reversal_of IS NULL THEN n.amount_paise ELSE -o.amount_paise END) FILTER (WHERE n.kind = 'daily_payout'), 0) AS gross,
+           -coalesce(sum(CASE WHEN n.reversal_of IS NULL THEN n.amount_paise ELSE -o.amount_paise END) FILTER (WHERE n.kind = 'tds'), 0) AS tds
+      FROM new_rows n
+      LEFT JOIN ledger_entries o ON n.reversal_of IS NOT NULL AND o.id = n.reversal_of
+     WHERE n.kind IN ('tds', 'daily_payout')
+     GROUP BY 1, 2, 3
+    HAVING count(*) FILTER (WHERE n.kind = 'tds') > 0
+  ), runs AS MATERIALIZED (
+    SELECT r.run_id, (r.state->>'tdsBp')::int8 AS pan_bp, (r.state->>'tdsWithoutPanBp')::int8 AS nopan_bp
+      FROM income_runs r WHERE r.run_id IN (SELECT DISTINCT run_id FROM days)
+  ), members AS MATERIALIZED (
+    SELECT tds_quarter_of(d.day) AS quarter, d.user_id, sum(d.gross)::int8 AS gross, sum(d.tds)::int8 AS tds,
+           coalesce(sum(d.tds) FILTER (WHERE
+             CASE WHEN r.pan_bp IS NOT NULL AND r.nopan_bp IS NOT NULL AND r.pan_bp <> r.nopan_bp
+                  THEN abs(d.tds * 10000 - d.gross * r.nopan_bp) < abs(d.tds * 10000 - d.gross * r.pan_bp)
+                  ELSE NOT EXISTS (SELECT 1 FROM users u WHERE u.user_id = d.user_id AND u.pan IS NOT NULL)
+             END), 0)::int8 AS nopan
+      FROM days d LEFT JOIN runs r ON r.run_id = d.run_id
+     GROUP BY 1, 2
+  ), upserted AS (
+    INSERT INTO tds_quarter_members AS m (quarter, user_id, gross_paise, tds_paise, tds_without_pan_paise)
+    SELECT quarter, user_id, gross, tds, nopan FROM members ORDER BY 1, 2
+    ON CONFLICT (quarter, user_id) DO UPDATE
+      SET gross_paise = m.gross_paise + EXCLUDED.gross_paise, tds_paise = m.tds_paise + EXCLUDED.tds_paise,
+          tds_without_pan_paise = m.tds_without_pan_paise + EXCLUDED.tds_without_pan_paise
+    RETURNING m.quarter, m.user_id, m.tds_paise AS after
+  ), entered AS (
+    SELECT u.quarter, sum((u.after <> 0)::int - (u.after - x.tds <> 0)::int)::int8 AS members
+      FROM upserted u JOIN members x ON x.quarter = u.quarter AND x.user_id = u.user_id
+     GROUP BY 1
+  )
+  INSERT INTO tds_quarter_totals AS t (quarter, shard, members, gross_paise, tds_paise, tds_without_pan_paise)
+  SELECT s.quarter, (txid_current() % 8)::smallint, coalesce(e.members, 0), s.gross, s.tds, s.nopan
+    FROM (SELECT quarter, sum(gross)::int8 AS gross, sum(tds)::int8 AS tds, sum(nopan)::int8 AS nopan FROM members GROUP BY 1) s
+    LEFT JOIN entered e ON e.quarter = s.quarter
+   ORDER BY 1, 2
+  ON CONFLICT (quarter, shard) DO UPDATE
+    SET members = t.members + EXCLUDED.members, gross_paise = t.gross_paise + EXCLUDED.gross_paise,
+        tds_paise = t.tds_paise + EXCLUDED.tds_paise, tds_without_pan_paise = t.tds_without_pan_paise + EXCLUDED.tds_without_pan_paise;
+  RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE TRIGGER tds_quarters_insert AFTER INSERT ON public.ledger_entries REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION tds_quarters_insert();
