@@ -6,15 +6,20 @@ import { openPostgres, type Database } from '../src/server/db/client.ts';
 import type { Ctx } from '../src/server/lib/context.ts';
 import { runToEnd } from '../src/server/modules/income/runs/engine.ts';
 import { addDays } from '../src/server/modules/income/settings.ts';
-import * as tax from '../src/server/modules/tax/tax.service.ts';
+import * as current from '../src/server/modules/tax/tax.service.ts';
 
-// node --import tsx bench/tds.ts [--members N] [--days D] [--database NAME] [--keep] [--explain]
-// The TDS report at scale (issue 25, docs/tax.md): on PostgreSQL (BENCH_DATABASE_URL, default
-// postgres://postgres@127.0.0.1:5432) seeds N members (200,000), four in five with a PAN, each with
-// an active membership, and pays D business days (20) of Q1 FY 2026-27 with the real daily payout
-// run (timed: the hot path's cost per day), then times the report: page 1, the last page, the
-// quarter's totals and the whole CSV. --database NAME reuses a database seeded with --keep (the
-// runs are not repeated); --explain prints each report statement's plan (auto_explain, analyze).
+// node --import tsx bench/tds.ts [--members N] [--days D] [--runs R] [--database NAME] [--keep] [--explain] [--old]
+// The TDS report at scale (issue 25, docs/tax.md), on PostgreSQL (BENCH_DATABASE_URL, default
+// postgres://postgres@127.0.0.1:5432; a database tds_bench_<time>, dropped after unless --keep).
+// Seeds N members (200,000), four in five with a PAN, each with an active membership, and D business
+// days (20) of Q1 FY 2026-27 written straight into the ledger (per member and day a daily_payout
+// line and its tds line, one statement per day, the ledger's triggers doing their work), then times
+// the report: page 1, the last page (each with the quarter's totals) and the whole CSV.
+// --runs R (instead): the hot path. Pays R business days with the real daily payout run, every
+// other one with the tds_quarters trigger disabled, and prints each run's time (N = 40,000 is
+// about 2 chunks' worth per part). --database NAME reuses a database seeded with --keep;
+// --explain prints each report statement's plan (auto_explain, analyze); --old times the
+// report before the rollup (a copy of it in src/server/modules/tax/old/, not committed).
 const argv = process.argv.slice(2);
 const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -26,6 +31,7 @@ const days = Number(option('days') ?? 20);
 const reuse = option('database');
 const keep = argv.includes('--keep') || reuse !== undefined;
 const explain = argv.includes('--explain');
+const runs = Number(option('runs') ?? 0);
 const log = (m: string) => console.log(`[bench:tds] ${m}`);
 
 if (explain) {
@@ -43,11 +49,11 @@ async function admin(statement: string) {
   try { await c.query(statement); } finally { await c.end(); }
 }
 
-const name = reuse ?? `tds_bench_${Date.now()}`;
+const name = reuse ?? option('name') ?? `tds_bench_${Date.now()}`;
 if (!reuse) await admin(`create database ${name}`);
 const u = new URL(serverUrl);
 u.pathname = `/${name}`;
-const database: Database = await openPostgres(u.toString(), 4);
+const database: Database = await openPostgres(u.toString(), explain ? 1 : 4);
 const seconds = (since: number) => ((performance.now() - since) / 1000).toFixed(2);
 
 /** The first `n` business days of April 2026 (Q1 FY 2026-27). */
@@ -77,6 +83,18 @@ async function seed() {
     select user_id, 100000, 1000 + (user_id % 7) * 100, 1000000, 300, date '2026-03-25', 0, 0, 'active', 'wallet'
       from users where email like 'tds%@tds.bench'`);
   await bookHistory(database.db);
+  if (runs > 0) return database.exec('vacuum (analyze)');
+  for (const day of businessDays(days)) {
+    const t = performance.now();
+    await database.exec(`
+      insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id)
+      select u.user_id, v.kind, v.amount, v.description, (date '${day}' + time '06:00') at time zone 'Asia/Kolkata', nextval(pg_get_serial_sequence('transfers', 'id'))
+        from (select user_id, 1000 + (user_id % 7) * 100 as gross, pan from users where email like 'tds%@tds.bench') u
+        cross join lateral (values (1, 'daily_payout', u.gross::int8, 'Daily payout for ${day}'),
+                                   (2, 'tds', -(u.gross * case when u.pan is null then 2000 else 200 end / 10000)::int8, 'TDS on daily payout for ${day}')) v(k, kind, amount, description)
+       order by u.user_id, v.k`);
+    log(`lines of ${day}: ${seconds(t)} s`);
+  }
   await database.exec('vacuum (analyze)');
 }
 
@@ -85,18 +103,29 @@ try {
   if (!reuse) {
     await seed();
     log(`seeded ${members.toLocaleString('en-IN')} members in ${seconds(t)} s`);
-    const runTimes: number[] = [];
-    for (const day of businessDays(days)) {
+  }
+  if (runs > 0) {
+    const times: Record<'with' | 'without', number[]> = { with: [], without: [] };
+    for (const [i, day] of businessDays(runs).entries()) {
+      const mode = i % 2 === 0 ? 'without' : 'with';
+      await database.exec(`alter table ledger_entries ${mode === 'with' ? 'enable' : 'disable'} trigger tds_quarters_insert`);
       t = performance.now();
       const run = await runToEnd(database, { kind: 'daily_payout', day, startedBy: null });
       if (run.status !== 'completed') throw new Error(`the run of ${day} ended ${run.status}: ${run.error}`);
-      runTimes.push((performance.now() - t) / 1000);
-      log(`daily payout ${day}: ${run.paid} paid in ${seconds(t)} s`);
+      times[mode].push((performance.now() - t) / 1000);
+      log(`daily payout ${day} ${mode} the trigger: ${run.paid} paid in ${seconds(t)} s`);
     }
-    const sorted = [...runTimes].sort((a, b) => a - b);
-    log(`daily payout runs: median ${sorted[Math.floor(sorted.length / 2)].toFixed(2)} s, mean ${(runTimes.reduce((s, x) => s + x, 0) / runTimes.length).toFixed(2)} s`);
-    await database.exec('vacuum (analyze)');
-  }
+    await database.exec('alter table ledger_entries enable trigger tds_quarters_insert');
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    log(`median run: without the trigger ${median(times.without).toFixed(2)} s, with it ${median(times.with).toFixed(2)} s`);
+  } else await measure();
+} finally {
+  await database.close();
+  if (keep) log(`kept database ${name}`);
+  else await admin(`drop database if exists ${name} with (force)`);
+}
+
+async function measure() {
   const [rows] = await database.query<{ tds: number; lines: number }>(`
     select count(*) filter (where kind = 'tds')::int8 as tds, count(*)::int8 as lines from ledger_entries`);
   log(`ledger: ${Number(rows.lines).toLocaleString('en-IN')} lines, ${Number(rows.tds).toLocaleString('en-IN')} tds lines`);
@@ -106,6 +135,7 @@ try {
   }
 
   const ctx = { database } as unknown as Ctx;
+  const tax: typeof current = argv.includes('--old') ? await import('../src/server/modules/tax/old/tax.service.ts') as typeof current : current;
   const q = { year: 2026, quarter: 1 };
   const time = async <T>(label: string, work: () => Promise<T>) => {
     const times: number[] = [];
@@ -137,8 +167,4 @@ try {
     }
     log(`CSV of ${quarterDays(2026, 1).from}..${quarterDays(2026, 1).to}: ${lines.toLocaleString('en-IN')} lines in ${seconds(s)} s, heap growth at most ${((peak - heap) / 1e6).toFixed(0)} MB`);
   }
-} finally {
-  await database.close();
-  if (keep) log(`kept database ${name}`);
-  else await admin(`drop database if exists ${name} with (force)`);
 }

@@ -42,7 +42,9 @@ BEGIN
            coalesce(sum(CASE WHEN n.reversal_of IS NULL THEN n.amount_paise ELSE -o.amount_paise END) FILTER (WHERE n.kind = 'daily_payout'), 0) AS gross,
            -coalesce(sum(CASE WHEN n.reversal_of IS NULL THEN n.amount_paise ELSE -o.amount_paise END) FILTER (WHERE n.kind = 'tds'), 0) AS tds
       FROM new_rows n
-      LEFT JOIN ledger_entries o ON n.reversal_of IS NOT NULL AND o.id = n.reversal_of
+      -- By its key, only for a reversal line (a join would be planned as a hash of the whole ledger).
+      LEFT JOIN LATERAL (SELECT x.created_at, x.amount_paise FROM ledger_entries x
+                          WHERE n.reversal_of IS NOT NULL AND x.id = n.reversal_of) o ON true
      WHERE n.kind IN ('tds', 'daily_payout')
      GROUP BY 1, 2, 3
     HAVING count(*) FILTER (WHERE n.kind = 'tds') > 0
