@@ -50,7 +50,11 @@ async function admin(statement: string) {
 }
 
 const name = reuse ?? option('name') ?? `tds_bench_${Date.now()}`;
-if (!reuse) await admin(`create database ${name}`);
+if (!reuse) {
+  await admin(`create database ${name}`);
+  // The time spent in each trigger function (pg_stat_user_functions), for --runs.
+  await admin(`alter database ${name} set track_functions = 'pl'`);
+}
 const u = new URL(serverUrl);
 u.pathname = `/${name}`;
 const database: Database = await openPostgres(u.toString(), explain ? 1 : 4);
@@ -118,6 +122,10 @@ try {
     await database.exec('alter table ledger_entries enable trigger tds_quarters_insert');
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     log(`median run: without the trigger ${median(times.without).toFixed(2)} s, with it ${median(times.with).toFixed(2)} s`);
+    const fns = await database.query<{ funcname: string; calls: number; total: number }>(`
+      select funcname, calls::int8 as calls, total_time::float8 as total from pg_stat_user_functions order by total_time desc limit 8`);
+    const total = times.with.reduce((a, b) => a + b, 0) + times.without.reduce((a, b) => a + b, 0);
+    for (const f of fns) log(`  ${f.funcname}: ${Number(f.calls)} calls, ${(Number(f.total) / 1000).toFixed(2)} s in all (of ${total.toFixed(1)} s of runs)`);
   } else await measure();
 } finally {
   await database.close();
@@ -140,7 +148,7 @@ async function measure() {
   const time = async <T>(label: string, work: () => Promise<T>) => {
     const times: number[] = [];
     let out!: T;
-    for (let i = 0; i < (explain ? 1 : 3); i++) {
+    for (let i = 0; i < (explain ? 1 : Number(option('reps') ?? 3)); i++) {
       const s = performance.now();
       out = await work();
       times.push(performance.now() - s);

@@ -108,6 +108,20 @@ async function booksViolations(database: Database): Promise<string[]> {
            (select coalesce(sum(recovery_paise), 0) as s from users) o
      where -coalesce(b.s, 0) <> o.s
     union all
+    -- The TDS report's rollup (drizzle/functions/tds_quarters.sql): all of its TDS is the ledger's
+    -- tds lines (reversals included), and each quarter's shards add up its members' rows.
+    select 'tds rollup: its members hold ' || m.s || ' paise of TDS, the ledger''s tds lines ' || l.s
+      from (select coalesce(sum(tds_paise), 0) as s from tds_quarter_members) m,
+           (select -coalesce(sum(total_paise), 0) as s from ledger_totals where kind = 'tds') l
+     where m.s <> l.s
+    union all
+    select 'tds rollup: quarter ' || coalesce(m.quarter, q.quarter) || ' totals differ from its members'' rows'
+      from (select quarter, count(*) filter (where tds_paise <> 0) as n, sum(gross_paise) as g, sum(tds_paise) as s, sum(tds_without_pan_paise) as w
+              from tds_quarter_members group by 1) m
+      full join (select quarter, sum(members) as n, sum(gross_paise) as g, sum(tds_paise) as s, sum(tds_without_pan_paise) as w
+                   from tds_quarter_totals group by 1) q on q.quarter = m.quarter
+     where (m.n, m.g, m.s, m.w) is distinct from (q.n, q.g, q.s, q.w)
+    union all
     select 'run ' || r.run_id || ': its lines credited ' || coalesce(l.credits, 0) || ' and debited ' || coalesce(l.debits, 0)
            || ' paise; the run says gross ' || r.gross_paise || ', deductions ' || r.deductions_paise
       from income_runs r
