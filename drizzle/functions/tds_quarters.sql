@@ -1,19 +1,20 @@
--- Maintains tds_quarter_members (per quarter of the Indian financial year and member: the gross paid
--- with a deduction, the TDS, and the part of it deducted at the no-PAN rate) and tds_quarter_totals
--- (per quarter and shard: the same added up, and the members with TDS), in the same transaction as
--- the ledger lines, for the TDS report (docs/tax.md). Only statements that write `tds` lines do
--- anything (the daily payout's chunk, Pay Now of a failed payout, a run's reversal); wallet traffic
--- returns at the first check.
--- Per member, run and India day of the payment: the gross (its daily_payout lines) and the TDS (its
--- tds lines). A reversal line counts as the whole line it reverses, on that line's day: a reversed
--- payout leaves the quarter it was paid in, whenever it is reversed, even when its credit could
--- not all be taken back (the shortfall is a recovery, not an amount paid). The section: the nearer
--- of the run's two rates (income_runs.state tdsBp, tdsWithoutPanBp); when they are the same or
--- unknown, the member's PAN now. A member counts in `members` while its TDS of the quarter is not
--- zero: the upsert's answer less this statement's part is what it had before (the row's lock
--- orders concurrent writers, so this is exact). The shard is the writing transaction's id mod 8
--- (concurrent parts of a run do not queue on one row); readers add the shards up. Rows are written
--- in (quarter, user) order, so concurrent writers take their locks in the same order.
+-- Maintains tds_quarter_members (the members with TDS in each quarter of the Indian financial year)
+-- and tds_quarter_totals (per quarter and shard: members, gross paid with a deduction, TDS, and the
+-- TDS at the no-PAN rate), for the TDS report (docs/tax.md), in the same transaction as the ledger
+-- lines, for every writer of `tds` lines but one: the daily payout's chunk keeps them for its own
+-- lines (daily-payout.ts: it knows each member's PAN, and enters a member only on its membership's
+-- first deduction of the quarter, so the hot path does no per-member work here) and says so with
+-- the transaction-local setting backoffice.tds_rollup_by_chunk = 'on' around its posting.
+-- Here (Pay Now of a failed payout, a run's reversal, anything else): per member, run and India day
+-- of the payment, the gross (its daily_payout lines) and the TDS (its tds lines); a reversal line
+-- counts as the whole line it reverses, on that line's day: a reversed payout leaves the quarter it
+-- was paid in, whenever it is reversed, even when its credit could not all be taken back (the
+-- shortfall is a recovery, not an amount paid). The section: the nearer of the run's two rates
+-- (income_runs.state tdsBp, tdsWithoutPanBp); when they are the same or unknown, the member's PAN
+-- now. Each member's TDS of the quarter after the statement is read from its own lines
+-- (ledger_user_kind_created_idx, reversals by ledger_reversal_of_uq): not zero, it is in the set;
+-- zero, it leaves it; `members` moves by what was inserted or deleted. The shard is the writing
+-- transaction's id mod 8; readers add the shards up. Rows are written in (quarter, user) order.
 -- Reads: ledger_entries.kind, user_id, run_id, amount_paise, created_at, reversal_of, id;
 -- income_runs.state; users.pan.
 -- History: drizzle/0034 (tables, and the rollup of the ledger before it).
@@ -34,8 +35,9 @@ CREATE OR REPLACE FUNCTION public.tds_quarters_insert()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM new_rows WHERE kind = 'tds') THEN
-    RETURN NULL; -- no deduction in this statement
+  IF coalesce(current_setting('backoffice.tds_rollup_by_chunk', true), '') = 'on'
+     OR NOT EXISTS (SELECT 1 FROM new_rows WHERE kind = 'tds') THEN
+    RETURN NULL; -- the daily payout's chunk keeps the rollup itself; or no deduction in this statement
   END IF;
   WITH days AS MATERIALIZED (
     SELECT n.user_id, n.run_id, (coalesce(o.created_at, n.created_at) AT TIME ZONE 'Asia/Kolkata')::date AS day,
@@ -60,22 +62,36 @@ BEGIN
              END), 0)::int8 AS nopan
       FROM days d LEFT JOIN runs r ON r.run_id = d.run_id
      GROUP BY 1, 2
-  ), upserted AS (
-    INSERT INTO tds_quarter_members AS m (quarter, user_id, gross_paise, tds_paise, tds_without_pan_paise)
-    SELECT quarter, user_id, gross, tds, nopan FROM members ORDER BY 1, 2
-    ON CONFLICT (quarter, user_id) DO UPDATE
-      SET gross_paise = m.gross_paise + EXCLUDED.gross_paise, tds_paise = m.tds_paise + EXCLUDED.tds_paise,
-          tds_without_pan_paise = m.tds_without_pan_paise + EXCLUDED.tds_without_pan_paise
-    RETURNING m.quarter, m.user_id, m.tds_paise AS after
+  ), now_has AS MATERIALIZED (
+    -- Each member's TDS of the quarter after this statement, from its own lines.
+    SELECT m.quarter, m.user_id, coalesce((
+             SELECT -sum(l.amount_paise + coalesce(r.amount_paise, 0))
+               FROM ledger_entries l
+               LEFT JOIN ledger_entries r ON r.reversal_of = l.id
+              WHERE l.user_id = m.user_id AND l.kind = 'tds' AND l.reversal_of IS NULL
+                AND l.created_at >= (make_date(m.quarter / 10 + CASE WHEN m.quarter % 10 = 4 THEN 1 ELSE 0 END,
+                                               CASE WHEN m.quarter % 10 = 4 THEN 1 ELSE (m.quarter % 10) * 3 + 1 END, 1)::timestamp AT TIME ZONE 'Asia/Kolkata')
+                AND l.created_at < ((make_date(m.quarter / 10 + CASE WHEN m.quarter % 10 = 4 THEN 1 ELSE 0 END,
+                                               CASE WHEN m.quarter % 10 = 4 THEN 1 ELSE (m.quarter % 10) * 3 + 1 END, 1) + interval '3 months')::timestamp AT TIME ZONE 'Asia/Kolkata')
+           ), 0) <> 0 AS has
+      FROM members m
   ), entered AS (
-    SELECT u.quarter, sum((u.after <> 0)::int - (u.after - x.tds <> 0)::int)::int8 AS members
-      FROM upserted u JOIN members x ON x.quarter = u.quarter AND x.user_id = u.user_id
-     GROUP BY 1
+    INSERT INTO tds_quarter_members AS t (quarter, user_id)
+    SELECT quarter, user_id FROM now_has WHERE has ORDER BY 1, 2
+    ON CONFLICT (quarter, user_id) DO NOTHING
+    RETURNING t.quarter
+  ), went AS (
+    DELETE FROM tds_quarter_members t USING now_has h
+     WHERE NOT h.has AND t.quarter = h.quarter AND t.user_id = h.user_id
+    RETURNING t.quarter
+  ), moved AS (
+    SELECT quarter, sum(n)::int8 AS members
+      FROM (SELECT quarter, 1 AS n FROM entered UNION ALL SELECT quarter, -1 FROM went) x GROUP BY 1
   )
   INSERT INTO tds_quarter_totals AS t (quarter, shard, members, gross_paise, tds_paise, tds_without_pan_paise)
-  SELECT s.quarter, (txid_current() % 8)::smallint, coalesce(e.members, 0), s.gross, s.tds, s.nopan
+  SELECT s.quarter, (txid_current() % 8)::smallint, coalesce(v.members, 0), s.gross, s.tds, s.nopan
     FROM (SELECT quarter, sum(gross)::int8 AS gross, sum(tds)::int8 AS tds, sum(nopan)::int8 AS nopan FROM members GROUP BY 1) s
-    LEFT JOIN entered e ON e.quarter = s.quarter
+    LEFT JOIN moved v ON v.quarter = s.quarter
    ORDER BY 1, 2
   ON CONFLICT (quarter, shard) DO UPDATE
     SET members = t.members + EXCLUDED.members, gross_paise = t.gross_paise + EXCLUDED.gross_paise,

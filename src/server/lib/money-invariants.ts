@@ -108,19 +108,17 @@ async function booksViolations(database: Database): Promise<string[]> {
            (select coalesce(sum(recovery_paise), 0) as s from users) o
      where -coalesce(b.s, 0) <> o.s
     union all
-    -- The TDS report's rollup (drizzle/functions/tds_quarters.sql): all of its TDS is the ledger's
-    -- tds lines (reversals included), and each quarter's shards add up its members' rows.
-    select 'tds rollup: its members hold ' || m.s || ' paise of TDS, the ledger''s tds lines ' || l.s
-      from (select coalesce(sum(tds_paise), 0) as s from tds_quarter_members) m,
+    -- The TDS report's rollup (docs/tax.md): all of its TDS is the ledger's tds lines (reversals
+    -- included), and each quarter counts the members in its set.
+    select 'tds rollup: its quarters hold ' || q.s || ' paise of TDS, the ledger''s tds lines ' || l.s
+      from (select coalesce(sum(tds_paise), 0) as s from tds_quarter_totals) q,
            (select -coalesce(sum(total_paise), 0) as s from ledger_totals where kind = 'tds') l
-     where m.s <> l.s
+     where q.s <> l.s
     union all
-    select 'tds rollup: quarter ' || coalesce(m.quarter, q.quarter) || ' totals differ from its members'' rows'
-      from (select quarter, count(*) filter (where tds_paise <> 0) as n, sum(gross_paise) as g, sum(tds_paise) as s, sum(tds_without_pan_paise) as w
-              from tds_quarter_members group by 1) m
-      full join (select quarter, sum(members) as n, sum(gross_paise) as g, sum(tds_paise) as s, sum(tds_without_pan_paise) as w
-                   from tds_quarter_totals group by 1) q on q.quarter = m.quarter
-     where (m.n, m.g, m.s, m.w) is distinct from (q.n, q.g, q.s, q.w)
+    select 'tds rollup: quarter ' || coalesce(m.quarter, q.quarter) || ' counts ' || coalesce(q.n, 0) || ' members, its set holds ' || coalesce(m.n, 0)
+      from (select quarter, count(*) as n from tds_quarter_members group by 1) m
+      full join (select quarter, sum(members) as n from tds_quarter_totals group by 1) q on q.quarter = m.quarter
+     where coalesce(m.n, 0) <> coalesce(q.n, 0)
     union all
     select 'run ' || r.run_id || ': its lines credited ' || coalesce(l.credits, 0) || ' and debited ' || coalesce(l.debits, 0)
            || ' paise; the run says gross ' || r.gross_paise || ', deductions ' || r.deductions_paise

@@ -8,8 +8,8 @@ import { settingsTimeline } from '../income/settings.ts';
 
 /**
  * The TDS report (issue 25, docs/tax.md). Which members have TDS in a quarter, and the quarter's
- * totals, come from the rollup tds_quarter_members / tds_quarter_totals (kept by a trigger on the
- * ledger, drizzle/functions/tds_quarters.sql). A member's lines come from the ledger's `tds` lines
+ * totals, come from the rollup tds_quarter_members / tds_quarter_totals (kept with the lines: by
+ * the daily payout's chunk, by drizzle/functions/tds_quarters.sql for every other writer). A member's lines come from the ledger's `tds` lines
  * (negative; each written with its daily_payout line, same member, run and day) by
  * ledger_user_kind_created_idx, one member's range at a time. A line reversed with its run is
  * netted out by its reversal (ledger_reversal_of_uq), whenever the reversal was made. One row per
@@ -126,7 +126,7 @@ type QuarterMember = Pick<typeof tdsQuarterMembers.$inferSelect, 'userId'>;
  */
 export async function dayRowsBatch(db: Db, key: number, afterUserId: number, limit: number, from: string, to: string) {
   const members = sql`
-    select user_id from tds_quarter_members where quarter = ${key} and user_id > ${afterUserId} and tds_paise <> 0 order by user_id limit ${limit}`;
+    select user_id from tds_quarter_members where quarter = ${key} and user_id > ${afterUserId} order by user_id limit ${limit}`;
   const ids = rowsOf<QuarterMember>(await db.execute(sql`select user_id as "userId" from (${members}) m`)).map((r) => Number(r.userId));
   const rows = await dayRowsOf(db, ids, from, to);
   return { rows, last: ids.length < limit ? null : ids[ids.length - 1] };
@@ -135,7 +135,7 @@ export async function dayRowsBatch(db: Db, key: number, afterUserId: number, lim
 /** A page of the members with TDS in the quarter, by user id: one range of the rollup's primary key. */
 export async function membersPage(db: Db, key: number, page: number, limit: number): Promise<number[]> {
   const rows = rowsOf<QuarterMember>(await db.execute(sql`
-    select user_id as "userId" from tds_quarter_members where quarter = ${key} and tds_paise <> 0
+    select user_id as "userId" from tds_quarter_members where quarter = ${key}
      order by user_id limit ${limit} offset ${(page - 1) * limit}`));
   return rows.map((r) => Number(r.userId));
 }
