@@ -112,14 +112,14 @@ try {
     const times: Record<'with' | 'without', number[]> = { with: [], without: [] };
     for (const [i, day] of businessDays(runs).entries()) {
       const mode = i % 2 === 0 ? 'without' : 'with';
-      await database.exec(`alter table ledger_entries ${mode === 'with' ? 'enable' : 'disable'} trigger tds_quarters_insert`);
+      if (!argv.includes('--plain')) await database.exec(`alter table ledger_entries ${mode === 'with' ? 'enable' : 'disable'} trigger tds_quarters_insert`);
       t = performance.now();
       const run = await runToEnd(database, { kind: 'daily_payout', day, startedBy: null });
       if (run.status !== 'completed') throw new Error(`the run of ${day} ended ${run.status}: ${run.error}`);
       times[mode].push((performance.now() - t) / 1000);
       log(`daily payout ${day} ${mode} the trigger: ${run.paid} paid in ${seconds(t)} s`);
     }
-    await database.exec('alter table ledger_entries enable trigger tds_quarters_insert');
+    if (!argv.includes('--plain')) await database.exec('alter table ledger_entries enable trigger tds_quarters_insert');
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     log(`median run: without the trigger ${median(times.without).toFixed(2)} s, with it ${median(times.with).toFixed(2)} s`);
     const fns = await database.query<{ funcname: string; calls: number; total: number }>(`

@@ -7,7 +7,7 @@ import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { moneyHeaders } from '../wallet/money-test-kit.ts';
-import { addDays, member, membership, runDay, settingsFrom, today, wire } from '../income/runs/payout-test-kit.ts';
+import { addDays, member, membership, runDay, settingsFrom, today } from '../income/runs/payout-test-kit.ts';
 
 /**
  * Issue 25, the TDS report at scale (docs/tax.md): which members have TDS in a quarter and the
