@@ -6,9 +6,9 @@ import { openPostgres, type Database } from '../src/server/db/client.ts';
 import type { Ctx } from '../src/server/lib/context.ts';
 import { runToEnd } from '../src/server/modules/income/runs/engine.ts';
 import { addDays } from '../src/server/modules/income/settings.ts';
-import * as current from '../src/server/modules/tax/tax.service.ts';
+import * as tax from '../src/server/modules/tax/tax.service.ts';
 
-// node --import tsx bench/tds.ts [--members N] [--days D] [--runs R] [--database NAME] [--keep] [--explain] [--old]
+// node --import tsx bench/tds.ts [--members N] [--days D] [--runs R] [--database NAME] [--keep] [--explain] [--plain] [--name NAME] [--reps N]
 // The TDS report at scale (issue 25, docs/tax.md), on PostgreSQL (BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432; a database tds_bench_<time>, dropped after unless --keep).
 // Seeds N members (200,000), four in five with a PAN, each with an active membership, and D business
@@ -18,8 +18,9 @@ import * as current from '../src/server/modules/tax/tax.service.ts';
 // --runs R (instead): the hot path. Pays R business days with the real daily payout run, every
 // other one with the tds_quarters trigger disabled, and prints each run's time (N = 40,000 is
 // about 2 chunks' worth per part). --database NAME reuses a database seeded with --keep;
-// --explain prints each report statement's plan (auto_explain, analyze); --old times the
-// report before the rollup (a copy of it in src/server/modules/tax/old/, not committed).
+// --explain prints each report statement's plan (auto_explain, analyze). (docs/tax.md's "before"
+// figures: this script run against a copy of the report's code before the rollup.)
+// --plain: --runs without toggling the trigger (to compare with the code before the change).
 const argv = process.argv.slice(2);
 const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -143,7 +144,6 @@ async function measure() {
   }
 
   const ctx = { database } as unknown as Ctx;
-  const tax: typeof current = argv.includes('--old') ? await import('../src/server/modules/tax/old/tax.service.ts') as typeof current : current;
   const q = { year: 2026, quarter: 1 };
   const time = async <T>(label: string, work: () => Promise<T>) => {
     const times: number[] = [];
