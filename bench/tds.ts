@@ -15,9 +15,11 @@ import * as tax from '../src/server/modules/tax/tax.service.ts';
 // days (20) of Q1 FY 2026-27 written straight into the ledger (per member and day a daily_payout
 // line and its tds line, one statement per day, the ledger's triggers doing their work), then times
 // the report: page 1, the last page (each with the quarter's totals) and the whole CSV.
-// --runs R (instead): the hot path. Pays R business days with the real daily payout run, every
-// other one with the tds_quarters trigger disabled, and prints each run's time (N = 40,000 is
-// about 2 chunks' worth per part). --database NAME reuses a database seeded with --keep;
+// --runs R (instead): the hot path. Pays R business days with the real daily payout run and prints
+// each run's time and the time spent in each trigger function (N = 40,000: 2 chunks a run). Every
+// other run has the tds_quarters trigger disabled (the chunk keeps the rollup for its own lines and
+// turns the trigger off itself, so this only shows that it costs nothing there); --plain leaves it,
+// to time the same runs against the code before the change. --database NAME reuses a database seeded with --keep;
 // --explain prints each report statement's plan (auto_explain, analyze). (docs/tax.md's "before"
 // figures: this script run against a copy of the report's code before the rollup.)
 // --plain: --runs without toggling the trigger (to compare with the code before the change).
