@@ -48,6 +48,11 @@ export function scenarios(p: BenchParams): Scenario[] {
     { name: 'books: trial balance (today)', path: '/api/books/trial-balance', read: true, p95Target: 1000 },
     { name: 'books: company bank statement month', path: `/api/books/accounts/company_bank/statement?${month}&page=1&limit=25`, read: true, p95Target: 1000 },
     { name: 'books: member wallets statement month', path: `/api/books/accounts/member_wallets/statement?${month}&page=1&limit=25`, read: true, p95Target: 1000 },
+    // The TDS report (issue 25, docs/tax.md) of the previous month's quarter: members and totals from
+    // the rollup (tds_quarter_members, tds_quarter_totals), each member's lines by their own index
+    // range; a page deep in the quarter too (an offset over the rollup's key). Target: well under 1 s at 1M members.
+    { name: 'tax: TDS report page (quarter totals)', path: `/api/tax/tds?${quarterOf(p.fromDate)}&page=1&limit=25`, read: true, p95Target: 250 },
+    { name: 'tax: TDS report page 4,000', path: `/api/tax/tds?${quarterOf(p.fromDate)}&page=4000&limit=25`, read: true, p95Target: 500 },
     {
       name: 'wallet recharge (POST, fresh Idempotency-Key)',
       path: '/api/wallets/userWalletRecharge',
@@ -58,6 +63,12 @@ export function scenarios(p: BenchParams): Scenario[] {
       minRps: 800,
     },
   ];
+}
+
+/** The financial-year quarter (year=&quarter=) holding a wire date (dd-mm-yyyy). */
+function quarterOf(wireDate: string): string {
+  const [, m, y] = wireDate.split('-').map(Number);
+  return m >= 4 ? `year=${y}&quarter=${Math.floor((m - 4) / 3) + 1}` : `year=${y - 1}&quarter=4`;
 }
 
 export const newIdempotencyKey = () => randomUUID();

@@ -129,6 +129,18 @@ async function booksViolations(database: Database): Promise<string[]> {
            (select coalesce(sum(recovery_paise), 0) as s from users) o
      where -coalesce(b.s, 0) <> o.s
     union all
+    -- The TDS report's rollup (docs/tax.md): all of its TDS is the ledger's tds lines (reversals
+    -- included), and each quarter counts the members in its set.
+    select 'tds rollup: its quarters hold ' || q.s || ' paise of TDS, the ledger''s tds lines ' || l.s
+      from (select coalesce(sum(tds_paise), 0) as s from tds_quarter_totals) q,
+           (select -coalesce(sum(total_paise), 0) as s from ledger_totals where kind = 'tds') l
+     where q.s <> l.s
+    union all
+    select 'tds rollup: quarter ' || coalesce(m.quarter, q.quarter) || ' counts ' || coalesce(q.n, 0) || ' members, its set holds ' || coalesce(m.n, 0)
+      from (select quarter, count(*) as n from tds_quarter_members group by 1) m
+      full join (select quarter, sum(members) as n from tds_quarter_totals group by 1) q on q.quarter = m.quarter
+     where coalesce(m.n, 0) <> coalesce(q.n, 0)
+    union all
     select 'run ' || r.run_id || ': its lines credited ' || coalesce(l.credits, 0) || ' and debited ' || coalesce(l.debits, 0)
            || ' paise; the run says gross ' || r.gross_paise || ', deductions ' || r.deductions_paise
       from income_runs r

@@ -143,6 +143,12 @@ export const memberships = pgTable(
     /** Gross daily payouts earned so far (Success and Failure rows alike) and on how many days. */
     earnedPaise: bigint('earned_paise', { mode: 'number' }).notNull().default(0),
     daysEarned: integer('days_earned').notNull().default(0),
+    /**
+     * The last quarter (tds_quarter_members' key) the daily payout deducted TDS from this membership
+     * (null: not known, or since reversed): the run enters the member in the quarter's set only on
+     * the first deduction of a quarter (issue 25, docs/tax.md).
+     */
+    tdsQuarter: integer('tds_quarter'),
     /** 'active' earns; 'completed' reached its duration or cap; 'legacy' predates the engine. */
     status: text('status').$type<'active' | 'completed' | 'legacy'>().notNull().default('legacy'),
     /** 'wallet' (the fee debited from the wallet) or 'outside' (paid by other means, four eyes). */

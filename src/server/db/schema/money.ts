@@ -328,3 +328,33 @@ export const incomeMonthTotals = pgTable(
   },
   (t) => [primaryKey({ columns: [t.kind, t.rewardKey, t.month] })],
 );
+
+/**
+ * The TDS report's rollup (issue 25, docs/tax.md): the members with TDS in each quarter of the
+ * Indian financial year (`quarter` = the year it starts in April × 10 + 1..4, 20261 = Apr–Jun
+ * 2026, of the line's India day). Kept in the same transaction as the ledger lines: by the daily
+ * payout's chunk for its own lines (daily-payout.ts), by a trigger on ledger_entries for every
+ * other writer (drizzle/functions/tds_quarters.sql). A page of the report is one range of the key.
+ */
+export const tdsQuarterMembers = pgTable(
+  'tds_quarter_members',
+  {
+    quarter: integer('quarter').notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'tds_quarter_members_pk', columns: [t.quarter, t.userId] })],
+);
+
+/** Per quarter and shard (the writer's txid mod 8): the members with TDS, the gross paid with a deduction, the TDS and the TDS at the no-PAN rate; kept with tds_quarter_members. */
+export const tdsQuarterTotals = pgTable(
+  'tds_quarter_totals',
+  {
+    quarter: integer('quarter').notNull(),
+    shard: smallint('shard').notNull(),
+    members: bigint('members', { mode: 'number' }).notNull().default(0),
+    grossPaise: bigint('gross_paise', { mode: 'number' }).notNull().default(0),
+    tdsPaise: bigint('tds_paise', { mode: 'number' }).notNull().default(0),
+    tdsWithoutPanPaise: bigint('tds_without_pan_paise', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'tds_quarter_totals_pk', columns: [t.quarter, t.shard] })],
+);

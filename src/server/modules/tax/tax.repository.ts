@@ -3,15 +3,18 @@ import { DEFAULT_INCOME_SETTINGS, percentToBp } from '../../../contract/income.t
 import type { TdsSection } from '../../../contract/tax.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { isoDate } from '../../db/rows.ts';
+import type { tdsQuarterMembers, tdsQuarterTotals } from '../../db/schema/money.ts';
 import { settingsTimeline } from '../income/settings.ts';
 
 /**
- * The TDS report (issue 25, docs/tax.md) reads the ledger's `tds` lines (negative; each written with
- * its daily_payout line, same member, run and day) over a quarter by ledger_kind_created_idx
- * (kind, created_at), or a member's by ledger_user_kind_created_idx. A line reversed with its run
- * is netted out by its reversal (ledger_reversal_of_uq), whenever the reversal was made. One row
- * per member, India day and run: the TDS deducted and the gross paid (the same run's daily_payout
- * lines that day, reversals netted too), and the section it was deducted under.
+ * The TDS report (issue 25, docs/tax.md). Which members have TDS in a quarter, and the quarter's
+ * totals, come from the rollup tds_quarter_members / tds_quarter_totals (kept with the lines: by
+ * the daily payout's chunk, by drizzle/functions/tds_quarters.sql for every other writer). A member's lines come from the ledger's `tds` lines
+ * (negative; each written with its daily_payout line, same member, run and day) by
+ * ledger_user_kind_created_idx, one member's range at a time. A line reversed with its run is
+ * netted out by its reversal (ledger_reversal_of_uq), whenever the reversal was made. One row per
+ * member, India day and run: the TDS deducted and the gross paid (the same run's daily_payout lines
+ * that day, reversals netted too), and the section it was deducted under.
  */
 
 /** The instant a day (yyyy-mm-dd, India) starts. */
@@ -37,12 +40,6 @@ async function ratesSql(db: Db): Promise<SQL> {
   return sql`rates(from_day, to_day, pan_bp, nopan_bp) as (values ${sql.join(
     spans.map((s) => sql`(${s.from}::date, ${s.to}::date, ${s.pan}::int8, ${s.noPan}::int8)`), sql`, `)})`;
 }
-
-/** The quarter's lines in range by the (kind, created_at) index. */
-const inRange = (from: string, to: string) => sql`
-  select l.id, l.user_id, l.run_id, l.amount_paise, l.created_at
-    from ledger_entries l
-   where l.kind = 'tds' and l.reversal_of is null and l.created_at >= ${dayStart(from)} and l.created_at < ${dayAfter(to)}`;
 
 /** The lines of some members (`members` selects user_id), each member's by its own index range. */
 const ofMembers = (members: SQL, from: string, to: string) => sql`
@@ -116,48 +113,44 @@ export async function dayRowsOf(db: Db, userIds: number[], from: string, to: str
   return rows.map(toDayRow);
 }
 
+/** The rollup's key of a quarter (drizzle/functions/tds_quarters.sql): 2026 Q1 → 20261. */
+export const quarterKey = (year: number, quarter: number) => year * 10 + quarter;
+
+type QuarterMember = Pick<typeof tdsQuarterMembers.$inferSelect, 'userId'>;
+
 /**
- * The CSV's batch: the day rows of the next `limit` members after `afterUserId` (walking users by
- * key, each member's lines by ledger_user_kind_created_idx, so the whole export is one pass).
+ * The CSV's batch: the day rows of the next `limit` members with TDS in the quarter after
+ * `afterUserId` (the rollup's primary key in order, each member's lines by
+ * ledger_user_kind_created_idx, so the whole export is one pass and never the quarter in memory).
  * Answers the rows and the last member id walked (null at the end).
  */
-export async function dayRowsBatch(db: Db, afterUserId: number, limit: number, from: string, to: string) {
-  const members = sql`select user_id from users where user_id > ${afterUserId} order by user_id limit ${limit}`;
-  const [last] = rowsOf<{ last: number | null; n: number }>(await db.execute(sql`
-    select max(user_id)::int8 as last, count(*)::int8 as n from (${members}) m`));
-  const rows = rowsOf<RawDayRow>(await db.execute(sql`
-    with ${await rowsCte(db, ofMembers(members, from, to))}
-    select * from rows order by user_id, day, run_id nulls first`));
-  return { rows: rows.map(toDayRow), last: Number(last.n) < limit || last.last === null ? null : Number(last.last) };
+export async function dayRowsBatch(db: Db, key: number, afterUserId: number, limit: number, from: string, to: string) {
+  const members = sql`
+    select user_id from tds_quarter_members where quarter = ${key} and user_id > ${afterUserId} order by user_id limit ${limit}`;
+  const ids = rowsOf<QuarterMember>(await db.execute(sql`select user_id as "userId" from (${members}) m`)).map((r) => Number(r.userId));
+  const rows = await dayRowsOf(db, ids, from, to);
+  return { rows, last: ids.length < limit ? null : ids[ids.length - 1] };
 }
 
-/** A page of the members with TDS in the quarter (by user id) and how many there are, from the quarter's range. */
-export async function membersPage(db: Db, from: string, to: string, page: number, limit: number): Promise<{ ids: number[]; total: number }> {
-  const rows = rowsOf<{ user_id: number; total: number }>(await db.execute(sql`
-    with t as materialized (${inRange(from, to)}),
-    m as (
-      select t.user_id from t left join ledger_entries r on r.reversal_of = t.id
-       group by t.user_id having sum(t.amount_paise + coalesce(r.amount_paise, 0)) <> 0
-    )
-    select user_id, count(*) over ()::int8 as total from m order by user_id limit ${limit} offset ${(page - 1) * limit}`));
-  if (rows.length === 0 && page > 1) {
-    const [count] = rowsOf<{ n: number }>(await db.execute(sql`
-      with t as materialized (${inRange(from, to)})
-      select count(*)::int8 as n from (select t.user_id from t left join ledger_entries r on r.reversal_of = t.id
-        group by t.user_id having sum(t.amount_paise + coalesce(r.amount_paise, 0)) <> 0) m`));
-    return { ids: [], total: Number(count.n) };
-  }
-  return { ids: rows.map((r) => Number(r.user_id)), total: rows.length ? Number(rows[0].total) : 0 };
+/** A page of the members with TDS in the quarter, by user id: one range of the rollup's primary key. */
+export async function membersPage(db: Db, key: number, page: number, limit: number): Promise<number[]> {
+  const rows = rowsOf<QuarterMember>(await db.execute(sql`
+    select user_id as "userId" from tds_quarter_members where quarter = ${key}
+     order by user_id limit ${limit} offset ${(page - 1) * limit}`));
+  return rows.map((r) => Number(r.userId));
 }
 
-/** The quarter's totals: members, gross, TDS, and the TDS deducted at the no-PAN rate. */
-export async function quarterTotals(db: Db, from: string, to: string) {
-  const [row] = rowsOf<{ members: number; gross: number; tds: number; nopan: number }>(await db.execute(sql`
-    with ${await rowsCte(db, inRange(from, to))}
-    select count(distinct user_id)::int8 as members, coalesce(sum(gross), 0)::int8 as gross, coalesce(sum(tds), 0)::int8 as tds,
-           coalesce(sum(tds) filter (where section = '206AA'), 0)::int8 as nopan
-      from rows`));
-  return { members: Number(row.members), grossPaise: Number(row.gross), tdsPaise: Number(row.tds), tdsWithoutPanPaise: Number(row.nopan) };
+type QuarterTotalsRow = Pick<typeof tdsQuarterTotals.$inferSelect, 'members' | 'grossPaise' | 'tdsPaise' | 'tdsWithoutPanPaise'>;
+
+/** The quarter's totals: members, gross, TDS, and the TDS deducted at the no-PAN rate (the rollup's shards added up). */
+export async function quarterTotals(db: Db, key: number) {
+  const [row] = rowsOf<QuarterTotalsRow>(await db.execute(sql`
+    select coalesce(sum(members), 0)::int8 as members, coalesce(sum(gross_paise), 0)::int8 as "grossPaise",
+           coalesce(sum(tds_paise), 0)::int8 as "tdsPaise", coalesce(sum(tds_without_pan_paise), 0)::int8 as "tdsWithoutPanPaise"
+      from tds_quarter_totals where quarter = ${key}`));
+  return {
+    members: Number(row.members), grossPaise: Number(row.grossPaise), tdsPaise: Number(row.tdsPaise), tdsWithoutPanPaise: Number(row.tdsWithoutPanPaise),
+  };
 }
 
 // ---- Monthly statement ----

@@ -9,7 +9,8 @@ import * as repo from './tax.repository.ts';
 export async function tdsReport(ctx: Ctx, q: { year: number; quarter: number; page: number; limit: number }): Promise<Omit<TdsReport, 'success'>> {
   const { db } = ctx.database;
   const { from, to } = quarterDays(q.year, q.quarter);
-  const { ids, total } = await repo.membersPage(db, from, to, q.page, q.limit);
+  const key = repo.quarterKey(q.year, q.quarter);
+  const ids = await repo.membersPage(db, key, q.page, q.limit);
   const rows = await repo.dayRowsOf(db, ids, from, to);
   const byMember = new Map<number, repo.TdsDayRow[]>();
   for (const r of rows) byMember.set(r.userId, [...(byMember.get(r.userId) ?? []), r]);
@@ -29,9 +30,9 @@ export async function tdsReport(ctx: Ctx, q: { year: number; quarter: number; pa
       sections,
     }];
   });
-  const totals = await repo.quarterTotals(db, from, to);
+  const totals = await repo.quarterTotals(db, key);
   return {
-    data, total, page: q.page, limit: q.limit,
+    data, total: totals.members, page: q.page, limit: q.limit,
     summary: {
       label: quarterLabel(q.year, q.quarter), from: isoToWireDate(from), to: isoToWireDate(to), members: totals.members,
       gross: paiseToRupees(totals.grossPaise), tds: paiseToRupees(totals.tdsPaise), tdsWithoutPan: paiseToRupees(totals.tdsWithoutPanPaise),
@@ -49,7 +50,7 @@ export const TDS_CSV_HEADER = [
 
 export async function tdsCsvBatch(ctx: Ctx, q: { year: number; quarter: number }, afterUserId: number, limit: number) {
   const { from, to } = quarterDays(q.year, q.quarter);
-  const { rows, last } = await repo.dayRowsBatch(ctx.database.db, afterUserId, limit, from, to);
+  const { rows, last } = await repo.dayRowsBatch(ctx.database.db, repo.quarterKey(q.year, q.quarter), afterUserId, limit, from, to);
   return {
     rows: rows.map((r) => [
       r.userId, r.name, r.pan ?? 'PANNOTAVBL', isoToWireDate(r.day), paiseToRupees(r.grossPaise).toFixed(2), paiseToRupees(r.tdsPaise).toFixed(2),

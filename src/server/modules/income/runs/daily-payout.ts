@@ -55,7 +55,7 @@ function computed(units: SQL, day: string, settings: IncomeSettings, withIds: bo
             from (
               select e.*, (e.gross * (case when e.pan is null then ${tdsNoPanBp} else ${tdsBp} end)::int8 / 10000)::int8 as tds, (e.gross * ${adminBp}::int8 / 10000)::int8 as admin
                 from (
-                  select c.id, c.user_id, c.pan, c.starts_on + (c.duration_days - 1) as last_day,
+                  select c.id, c.user_id, c.pan, c.tds_quarter, c.starts_on + (c.duration_days - 1) as last_day,
                          greatest(least(c.daily_paise, c.cap_paise - c.earned_paise), 0)::int8 as gross,
                          (c.live_id is not null and c.starts_on <= ${day}::date and ${day}::date <= c.starts_on + (c.duration_days - 1)
                           and c.earned_paise < c.cap_paise
@@ -85,13 +85,41 @@ const tallyOf = (r: Record<string, unknown>): Tally => ({
   deductionsPaise: Number(r.deductionsPaise), failedPaise: Number(r.failedPaise), tdsPaise: Number(r.tdsPaise ?? 0),
 });
 
+/**
+ * The TDS report's rollup for the chunk's own lines (issue 25, docs/tax.md; the same rules as
+ * drizzle/functions/tds_quarters.sql): the quarter of the lines' India day (now), the members
+ * entered in its set — only those whose membership had no deduction yet this quarter, so a day's
+ * run probes the set for a member once a quarter, not every day — and one row of totals per chunk
+ * (gross paid with a deduction, TDS, TDS at the no-PAN rate: the member's PAN as the chunk read it).
+ */
+const TDS_ROLLUP = sql`
+    tds_now as (select tds_quarter_of((now() at time zone 'Asia/Kolkata')::date) as q),
+    tds_entered as (
+      insert into tds_quarter_members (quarter, user_id)
+      select (select q from tds_now), c.user_id from calc c
+       where c.pays and c.reason is null and c.tds > 0 and c.tds_quarter is distinct from (select q from tds_now)
+       order by 2
+      on conflict do nothing
+      returning user_id
+    ),
+    tds_totals as (
+      insert into tds_quarter_totals as t (quarter, shard, members, gross_paise, tds_paise, tds_without_pan_paise)
+      select (select q from tds_now), (txid_current() % 8)::smallint, (select count(*) from tds_entered),
+             sum(c.gross), sum(c.tds), coalesce(sum(c.tds) filter (where c.pan is null), 0)
+        from calc c where c.pays and c.reason is null and c.tds > 0
+      having count(*) > 0
+      on conflict (quarter, shard) do update
+        set members = t.members + excluded.members, gross_paise = t.gross_paise + excluded.gross_paise,
+            tds_paise = t.tds_paise + excluded.tds_paise, tds_without_pan_paise = t.tds_without_pan_paise + excluded.tds_without_pan_paise
+    )`;
+
 async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo?: number) {
   const day = scope.period.start;
   // The member is read here, by its key for each of the chunk's memberships (a LIMIT query is
   // planned as an index nested loop; joined later, the planner hashed all of users per chunk).
   const units = sql`
     select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status, u.pan,
-           x.id as paid_id
+           m.tds_quarter, x.id as paid_id
       from memberships m
       left join users u on u.user_id = m.user_id and u.deleted_at is null
       left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${day}::date and x.status <> 'Reversed'
@@ -102,6 +130,9 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
   const adminDescription = `Admin charge on daily payout for ${day}`;
   // One transfer per chunk (issue 25): each member's +gross, −TDS, −admin charge, and the company's
   // legs for all of them (daily payout expense, TDS payable, admin charge income).
+  // The TDS report's rollup (docs/tax.md) is kept here for the chunk's own lines, not by the ledger's
+  // trigger (drizzle/functions/tds_quarters.sql), which this transaction-local setting turns off.
+  await tx.execute(sql`select set_config('backoffice.tds_rollup_by_chunk', 'on', true)`);
   const posted = await postSet(tx, { kind: 'daily_payout', runId: scope.runId, batchId: scope.batchId, description }, {
     with: computed(units, day, scope.settings, true),
     lines: sql`
@@ -111,6 +142,7 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
                                                (2, 'admin_charge', -c.admin, ${adminDescription}::text)) v(n, kind, amount, description)
        where c.pays and c.reason is null and v.amount <> 0`,
     also: sql`,
+    ${TDS_ROLLUP},
     payouts as (
       insert into daily_payouts (user_id, payout_date, amount_paise, status, ledger_entry_id, paid_at, run_id,
                                  gross_paise, tds_paise, admin_charge_paise, reason)
@@ -123,6 +155,7 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
       update memberships m
          set earned_paise = m.earned_paise + case when c.pays then c.gross else 0 end,
              days_earned = m.days_earned + c.pays::int,
+             tds_quarter = case when c.pays and c.reason is null and c.tds > 0 then (select q from tds_now) else m.tds_quarter end,
              status = case when m.earned_paise + case when c.pays then c.gross else 0 end >= m.cap_paise
                              or ${day}::date >= c.last_day then 'completed' else 'active' end
         from calc c
@@ -134,6 +167,7 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
            (select count(*) from payouts)::int8 as written, (select count(*) from earned)::int8 as earned, t.*`,
     from: sql`(select ${TALLY} from calc where pays) t`,
   });
+  await tx.execute(sql`select set_config('backoffice.tds_rollup_by_chunk', 'off', true)`);
   const row = posted.row as TallyRow & { cursor: number | null };
   const tally = tallyOf(row);
   return { ...tally, cursor: row.cursor === null ? cursor : Number(row.cursor), done: tally.units < limit };
@@ -176,7 +210,7 @@ export const dailyPayout: RunKindHandler = {
   async preview(db, scope) {
     const units = sql`
       select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status, u.pan,
-             x.id as paid_id
+             m.tds_quarter, x.id as paid_id
         from memberships m
         left join users u on u.user_id = m.user_id and u.deleted_at is null
         left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${scope.period.start}::date and x.status <> 'Reversed'
@@ -202,7 +236,10 @@ export const dailyPayout: RunKindHandler = {
         returning p.user_id, p.gross_paise
       )
       update memberships m
-         set earned_paise = m.earned_paise - g.gross_paise, days_earned = m.days_earned - 1, status = 'active'
+         set earned_paise = m.earned_paise - g.gross_paise, days_earned = m.days_earned - 1, status = 'active',
+             -- its next deduction enters the member in the TDS report's quarter again (the reversal's
+             -- lines took it out if it had no other deduction there: drizzle/functions/tds_quarters.sql)
+             tds_quarter = null
         from gone g
        where m.user_id = g.user_id and m.status <> 'legacy'`);
   },
