@@ -391,7 +391,8 @@ async function apply(op: Op, c: CaseState): Promise<string> {
     case 'cancel': {
       // A draft of this case is cancelled (its lines are gathered again); any other batch is refused, moving nothing.
       if (c.batches.length === 0) return 'cancel: no batch';
-      const id = c.batches[op.pick % c.batches.length];
+      const drafts = await t.database.query<{ id: string }>(`select id::text from bank_batches where status = 'draft' and id = any($1::int8[])`, [c.batches]);
+      const id = op.pick % 3 !== 0 && drafts.length > 0 ? Number(drafts[0].id) : c.batches[op.pick % c.batches.length];
       const [b] = await t.database.query<{ status: string }>('select status from bank_batches where id = $1', [id]);
       const before = await footprint(t);
       const res = await send(maker, 'POST', `/bank-transfers/batches/${id}/cancel`, {});
