@@ -90,7 +90,7 @@ async function engineInvariants() {
       left join (select run_id,
                         coalesce(sum(amount_paise) filter (where amount_paise > 0), 0) as gross,
                         coalesce(-sum(amount_paise) filter (where amount_paise < 0), 0) as deductions
-                   from ledger_entries where reversal_of is null group by run_id) s on s.run_id = r.run_id
+                   from ledger_entries where reversal_of is null and kind <> 'bank_payout' group by run_id) s on s.run_id = r.run_id
       left join (select run_id, count(*) filter (where status = 'Success') as ok, count(*) filter (where status = 'Failure') as bad,
                         coalesce(sum(amount_paise) filter (where status = 'Failure'), 0) as bad_paise
                    from daily_payouts group by run_id) p on p.run_id = r.run_id
