@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { post, postSet } from '../src/server/db/books.ts';
 import { openPostgres, rowsOf } from '../src/server/db/client.ts';
 import * as repo from '../src/server/modules/bank-transfers/bank-transfers.repository.ts';
-import { applyAnswers, parseResponseFile } from '../src/server/modules/bank-transfers/bank-transfers.service.ts';
+import { applyAnswers } from '../src/server/modules/bank-transfers/bank-transfers.service.ts';
+import { parseResponseFile } from '../src/server/modules/bank-transfers/response-file.ts';
 
 // BENCH_DATABASE_URL=postgres://…/<big database> node --import tsx bench/bank-import.ts
 //   [--lines 1000000] [--rounds 5] [--rejected-every 20]

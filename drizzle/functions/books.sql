@@ -30,6 +30,7 @@ AS $function$
     WHEN 'external_payment' THEN 'outside_payments'
     WHEN 'recovery' THEN 'recoveries_owed'
     WHEN 'bank_return' THEN 'bank_in_transit'
+    WHEN 'bank_payout' THEN 'withdrawals_payable'
   END
 $function$;
 

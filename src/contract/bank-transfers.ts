@@ -9,19 +9,24 @@ import { endpoints } from './endpoint.ts';
  * downloaded, and the bank's answers (its response file, or the payout provider's signed webhook)
  * settle a line or return its money to the member's wallet, exactly once.
  */
-export const BANK_BATCH_STATUSES = ['draft', 'pending_release', 'released', 'closed'] as const;
-export const BANK_LINE_STATUSES = ['queued', 'in_transit', 'settled', 'returned'] as const;
-export const bankBatchStatus = z.enum(BANK_BATCH_STATUSES, { error: 'status must be draft, pending_release, released or closed' });
-export const bankLineStatus = z.enum(BANK_LINE_STATUSES, { error: 'status must be queued, in_transit, settled or returned' });
+export const BANK_BATCH_STATUSES = ['draft', 'pending_release', 'released', 'closed', 'cancelled'] as const;
+export const BANK_LINE_STATUSES = ['queued', 'in_transit', 'settled', 'returned', 'cancelled'] as const;
+export const bankBatchStatus = z.enum(BANK_BATCH_STATUSES, { error: 'status must be draft, pending_release, released, closed or cancelled' });
+export const bankLineStatus = z.enum(BANK_LINE_STATUSES, { error: 'status must be queued, in_transit, settled, returned or cancelled' });
 export type BankBatchStatus = z.infer<typeof bankBatchStatus>;
 export type BankLineStatus = z.infer<typeof bankLineStatus>;
 
 export const BANK_BATCH_STATUS_LABELS: Record<BankBatchStatus, string> = {
-  draft: 'Draft', pending_release: 'Awaiting release', released: 'Released', closed: 'Closed',
+  draft: 'Draft', pending_release: 'Awaiting release', released: 'Released', closed: 'Closed', cancelled: 'Cancelled',
 };
 export const BANK_LINE_STATUS_LABELS: Record<BankLineStatus, string> = {
-  queued: 'Queued', in_transit: 'In transit', settled: 'Settled', returned: 'Returned',
+  queued: 'Queued', in_transit: 'In transit', settled: 'Settled', returned: 'Returned', cancelled: 'Cancelled',
 };
+
+/** What a line pays: an approved withdrawal, or a bank-mode daily payout (ledger kind bank_payout). */
+export const BANK_LINE_SOURCES = ['withdrawal', 'daily_payout'] as const;
+export type BankLineSource = (typeof BANK_LINE_SOURCES)[number];
+export const BANK_LINE_SOURCE_LABELS: Record<BankLineSource, string> = { withdrawal: 'Withdrawal', daily_payout: 'Daily payout' };
 
 /**
  * The instruction file's layouts. The default follows HDFC Bank's bulk NEFT/RTGS upload (the
@@ -59,6 +64,7 @@ export const bankBatch = z.object({
   approvalStatus: z.string().nullable(),
   createdAt: z.string(),
   releasedAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
 });
 export type BankBatch = z.infer<typeof bankBatch>;
 
@@ -68,6 +74,7 @@ export const bankLine = z.object({
   userId: z.number(),
   userName: z.string().nullable(),
   ledgerEntryId: z.number(),
+  source: z.enum(BANK_LINE_SOURCES),
   amount: z.number(),
   beneficiaryName: z.string(),
   /** Masked on screen: all but the last four digits hidden (the file carries it whole). */
@@ -124,7 +131,7 @@ export type LinesQuery = z.input<typeof linesQuery>;
 export const fileQuery = z.object({ template: bankFileTemplate.optional() });
 
 /** What one answer of the bank did (the per-line report of an import names the file's line). */
-export const ANSWER_OUTCOMES = ['settled', 'returned', 'pending', 'duplicate', 'unknown', 'conflict', 'not_released', 'invalid'] as const;
+export const ANSWER_OUTCOMES = ['settled', 'returned', 'pending', 'duplicate', 'unknown', 'conflict', 'not_released', 'invalid', 'member_deleted'] as const;
 export type AnswerOutcome = (typeof ANSWER_OUTCOMES)[number];
 
 export const answerReport = z.object({
@@ -148,6 +155,8 @@ export const importSummary = z.object({
   conflicts: z.number(),
   notReleased: z.number(),
   invalid: z.number(),
+  /** Returns for a member deleted since: not credited, the line stays in transit to be handled by hand. */
+  memberDeleted: z.number(),
   settledAmount: z.number(),
   returnedAmount: z.number(),
   /** The answers that did not settle or return a line, one per file line (at most 1,000). */
@@ -195,6 +204,10 @@ export const bankTransfersApi = endpoints('bank-transfers', {
   release: {
     method: 'POST', path: '/bank-transfers/batches/:id/release', access: 'bank_transfers', params: batchIdParams,
     responses: { 202: awaitingApprovalResponse },
+  },
+  /** A draft batch only: its lines are freed (marked cancelled) and the next gather takes them again. */
+  cancel: {
+    method: 'POST', path: '/bank-transfers/batches/:id/cancel', access: 'bank_transfers', params: batchIdParams, responses: { 200: batchResponse },
   },
   file: {
     method: 'GET', path: '/bank-transfers/batches/:id/file', access: 'bank_transfers', params: batchIdParams, query: fileQuery,

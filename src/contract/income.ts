@@ -396,6 +396,13 @@ export const reversalPreview = z.object({
   payNowMembers: z.number(),
   /** Failure rows never paid: they are marked Reversed too. */
   unpaidFailures: z.number(),
+  /**
+   * A bank-mode run (issue 25): what it sent on to the bank that no bank batch holds yet (reversed:
+   * it stays in the wallets, which give it back), and what batches already hold (not reversed: the
+   * wallets give back what they can, the rest is a shortfall).
+   */
+  bankUnsent: z.number(),
+  bankSent: z.number(),
 });
 export type ReversalPreview = z.infer<typeof reversalPreview>;
 

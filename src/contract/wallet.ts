@@ -41,6 +41,7 @@ export const LEDGER_KIND_LABELS = {
   admin_transfer: 'Admin Transfer',
   recovery: 'Recovery',
   bank_return: 'Returned by the Bank',
+  bank_payout: 'Paid to bank',
 } as const;
 export type LedgerKindName = keyof typeof LEDGER_KIND_LABELS;
 export const LEDGER_KIND_NAMES = Object.keys(LEDGER_KIND_LABELS) as [LedgerKindName, ...LedgerKindName[]];

@@ -18,6 +18,13 @@ import type { LedgerKind } from './schema/money.ts';
  * caused it. Set-based: a run's chunk posts 40,000 members in this one statement.
  */
 
+/**
+ * The advisory lock (one key) a bank gather holds exclusively and each reversal range of a
+ * bank-mode run holds shared: a bank_payout line is either gathered into a batch or reversed,
+ * never both (a reversal leaves a batched line alone; the gather skips a reversed one).
+ */
+export const BANK_GATHER_LOCK = 802_511;
+
 /** What caused a transfer: at least one of these (a movement nobody started names its process, `system`). */
 export interface TransferCause {
   runId?: number | null;
@@ -35,6 +42,13 @@ export interface TransferHeader extends TransferCause {
   kind: string;
   /** The transfer this one corrects (a reversal, a bank return). */
   corrects?: number | null;
+  /**
+   * Adds the lines to this existing transfer (written earlier in the same transaction) instead of
+   * a new one: a bank-mode payout's bank_payout lines join their chunk's transfer, in a statement
+   * of their own after its credits (so the recovery trigger saw the net credit first). The lines'
+   * counter-legs must balance them (no explicit legs).
+   */
+  into?: number | null;
   description?: string | null;
 }
 
@@ -105,10 +119,11 @@ function requireCause(header: TransferHeader) {
 
 export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): Promise<Posted> {
   requireCause(header);
+  if (header.into != null && (set.legs || set.perLine)) throw new Error('Lines added to an existing transfer carry no explicit legs and are not per line');
   const seq = (table: string) => sql`nextval((select pg_get_serial_sequence(${table}, 'id')::regclass))`;
   const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`
     with ${set.recursive ? sql`recursive ` : sql``}${set.with ? sql`${set.with},` : sql``}
-    posting_tid as materialized (select ${seq('transfers')} as id),
+    posting_tid as materialized (select ${header.into != null ? sql`${header.into}::int8` : seq('transfers')} as id),
     posting_lines as materialized (
       select l.*, ${set.perLine ? seq('transfers') : sql`(select id from posting_tid)`} as transfer_id,
              ${set.perLine ? sql`coalesce(l.created_at, now())` : sql`now()`} as posting_at
@@ -149,7 +164,7 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
               union all
               select id, null, null, now() from posting_tid
                where exists (select 1 from posting_extra) and not exists (select 1 from posting_lines)) t
-       where (select ok from posting_ok)
+       where (select ok from posting_ok) and ${header.into == null}::boolean
        order by t.transfer_id
       returning id, created_at
     ),
@@ -173,8 +188,9 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
       returning amount_paise
     )
     ${set.also ?? sql``}
-    select (select min(id) from posting_transfer)::int8 as "postingTransfer",
-           (select min(created_at) from posting_transfer) as "postingAt",
+    select ${header.into != null
+      ? sql`(select min(transfer_id) from posting_lines where (select ok from posting_ok))::int8 as "postingTransfer", (select min(posting_at) from posting_lines) as "postingAt",`
+      : sql`(select min(id) from posting_transfer)::int8 as "postingTransfer", (select min(created_at) from posting_transfer) as "postingAt",`}
            (select ok from posting_ok) as "postingOk",
            (select coalesce(sum(amount_paise), 0) from posting_extra)::int8 as "postingExtra",
            (select count(*) from posting_entries)::int8 as "postingLines",

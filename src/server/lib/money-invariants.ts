@@ -86,8 +86,9 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
  * the chart; each company account's kept balance (book_daily) equals the sum of its legs, and each
  * day's kept debits and credits (book_daily, drizzle/0035) those of the day's legs; the
  * trial balance (company accounts and the member wallets, ledger_totals) sums to zero; what the
- * members owe (users.recovery_paise) is the recoveries-owed account's balance; and what each run's
- * own lines moved (not their reversal, nor recoveries) is the run's gross and deductions.
+ * members owe (users.recovery_paise) is the recoveries-owed account's balance; what each run's
+ * own lines moved (not their reversal, nor recoveries, nor what it sent to the bank) is the run's
+ * gross and deductions; and a run's bank_payout lines are debits of a bank-mode run, at most its net.
  */
 async function booksViolations(database: Database): Promise<string[]> {
   const found = await database.query<{ what: string }>(`
@@ -144,9 +145,22 @@ async function booksViolations(database: Database): Promise<string[]> {
     select 'run ' || r.run_id || ': its lines credited ' || coalesce(l.credits, 0) || ' and debited ' || coalesce(l.debits, 0)
            || ' paise; the run says gross ' || r.gross_paise || ', deductions ' || r.deductions_paise
       from income_runs r
-      left join (select run_id, sum(amount_paise) filter (where amount_paise > 0) as credits, -sum(amount_paise) filter (where amount_paise < 0) as debits
+      left join (select run_id, sum(amount_paise) filter (where amount_paise > 0 and kind <> 'bank_payout') as credits,
+                        -sum(amount_paise) filter (where amount_paise < 0 and kind <> 'bank_payout') as debits
                    from ledger_entries where run_id is not null and reversal_of is null and kind <> 'recovery' group by run_id) l on l.run_id = r.run_id
-     where r.status in ('completed', 'reversed') and (coalesce(l.credits, 0) <> r.gross_paise or coalesce(l.debits, 0) <> r.deductions_paise)`);
+     where r.status in ('completed', 'reversed') and (coalesce(l.credits, 0) <> r.gross_paise or coalesce(l.debits, 0) <> r.deductions_paise)
+    union all
+    -- Bank-mode payouts (issue 25): a run sends on to the bank at most what it paid net (less what
+    -- recoveries took), only a run that pays to bank does, and each bank_payout line is a debit.
+    select 'run ' || r.run_id || ': sent ' || b.sent || ' paise to the bank of a net of ' || (r.gross_paise - r.deductions_paise)
+           || ' paise, paying to ' || coalesce(r.state->>'payTo', 'wallet')
+      from income_runs r
+      join (select run_id, -sum(amount_paise) as sent from ledger_entries
+             where kind = 'bank_payout' and run_id is not null and reversal_of is null group by run_id) b on b.run_id = r.run_id
+     where r.status in ('completed', 'reversed') and (b.sent > r.gross_paise - r.deductions_paise or coalesce(r.state->>'payTo', 'wallet') <> 'bank')
+    union all
+    select 'ledger entry ' || id || ': bank_payout of ' || amount_paise || ' paise is not a debit'
+      from ledger_entries where kind = 'bank_payout' and reversal_of is null and amount_paise >= 0`);
   return found.map((r) => r.what);
 }
 

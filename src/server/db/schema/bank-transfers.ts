@@ -5,9 +5,9 @@ import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } 
  * Money out to banks (issue 25, drizzle/0031, docs/bank-transfers.md). No triggers read these
  * tables; every balance they cause moves through db/books.ts (release, settle, return).
  */
-export const BANK_BATCH_STATUSES = ['draft', 'pending_release', 'released', 'closed'] as const;
+export const BANK_BATCH_STATUSES = ['draft', 'pending_release', 'released', 'closed', 'cancelled'] as const;
 export type BankBatchStatus = (typeof BANK_BATCH_STATUSES)[number];
-export const BANK_LINE_STATUSES = ['queued', 'in_transit', 'settled', 'returned'] as const;
+export const BANK_LINE_STATUSES = ['queued', 'in_transit', 'settled', 'returned', 'cancelled'] as const;
 export type BankLineStatus = (typeof BANK_LINE_STATUSES)[number];
 
 /** A batch of transfers to members' banks: gathered (draft), asked to release, released (four eyes), closed when every line is answered. */
@@ -32,9 +32,12 @@ export const bankBatches = pgTable(
     returnedPaise: bigint('returned_paise', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     releasedAt: timestamp('released_at', { withTimezone: true }),
+    /** A draft cancelled (drizzle/0033): its lines are 'cancelled' and gathered again. */
+    cancelledBy: bigint('cancelled_by', { mode: 'number' }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
   },
   (t) => [
-    check('bank_batches_status_check', sql`${t.status} IN ('draft', 'pending_release', 'released', 'closed')`),
+    check('bank_batches_status_check', sql`${t.status} IN ('draft', 'pending_release', 'released', 'closed', 'cancelled')`),
     index('bank_batches_status_idx').on(t.status, t.id),
     uniqueIndex('bank_batches_approval_uq').on(t.approvalId).where(sql`${t.approvalId} IS NOT NULL`),
   ],
@@ -47,7 +50,7 @@ export const bankTransferLines = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedByDefaultAsIdentity(),
     batchId: bigint('batch_id', { mode: 'number' }).notNull().references(() => bankBatches.id),
     userId: bigint('user_id', { mode: 'number' }).notNull(),
-    /** The wallet_withdrawal ledger line it pays: unique, a withdrawal is sent once. */
+    /** The wallet_withdrawal or bank_payout ledger line it pays: unique among live (not cancelled) lines, sent once. */
     ledgerEntryId: bigint('ledger_entry_id', { mode: 'number' }).notNull(),
     amountPaise: bigint('amount_paise', { mode: 'number' }).notNull(),
     beneficiaryName: text('beneficiary_name').notNull(),
@@ -69,8 +72,8 @@ export const bankTransferLines = pgTable(
   },
   (t) => [
     check('bank_transfer_lines_amount_positive', sql`${t.amountPaise} > 0`),
-    check('bank_transfer_lines_status_check', sql`${t.status} IN ('queued', 'in_transit', 'settled', 'returned')`),
-    uniqueIndex('bank_transfer_lines_entry_uq').on(t.ledgerEntryId),
+    check('bank_transfer_lines_status_check', sql`${t.status} IN ('queued', 'in_transit', 'settled', 'returned', 'cancelled')`),
+    uniqueIndex('bank_transfer_lines_entry_uq').on(t.ledgerEntryId).where(sql`${t.status} <> 'cancelled'`),
     uniqueIndex('bank_transfer_lines_reference_uq').on(t.reference),
     uniqueIndex('bank_transfer_lines_return_uq').on(t.returnTransferId).where(sql`${t.returnTransferId} IS NOT NULL`),
     index('bank_transfer_lines_batch_idx').on(t.batchId, t.id),

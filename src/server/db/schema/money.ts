@@ -17,6 +17,9 @@ export const LEDGER_KINDS = [
   'recovery',
   // Issue 25: a transfer to a member's bank that the bank returned comes back to the wallet.
   'bank_return',
+  // A bank-mode daily payout sent on to the member's bank: the net that reached the wallet leaves
+  // it again, to withdrawals_payable, and is gathered into a bank batch as a withdrawal is.
+  'bank_payout',
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 

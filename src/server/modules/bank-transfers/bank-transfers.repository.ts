@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { maskAccountNumber } from '../../../contract/banks.ts';
 import type { BankBatch, BankBatchStatus, BankFileTemplate, BankLine, BankLineStatus, TransitLine } from '../../../contract/bank-transfers.ts';
 import { paiseToRupees } from '../../../contract/common.ts';
+import { BANK_GATHER_LOCK } from '../../db/books.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 
@@ -14,16 +15,19 @@ const rupees = (paise: unknown) => paiseToRupees(Number(paise ?? 0));
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : iso(v as Date | string));
 
 /**
- * The approved withdrawals still to send: wallet_withdrawal lines written since the books (they
- * name a transfer whose counter-leg is withdrawals_payable; a withdrawal from before the books was
- * paid outside, against company_bank) that no batch holds yet.
+ * The money still to send: approved withdrawals (wallet_withdrawal) and bank-mode daily payouts
+ * (bank_payout) written since the books (they name a transfer with a withdrawals_payable leg; a
+ * withdrawal from before the books was paid outside, against company_bank) that no live batch line
+ * holds (a cancelled draft's lines don't) and that no reversal has compensated.
  */
 const WAITING = sql`
   select l.id as entry_id, l.user_id, -l.amount_paise as amount_paise, l.created_at
     from ledger_entries l
     join book_legs bl on bl.transfer_id = l.transfer_id and bl.account = 'withdrawals_payable'
-   where l.kind = 'wallet_withdrawal' and l.transfer_id is not null and l.amount_paise < 0
-     and not exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id)`;
+   where l.kind in ('wallet_withdrawal', 'bank_payout') and l.transfer_id is not null and l.amount_paise < 0
+     and not exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and t.status <> 'cancelled')
+     and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)`;
+
 
 export async function gatherable(db: Db) {
   const [totals] = rowsOf<{ n: string; total: string; bad: string; bad_total: string }>(await db.execute(sql`
@@ -57,6 +61,7 @@ export async function gatherable(db: Db) {
  * the same moment is skipped (its line is unique), never sent twice.
  */
 export async function gather(db: Db, createdBy: number, template: BankFileTemplate): Promise<{ batchId: number; lines: number; totalPaise: number }> {
+  await db.execute(sql`select pg_advisory_xact_lock(${BANK_GATHER_LOCK}::int8)`);
   const [row] = rowsOf<{ id: string; n: string; total: string }>(await db.execute(sql`
     with batch as (insert into bank_batches (created_by, template) values (${createdBy}, ${template}) returning id),
     src as (
@@ -71,7 +76,7 @@ export async function gather(db: Db, createdBy: number, template: BankFileTempla
       select s.id, (select id from batch), s.user_id, s.entry_id, s.amount_paise, s.account_holder_name, s.account_number, s.ifsc, s.bank,
              'BT' || (select id from batch) || '-' || s.id
         from src s
-      on conflict (ledger_entry_id) do nothing
+      on conflict (ledger_entry_id) where status <> 'cancelled' do nothing
       returning amount_paise
     )
     select (select id from batch)::int8 as id, count(*)::int8 as n, coalesce(sum(amount_paise), 0)::int8 as total from ins`));
@@ -108,6 +113,7 @@ export const toBatch = (r: BatchRow): BankBatch => ({
   approvalStatus: (r.approval_status as string | null) ?? null,
   createdAt: iso(r.created_at as Date | string),
   releasedAt: isoOrNull(r.released_at),
+  cancelledAt: isoOrNull(r.cancelled_at),
 });
 
 export async function batchById(db: Db, id: number): Promise<BankBatch | null> {
@@ -148,6 +154,18 @@ export async function lockBatch(db: Db, id: number): Promise<LockedBatch | null>
   };
 }
 
+/** Cancels a draft (the caller holds it locked): its lines turn 'cancelled', so WAITING offers them again. */
+export async function markCancelled(db: Db, batchId: number, by: number): Promise<{ lines: number; totalPaise: number }> {
+  const [row] = rowsOf<{ n: string; total: string }>(await db.execute(sql`
+    with freed as (
+      update bank_transfer_lines set status = 'cancelled' where batch_id = ${batchId} and status = 'queued' returning amount_paise
+    ), batch as (
+      update bank_batches set status = 'cancelled', cancelled_by = ${by}, cancelled_at = now() where id = ${batchId} and status = 'draft' returning id
+    )
+    select count(*)::int8 as n, coalesce(sum(amount_paise), 0)::int8 as total from freed`));
+  return { lines: Number(row.n), totalPaise: Number(row.total) };
+}
+
 export async function queuedTotal(db: Db, batchId: number): Promise<{ lines: number; totalPaise: number }> {
   const [row] = rowsOf<{ n: string; total: string }>(await db.execute(sql`
     select count(*)::int8 as n, coalesce(sum(amount_paise), 0)::int8 as total from bank_transfer_lines where batch_id = ${batchId} and status = 'queued'`));
@@ -175,6 +193,7 @@ const toLine = (r: LineRow): BankLine => ({
   userId: Number(r.user_id),
   userName: (r.full_name as string | null) ?? null,
   ledgerEntryId: Number(r.ledger_entry_id),
+  source: r.source_kind === 'bank_payout' ? 'daily_payout' : 'withdrawal',
   amount: rupees(r.amount_paise),
   beneficiaryName: r.beneficiary_name as string,
   accountNumber: maskAccountNumber(r.account_number as string),
@@ -192,7 +211,8 @@ const toLine = (r: LineRow): BankLine => ({
 export async function listLines(db: Db, batchId: number, status: BankLineStatus | undefined, page: number, limit: number) {
   const where = sql`t.batch_id = ${batchId} ${status ? sql`and t.status = ${status}` : sql``}`;
   const rows = rowsOf<LineRow>(await db.execute(sql`
-    select t.*, u.full_name from bank_transfer_lines t left join users u on u.user_id = t.user_id
+    select t.*, u.full_name, e.kind as source_kind from bank_transfer_lines t left join users u on u.user_id = t.user_id
+      left join ledger_entries e on e.id = t.ledger_entry_id
      where ${where} order by t.id limit ${limit} offset ${(page - 1) * limit}`));
   const [{ n }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::int8 as n from bank_transfer_lines t where ${where}`));
   return { data: rows.map(toLine), total: Number(n) };
@@ -201,8 +221,9 @@ export async function listLines(db: Db, batchId: number, status: BankLineStatus 
 /** Lines in transit, oldest first (bank_transfer_lines_transit_idx), with their age in days. */
 export async function inTransit(db: Db, page: number, limit: number): Promise<{ data: TransitLine[]; total: number }> {
   const rows = rowsOf<LineRow>(await db.execute(sql`
-    select t.*, u.full_name, floor(extract(epoch from now() - t.in_transit_since) / 86400)::int as age_days
+    select t.*, u.full_name, e.kind as source_kind, floor(extract(epoch from now() - t.in_transit_since) / 86400)::int as age_days
       from bank_transfer_lines t left join users u on u.user_id = t.user_id
+      left join ledger_entries e on e.id = t.ledger_entry_id
      where t.status = 'in_transit' order by t.in_transit_since, t.id limit ${limit} offset ${(page - 1) * limit}`));
   const [{ n }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::int8 as n from bank_transfer_lines where status = 'in_transit'`));
   return { data: rows.map((r) => ({ ...toLine(r), ageDays: Number(r.age_days) })), total: Number(n) };
@@ -217,18 +238,21 @@ export interface FileLine {
   amountPaise: number;
   reference: string;
   email: string | null;
+  /** The ledger kind the line pays (wallet_withdrawal or bank_payout): the narration names it. */
+  sourceKind: string | null;
 }
 
 /** The instruction file's lines after `afterId` (keyset, bank_transfer_lines_batch_idx), account numbers whole. */
 export async function fileLines(db: Db, batchId: number, afterId: number, limit: number): Promise<FileLine[]> {
   const rows = rowsOf<LineRow>(await db.execute(sql`
-    select t.id, t.beneficiary_name, t.account_number, t.ifsc, t.bank_name, t.amount_paise, t.reference, u.email
+    select t.id, t.beneficiary_name, t.account_number, t.ifsc, t.bank_name, t.amount_paise, t.reference, u.email, e.kind as source_kind
       from bank_transfer_lines t left join users u on u.user_id = t.user_id
-     where t.batch_id = ${batchId} and t.id > ${afterId} order by t.id limit ${limit}`));
+      left join ledger_entries e on e.id = t.ledger_entry_id
+     where t.batch_id = ${batchId} and t.id > ${afterId} and t.status <> 'cancelled' order by t.id limit ${limit}`));
   return rows.map((r) => ({
     id: Number(r.id), beneficiaryName: r.beneficiary_name as string, accountNumber: r.account_number as string, ifsc: r.ifsc as string,
     bankName: (r.bank_name as string | null) ?? null, amountPaise: Number(r.amount_paise), reference: r.reference as string,
-    email: (r.email as string | null) ?? null,
+    email: (r.email as string | null) ?? null, sourceKind: (r.source_kind as string | null) ?? null,
   }));
 }
 
@@ -284,7 +308,9 @@ export async function planAnswers(db: Db) {
            case when a.want = 'invalid' then 'invalid'
                 when t.id is null then 'unknown'
                 when a.rank > 1 then case when a.want = a.first_want or a.want = 'pending' then 'duplicate' else 'conflict' end
-                when t.status = 'queued' then 'not_released'
+                when t.status in ('queued', 'cancelled') then 'not_released'
+                when t.status = 'in_transit' and a.want = 'returned'
+                     and not exists (select 1 from users u where u.user_id = t.user_id and u.deleted_at is null) then 'member_deleted'
                 when t.status = 'in_transit' then a.want
                 when t.status = a.want or a.want = 'pending' then 'duplicate'
                 else 'conflict' end as outcome
@@ -292,6 +318,20 @@ export async function planAnswers(db: Db) {
               from bank_answers a
             window w as (partition by a.reference order by (a.want = 'pending'), a.ord)) a
       left join bank_transfer_lines t on t.reference = a.reference`);
+}
+
+/**
+ * Returns for a member deleted since: the money cannot go back to a wallet, so the line stays in
+ * transit (listed on the reconciliation view) with a note saying so, to be handled by hand.
+ */
+export async function noteMemberDeleted(db: Db): Promise<number> {
+  const rows = rowsOf(await db.execute(sql`
+    update bank_transfer_lines t
+       set return_reason = 'Returned by the bank (' || coalesce(nullif(p.reason, ''), 'no reason given') || ') but the member was deleted: handle by hand'
+      from bank_plan p
+     where p.outcome = 'member_deleted' and t.id = p.line_id and t.status = 'in_transit'
+    returning t.id`));
+  return rows.length;
 }
 
 export async function plannedByBatch(db: Db, outcome: 'settled' | 'returned') {

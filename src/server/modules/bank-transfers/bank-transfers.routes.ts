@@ -72,6 +72,10 @@ export async function bankTransfersRoutes(app: FastifyInstance) {
       const ctx = contextOf(request);
       return idempotent(ctx, request, reply, (tx) => service.requestRelease(tx, moneyContext(ctx), request.params.id));
     },
+    cancel: async (request) => {
+      const data = await service.cancelBatch(contextOf(request), request.params.id);
+      return { success: ok, message: `Bank batch ${data.id} cancelled: its ${data.lines === 1 ? 'transfer is' : 'transfers are'} gathered again by the next batch`, data };
+    },
     file: async (request, reply) => {
       const ctx = contextOf(request);
       const batch = await service.fileBatch(ctx, request.params.id);

@@ -16,6 +16,7 @@ import { AppError } from '../../lib/errors.ts';
 import type { MoneyResult } from '../../lib/idempotency.ts';
 import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
 import * as repo from './bank-transfers.repository.ts';
+import { parseResponseFile, type BankAnswer } from './response-file.ts';
 import { simulatorProvider, type PayoutProvider } from './provider.ts';
 
 // ---- Gather ----
@@ -39,6 +40,34 @@ export async function gather(ctx: Ctx, template: BankFileTemplate = 'hdfc') {
     return (await repo.batchById(tx, made.batchId))!;
   });
 }
+
+/**
+ * POST /bank-transfers/batches/:id/cancel: a draft only (once its release is asked for, the
+ * approval decides). Its lines turn 'cancelled' and the next gather takes their money again; the
+ * batch stays, cancelled, as history. Nothing moved in the books for a draft, so nothing moves back.
+ */
+export async function cancelBatch(ctx: Ctx, id: number) {
+  const by = actorId(ctx);
+  return ctx.database.db.transaction(async (tx) => {
+    const batch = await repo.lockBatch(tx, id);
+    if (!batch) throw new AppError(404, `Bank batch ${id} not found`);
+    if (batch.status !== 'draft') {
+      throw new AppError(409, batch.status === 'cancelled'
+        ? `Bank batch ${id} has already been cancelled`
+        : `Bank batch ${id} is ${STATUS_WORDS[batch.status]}: only a draft batch can be cancelled`);
+    }
+    const freed = await repo.markCancelled(tx, id, by);
+    await audit(tx, ctx, {
+      action: 'bank_batch_cancelled', entity: 'bank_batch', entityId: id,
+      before: { status: 'draft' }, after: { status: 'cancelled', lines: freed.lines, totalPaise: freed.totalPaise },
+    });
+    return (await repo.batchById(tx, id))!;
+  });
+}
+
+const STATUS_WORDS: Record<BankBatchStatus, string> = {
+  draft: 'a draft', pending_release: 'awaiting release', released: 'released', closed: 'closed', cancelled: 'cancelled',
+};
 
 export function listBatches(ctx: Ctx, q: { status?: BankBatchStatus; page: number; limit: number }) {
   return repo.listBatches(ctx.database.db, q.status, q.page, q.limit);
@@ -69,6 +98,7 @@ export function inTransit(ctx: Ctx, q: { page: number; limit: number }) {
 export async function requestRelease(tx: Db, money: MoneyContext, batchId: number): Promise<MoneyResult> {
   const batch = await repo.lockBatch(tx, batchId);
   if (!batch) throw new AppError(404, `Bank batch ${batchId} not found`);
+  if (batch.status === 'cancelled') throw new AppError(409, `Bank batch ${batchId} was cancelled: gather a new batch`);
   if (batch.status === 'pending_release' && batch.approvalStatus === 'pending') {
     throw new AppError(409, `Bank batch ${batchId} already awaits release (request ${batch.approvalId})`);
   }
@@ -95,6 +125,7 @@ export async function replayBankRelease(tx: Db, money: MoneyContext, checker: Ct
   if (!Number.isSafeInteger(batchId) || batchId <= 0) throw new AppError(400, 'The request names no bank batch');
   const batch = await repo.lockBatch(tx, batchId);
   if (!batch) throw new AppError(404, `Bank batch ${batchId} not found`);
+  if (batch.status === 'cancelled') throw new AppError(409, `Bank batch ${batchId} was cancelled: it cannot be released`);
   if (batch.status !== 'pending_release' || batch.approvalId !== money.approvalId) {
     throw new AppError(409, `Bank batch ${batchId} is not waiting for this release`);
   }
@@ -137,7 +168,7 @@ function indiaDate(now = new Date()): string {
 
 /** The file's header and one row per line, in the template's layout (docs/bank-transfers.md). */
 export function fileLayout(template: BankFileTemplate, batchId: number) {
-  const narration = (l: repo.FileLine) => `Withdrawal ${l.reference}`.slice(0, 30);
+  const narration = (l: repo.FileLine) => `${l.sourceKind === 'bank_payout' ? 'Daily payout' : 'Withdrawal'} ${l.reference}`.slice(0, 30);
   const valueDate = indiaDate();
   if (template === 'generic') {
     return {
@@ -172,14 +203,6 @@ export function fileLines(ctx: Ctx, batchId: number, afterId: number, limit: num
 
 // ---- The bank's answers: one function for the response file and the webhook ----
 
-export interface BankAnswer {
-  /** The file's line (1 = first after the header); 0 for a webhook. */
-  line: number;
-  reference: string;
-  status: string;
-  utr?: string | null;
-  reason?: string | null;
-}
 
 const REJECTED = new Set(['REJECTED', 'REJECT', 'RETURNED', 'RETURN', 'FAILED', 'FAILURE', 'FAIL', 'REVERSED', 'R']);
 
@@ -199,6 +222,7 @@ const MESSAGES: Record<AnswerOutcome, string> = {
   conflict: 'Contradicts the answer already applied: not applied',
   not_released: 'Its batch has not been released: not applied',
   invalid: 'No reference on this line',
+  member_deleted: 'Returned by the bank, but the member has been deleted: not credited, the money stays in transit (handle by hand)',
 };
 
 const PROBLEMS_CAP = 1000;
@@ -236,6 +260,7 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
     of(b.batchId).returned = { lines: b.lines, paise: b.totalPaise };
   }
   for (const [batchId, n] of perBatch) await repo.countAnswered(tx, batchId, n.settled, n.returned);
+  await repo.noteMemberDeleted(tx);
   const counts = new Map((await repo.outcomeCounts(tx)).map((r) => [r.outcome, { n: Number(r.n), total: Number(r.total) }]));
   const n = (o: AnswerOutcome) => counts.get(o)?.n ?? 0;
   const problems = await repo.problems(tx, PROBLEMS_CAP + 1);
@@ -250,6 +275,7 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
     conflicts: n('conflict'),
     notReleased: n('not_released'),
     invalid: n('invalid'),
+    memberDeleted: n('member_deleted'),
     settledAmount: paiseToRupees(counts.get('settled')?.total ?? 0),
     returnedAmount: paiseToRupees(counts.get('returned')?.total ?? 0),
     problems: problems.slice(0, PROBLEMS_CAP).map((p) => ({
@@ -260,62 +286,6 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
   };
 }
 
-
-// ---- The response file ----
-
-/** One CSV record's cells (quotes as RFC 4180). */
-function cells(line: string): string[] {
-  if (!line.includes('"')) return line.split(',');
-  const out: string[] = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (quoted) {
-      if (c === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (c === '"') quoted = false; else cur += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { out.push(cur); cur = ''; } else cur += c;
-  }
-  out.push(cur);
-  return out;
-}
-
-/**
- * The bank's response file: CSV with the columns reference, status, UTR, reason (in that order,
- * or in any order under a header naming them). Blank lines are skipped.
- */
-export function parseResponseFile(text: string): BankAnswer[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  let columns = { reference: 0, status: 1, utr: 2, reason: 3 };
-  let start = 0;
-  const first = cells(lines[0] ?? '').map((c) => c.trim().toLowerCase());
-  if (first.some((c) => c.includes('ref')) && first.some((c) => c.includes('status'))) {
-    const find = (test: (c: string) => boolean, fallback: number) => {
-      const i = first.findIndex(test);
-      return i === -1 ? fallback : i;
-    };
-    columns = {
-      reference: find((c) => c.includes('ref'), 0),
-      status: find((c) => c.includes('status'), 1),
-      utr: find((c) => c.includes('utr'), 2),
-      reason: find((c) => c.includes('reason') || c.includes('remark'), 3),
-    };
-    start = 1;
-  }
-  const answers: BankAnswer[] = [];
-  for (let i = start; i < lines.length; i++) {
-    if (!lines[i].trim()) continue;
-    const c = cells(lines[i]);
-    answers.push({
-      line: i - start + 1,
-      reference: (c[columns.reference] ?? '').trim(),
-      status: (c[columns.status] ?? '').trim(),
-      utr: (c[columns.utr] ?? '').trim() || null,
-      reason: (c[columns.reason] ?? '').trim() || null,
-    });
-  }
-  return answers;
-}
 
 export async function importResponse(ctx: Ctx, text: string) {
   const answers = parseResponseFile(text);
@@ -335,7 +305,8 @@ export async function importResponse(ctx: Ctx, text: string) {
 export function summaryMessage(s: ImportSummary): string {
   return `Settled ${s.settled}, returned ${s.returned}, duplicates ${s.duplicates}, unknown ${s.unknown}`
     + (s.pending ? `, still in transit ${s.pending}` : '') + (s.conflicts ? `, conflicts ${s.conflicts}` : '')
-    + (s.notReleased ? `, not released ${s.notReleased}` : '') + (s.invalid ? `, invalid ${s.invalid}` : '');
+    + (s.notReleased ? `, not released ${s.notReleased}` : '') + (s.invalid ? `, invalid ${s.invalid}` : '')
+    + (s.memberDeleted ? `, member deleted (handle by hand) ${s.memberDeleted}` : '');
 }
 
 // ---- The provider's webhook ----
@@ -370,10 +341,19 @@ export async function receiveWebhook(database: Database, config: Config, raw: st
   } catch {
     throw new AppError(400, 'The webhook body is not a valid bank answer');
   }
-  const summary = await database.db.transaction((tx) =>
-    applyAnswers(tx, null, [{ line: 0, reference: body.reference, status: body.status, utr: body.utr, reason: body.reason }]));
-  const outcome: AnswerOutcome = summary.settled ? 'settled' : summary.returned ? 'returned' : summary.problems[0]?.outcome ?? 'pending';
-  return { line: 0, reference: body.reference, outcome, message: summary.problems[0]?.message ?? MESSAGES[outcome] };
+  return database.db.transaction(async (tx) => {
+    const summary = await applyAnswers(tx, null, [{ line: 0, reference: body.reference, status: body.status, utr: body.utr, reason: body.reason }]);
+    const outcome: AnswerOutcome = summary.settled ? 'settled' : summary.returned ? 'returned' : summary.problems[0]?.outcome ?? 'pending';
+    // Every webhook applied is audited, a replay too (marked duplicate): the provider acted, no operator.
+    await audit(tx, null, {
+      action: 'bank_webhook_applied', entity: 'bank_transfer_line', entityId: body.reference,
+      after: {
+        provider: config.bankProvider === 'simulator' ? 'simulator' : 'payout provider', reference: body.reference, status: body.status, utr: body.utr ?? null,
+        reason: body.reason ?? null, eventId: body.eventId ?? null, outcome, duplicate: outcome === 'duplicate',
+      },
+    });
+    return { line: 0, reference: body.reference, outcome, message: summary.problems[0]?.message ?? MESSAGES[outcome] };
+  });
 }
 
 /** The provider a released batch is sent through: the simulator when BANK_PROVIDER=simulator, else none (the operator uploads the file). */

@@ -12,7 +12,9 @@ import { bearer, type TestContext } from '../../test/harness.ts';
  * equals its legs, the trial balance is zero, recoveries, run totals), no wallet below zero, each
  * bank line returned at most once (its return transfer holds exactly one bank_return line, the
  * member's, of the line's amount, and a line that is not returned has none), no bank_return line
- * outside a returned line, and the trial balance endpoint says balanced.
+ * outside a returned line, no bank_payout line both reversed and in a live batch, "withdrawals
+ * to send" equal to what waits plus what live batches hold unreleased, and the trial balance
+ * endpoint says balanced.
  */
 export async function assertBooks(t: TestContext, booksToken: string, after: string) {
   expect(await moneyInvariantViolations(t.database), after).toEqual([]);
@@ -40,6 +42,22 @@ export async function assertBooks(t: TestContext, booksToken: string, after: str
       full join (select batch_id as batch, user_id, count(*) as n from bank_transfer_lines where status = 'returned' group by 1, 2) l
         on l.batch = r.batch and l.user_id = r.user_id
      where coalesce(r.n, 0) <> coalesce(l.n, 0)`), after).toEqual([]);
+  // Bank-mode payouts (issue 25): a line is either reversed or held by a live batch line, never both.
+  expect(await t.database.query(`
+    select l.id::text, l.ledger_entry_id::text, l.status from bank_transfer_lines l
+     where l.status <> 'cancelled' and exists (select 1 from ledger_entries r where r.reversal_of = l.ledger_entry_id)`), after).toEqual([]);
+  // "Withdrawals to send" holds exactly what is waiting (not gathered, not reversed) plus what
+  // live batches hold and have not released.
+  expect(await t.database.query(`
+    select a.s::text as account, w.s::text as waiting, q.s::text as queued
+      from (select coalesce(sum(amount_paise), 0) as s from book_legs where account = 'withdrawals_payable') a,
+           (select coalesce(-sum(l.amount_paise), 0) as s from ledger_entries l
+             where l.kind in ('wallet_withdrawal', 'bank_payout') and l.amount_paise < 0
+               and exists (select 1 from book_legs g where g.transfer_id = l.transfer_id and g.account = 'withdrawals_payable')
+               and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
+               and not exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and t.status <> 'cancelled')) w,
+           (select coalesce(sum(amount_paise), 0) as s from bank_transfer_lines where status = 'queued') q
+     where a.s <> w.s + q.s`), after).toEqual([]);
   const trial = await t.app.inject({ method: 'GET', url: '/api/books/trial-balance', headers: bearer(booksToken) });
   expect(trial.statusCode, trial.body).toBe(200);
   const tb = trial.json().data as { balanced: boolean; difference: number; totalDebit: number; totalCredit: number };

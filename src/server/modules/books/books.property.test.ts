@@ -16,7 +16,7 @@ import { assertBooks, footprint } from './books-property-kit.ts';
  * (fast-check): random sequences of wallet recharges, withdrawals (direct and by request, decided at once or later, refused
  * above the balance), activations (from the wallet and paid outside) with their level income,
  * daily payout runs, Pay Now of Failure rows, run reversals (with shortfalls when the members spent
- * the money), bank batches gathered, released under four eyes and answered by the bank (successes
+ * the money), bank batches gathered, cancelled while drafts, released under four eyes and answered by the bank (successes
  * with their UTR, rejections, duplicate lines, unknown references, the same answer twice, by file
  * and by the signed webhook), all through the app's own routes. After every operation the money
  * invariants hold (every transfer's legs sum to zero, each account equals its legs, the trial
@@ -65,6 +65,7 @@ type Op =
   | { op: 'reverse'; pick: number }
   | { op: 'gather'; template: 'hdfc' | 'generic' }
   | { op: 'release'; pick: number }
+  | { op: 'cancel'; pick: number }
   | { op: 'answer'; via: 'file' | 'webhook'; answers: { pick: number; ok: boolean }[]; duplicate: boolean; unknown: boolean; twice: boolean };
 
 /** A withdrawal request: approved or rejected at once, or left pending for a later decision (when the balance may have moved). */
@@ -81,6 +82,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constant('reverse' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('gather' as const), template: fc.constantFrom('hdfc' as const, 'generic' as const) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('release' as const), pick: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('cancel' as const), pick: fc.nat() }) },
   {
     weight: 3,
     arbitrary: fc.record({
@@ -385,6 +387,22 @@ async function apply(op: Op, c: CaseState): Promise<string> {
       const [b] = await t.database.query<{ status: string }>('select status from bank_batches where id = $1', [id]);
       expect(['released', 'closed']).toContain(b.status);
       return `${gathered ? `${gathered}, ` : ''}release batch ${id}`;
+    }
+    case 'cancel': {
+      // A draft of this case is cancelled (its lines are gathered again); any other batch is refused, moving nothing.
+      if (c.batches.length === 0) return 'cancel: no batch';
+      const drafts = await t.database.query<{ id: string }>(`select id::text from bank_batches where status = 'draft' and id = any($1::int8[])`, [c.batches]);
+      const id = op.pick % 3 !== 0 && drafts.length > 0 ? Number(drafts[0].id) : c.batches[op.pick % c.batches.length];
+      const [b] = await t.database.query<{ status: string }>('select status from bank_batches where id = $1', [id]);
+      const before = await footprint(t);
+      const res = await send(maker, 'POST', `/bank-transfers/batches/${id}/cancel`, {});
+      expect(await footprint(t)).toEqual(before);
+      if (b.status !== 'draft') {
+        expect(res.statusCode, res.body).toBe(409);
+        return `cancel batch ${id}: refused (${b.status})`;
+      }
+      expect(res.statusCode, res.body).toBe(200);
+      return `cancel batch ${id}`;
     }
     case 'answer':
       return answer(op, c);

@@ -216,8 +216,9 @@ describe('the income engine, computed by hand (golden)', () => {
     const first = await run('daily_payout', dayOne);
     // P: gross 1,499; TDS floor(1,499 × 500 / 10,000) = floor(74.95) = 74; admin floor(1,499 × 250 / 10,000) = floor(37.475) = 37; net 1,388.
     // F: gross 2,555; TDS floor(127.75) = 127; admin floor(63.875) = 63; net 2,365.
-    const p: Line[] = [['', 'daily_payout', 1_499], ['', 'tds', -74], ['', 'admin_charge', -37]];
-    const f1: Line[] = [['', 'daily_payout', 2_555], ['', 'tds', -127], ['', 'admin_charge', -63]];
+    // Paying to bank (issue 25): after the credits, the net leaves the wallet for the bank (bank_payout, gathered into a bank batch).
+    const p: Line[] = [['', 'daily_payout', 1_499], ['', 'tds', -74], ['', 'admin_charge', -37], ['', 'bank_payout', -1_388]];
+    const f1: Line[] = [['', 'daily_payout', 2_555], ['', 'tds', -127], ['', 'admin_charge', -63], ['', 'bank_payout', -2_365]];
     const as = (name: string, l: Line[]) => l.map(([, kind, paise]) => [name, kind, paise] as Line);
     const byMember = 'user_id, id';
     expect(await lines('run_id = $1', [first.runId], byMember)).toEqual([
@@ -233,7 +234,7 @@ describe('the income engine, computed by hand (golden)', () => {
 
     const second = await run('daily_payout', today);
     // F's second day: only 4,000 − 2,555 = 1,445 left under the cap; TDS floor(72.25) = 72, admin floor(36.125) = 36.
-    const f2: Line[] = [['', 'daily_payout', 1_445], ['', 'tds', -72], ['', 'admin_charge', -36]];
+    const f2: Line[] = [['', 'daily_payout', 1_445], ['', 'tds', -72], ['', 'admin_charge', -36], ['', 'bank_payout', -1_337]];
     expect(await lines('run_id = $1', [second.runId], byMember)).toEqual([
       ...P_HOLDERS.filter((m) => m !== 'M4').flatMap((m) => as(m, p)),
       ...F_HOLDERS.flatMap((x) => as(x, f2)),
@@ -256,7 +257,7 @@ describe('the income engine, computed by hand (golden)', () => {
       ['M4', 1_388, 1_499, 'No primary bank account'], ['M4', 1_388, 1_499, 'No primary bank account'],
     ]);
 
-    // Pay Now of the first Failure: the same three lines, the member gets exactly 13.88.
+    // Pay Now of the first Failure: the same lines, the member's bank gets exactly 13.88.
     const [failure] = await t.database.query<{ id: string }>(
       `select id::text from daily_payouts where user_id = $1 and payout_date = $2::date`, [id('M4'), dayOne]);
     const paid = await t.app.inject({
@@ -298,16 +299,17 @@ describe('the income engine, computed by hand (golden)', () => {
     const balances = await t.database.query<{ user_id: string; balance: string }>(
       'select user_id::text, balance_paise::text as balance from users where user_id = any($1::int8[])', [[...ids.values()]]);
     const balance = Object.fromEntries(balances.map((b) => [nameOf.get(Number(b.user_id)), Number(b.balance)]));
-    // M1: level income 9 × 3,333 + 999 = 30,996; bonus 50,000; two payout days 2 × 1,388; royalty 9,882; reward 50,050 → 143,704.
-    expect(balance.M1).toBe(143_704);
-    // M4: level 999; one day paid by Pay Now 1,388 (the other still a Failure); royalty 2,470; reward 10,000 → 14,857.
-    expect(balance.M4).toBe(14_857);
+    // The daily payouts went on to the members' banks (pay to bank): none of them stays in a wallet.
+    // M1: level income 9 × 3,333 + 999 = 30,996; bonus 50,000; royalty 9,882; reward 50,050 → 140,928.
+    expect(balance.M1).toBe(140_928);
+    // M4: level 999; royalty 2,470; reward 10,000 → 13,469 (its Pay Now went to the bank).
+    expect(balance.M4).toBe(13_469);
     // M6: no membership, no payout; royalty 2,470 + reward 10,000 → 12,470.
     expect(balance.M6).toBe(12_470);
-    // X9: payouts 2,365 + 1,337 (= 1,445 − 72 − 36); royalty 9,882; reward 50,050 → 63,634.
-    expect(balance.X9).toBe(63_634);
-    // M12: payouts 2 × 1,388 → 2,776.
-    expect(balance.M12).toBe(2_776);
+    // X9: royalty 9,882; reward 50,050 → 59,932 (its payouts 2,365 + 1,337 went to the bank).
+    expect(balance.X9).toBe(59_932);
+    // M12: its payouts 2 × 1,388 went to the bank → 0.
+    expect(balance.M12).toBe(0);
   });
 
   it('the books: every account of the tree, and the trial balance zero (issue 25)', async () => {
@@ -335,5 +337,8 @@ describe('the income engine, computed by hand (golden)', () => {
     // Fees paid outside come in as outside payments and go out as membership revenue: equal and opposite.
     expect(books.outside_payments).toBe(-books.membership_revenue);
     expect(books.company_bank ?? 0).toBe(0);
+    // Paid to bank, waiting to be gathered: day one 10 × 1,388 + 9 × 2,365 = 35,165, plus M4's Pay Now 1,388; day two 25,913.
+    expect(books.withdrawals_payable).toBe(35_165 + 1_388 + 25_913);
+    expect(books.withdrawals_payable).toBe(byKind.withdrawals_payable);
   });
 });

@@ -90,7 +90,7 @@ async function engineInvariants() {
       left join (select run_id,
                         coalesce(sum(amount_paise) filter (where amount_paise > 0), 0) as gross,
                         coalesce(-sum(amount_paise) filter (where amount_paise < 0), 0) as deductions
-                   from ledger_entries where reversal_of is null group by run_id) s on s.run_id = r.run_id
+                   from ledger_entries where reversal_of is null and kind <> 'bank_payout' group by run_id) s on s.run_id = r.run_id
       left join (select run_id, count(*) filter (where status = 'Success') as ok, count(*) filter (where status = 'Failure') as bad,
                         coalesce(sum(amount_paise) filter (where status = 'Failure'), 0) as bad_paise
                    from daily_payouts group by run_id) p on p.run_id = r.run_id
@@ -133,7 +133,8 @@ interface ModelMembership {
   status: 'active' | 'completed';
 }
 
-interface Paid { m: ModelMembership; gross: number; tds: number; admin: number; net: number; reason: string | null }
+/** `sent`: paying to bank (issue 25), what went on to the member's bank after the recovery took its part. */
+interface Paid { m: ModelMembership; gross: number; tds: number; admin: number; net: number; reason: string | null; sent: number }
 
 describe('daily payout runs, reversals and spending in random order', () => {
   it('pay each membership its day once, within its cap, with totals equal to the lines; a reversal gives back exactly what moved', async () => {
@@ -197,13 +198,15 @@ describe('daily payout runs, reversals and spending in random order', () => {
                 const pays = eligible && net > 0;
                 if (pays) {
                   const reason = !u.status ? 'Member is inactive' : settings.payTo === 'bank' && !u.bank ? 'No primary bank account' : null;
-                  paid.push({ m, gross, tds, admin, net, reason });
+                  const p: Paid = { m, gross, tds, admin, net, reason, sent: 0 };
+                  paid.push(p);
                   m.earned += gross;
                   m.days += 1;
                   payoutDays.add(`${m.userId} ${day}`);
                   if (reason === null) {
                     const take = Math.min(owed.get(m.userId)!, net);
-                    balance.set(m.userId, balance.get(m.userId)! + net - take);
+                    p.sent = settings.payTo === 'bank' ? net - take : 0;
+                    balance.set(m.userId, balance.get(m.userId)! + net - take - p.sent);
                     owed.set(m.userId, owed.get(m.userId)! - take);
                   }
                 }
@@ -218,13 +221,14 @@ describe('daily payout runs, reversals and spending in random order', () => {
                 gross: sum(ok, (p) => p.gross) / 100, deductions: sum(ok, (p) => p.tds + p.admin) / 100,
                 net: sum(ok, (p) => p.net) / 100, failedAmount: sum(bad, (p) => p.net) / 100,
               });
-              // Its lines, member by member: +gross, −tds, −admin (each only when not 0).
+              // Its lines, member by member: +gross, −tds, −admin (each only when not 0), and paying to bank what was sent.
               const lines = await t.database.query<{ user_id: string; kind: string; amount: string }>(
                 'select user_id::text, kind, amount_paise::text as amount from ledger_entries where run_id = $1 and user_id = any($2::int8[]) order by user_id, id',
                 [run.runId, userIds]);
               expect(lines.map((l) => [Number(l.user_id), l.kind, Number(l.amount)])).toEqual(
                 [...ok].sort((x, y) => x.m.userId - y.m.userId).flatMap((p) => [
                   [p.m.userId, 'daily_payout', p.gross], [p.m.userId, 'tds', -p.tds], [p.m.userId, 'admin_charge', -p.admin],
+                  [p.m.userId, 'bank_payout', -p.sent],
                 ].filter((l) => l[2] !== 0)));
             }
           } else if (a.type === 'spend') {
@@ -245,13 +249,13 @@ describe('daily payout runs, reversals and spending in random order', () => {
             });
             expect(res.statusCode, res.body).toBe(200);
             r.reversed = true;
-            // Per member: the debits come back in full, the credits go back as far as the balance
-            // then covers (balance + debits); the rest is the shortfall.
+            // Per member: the debits come back in full (what was sent to the bank too: no batch holds
+            // it here), the credits go back as far as the balance then covers (balance + debits); the rest is the shortfall.
             let shortfall = 0;
             for (const p of r.paid) {
               if (p.reason === null) {
                 const credits = p.gross;
-                const debits = p.tds + p.admin;
+                const debits = p.tds + p.admin + p.sent;
                 const takeable = Math.min(credits, before.get(p.m.userId)! + debits);
                 balance.set(p.m.userId, balance.get(p.m.userId)! + debits - takeable);
                 shortfall += credits - takeable;
@@ -271,7 +275,7 @@ describe('daily payout runs, reversals and spending in random order', () => {
             if (shortfall === 0) {
               const after = await balances(userIds);
               for (const p of r.paid.filter((x) => x.reason === null)) {
-                expect(after.get(p.m.userId)).toBe(before.get(p.m.userId)! - p.net);
+                expect(after.get(p.m.userId)).toBe(before.get(p.m.userId)! - p.net + p.sent);
               }
             }
           }

@@ -180,11 +180,14 @@ export async function payoutsBatch(database: Database, f: PayoutFilters, after: 
 export type Payable = Pick<typeof dailyPayouts.$inferSelect, 'userId' | 'amountPaise' | 'grossPaise' | 'tdsPaise' | 'adminChargePaise' | 'runId'> & {
   date: string;
   batchId: number | null;
+  /** Where the run paid (its settings' payTo): 'bank' sends Pay Now's net on to the bank too. */
+  payTo: string | null;
 };
 
 const PAYABLE = `user_id as "userId", amount_paise as "amountPaise", payout_date::text as date, gross_paise as "grossPaise",
   tds_paise as "tdsPaise", admin_charge_paise as "adminChargePaise", run_id as "runId",
-  (select r.batch_id from income_runs r where r.run_id = daily_payouts.run_id) as "batchId"`;
+  (select r.batch_id from income_runs r where r.run_id = daily_payouts.run_id) as "batchId",
+  (select r.state->>'payTo' from income_runs r where r.run_id = daily_payouts.run_id) as "payTo"`;
 
 const payable = (r: Payable): Payable => ({
   ...r,

@@ -9,6 +9,7 @@ import {
   countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason, type MoneyContext,
 } from '../approvals/four-eyes.ts';
 import { requireMemberWallet } from '../wallet/wallet.service.ts';
+import { sendToBank } from '../income/runs/bank-payout.ts';
 import * as repo from './payouts.repository.ts';
 
 export function listPayouts(ctx: Ctx, filters: repo.PayoutFilters, sort: repo.PayoutSort, page: number, limit: number) {
@@ -70,8 +71,12 @@ async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, pais
         ...common, description: `Admin charge on daily payout for ${payout.date}`, batchId: null, kind: 'admin_charge', amountPaise: -payout.adminChargePaise,
       });
     }
-    const posted = await postEntries(tx, { userId: body.userId, actorId: money.actorId, approvalId: money.approvalId, runId: payout.runId, batchId: payout.batchId }, lines);
-    return { entryId: posted.entryId, balancePaise: posted.balancePaise };
+    const cause = { actorId: money.actorId, approvalId: money.approvalId, runId: payout.runId, batchId: payout.batchId };
+    const posted = await postEntries(tx, { userId: body.userId, ...cause }, lines);
+    if (payout.payTo !== 'bank') return { entryId: posted.entryId, balancePaise: posted.balancePaise };
+    // The run paid to bank (issue 25): what reached the wallet goes on to the bank, one more line in this transfer.
+    const sent = await sendToBank(tx, posted.transferId, cause, payout.date);
+    return { entryId: posted.entryId, balancePaise: posted.balancePaise + sent.totalPaise };
   }
   return postEntry(tx, {
     userId: body.userId,

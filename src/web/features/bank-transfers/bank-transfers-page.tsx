@@ -3,9 +3,10 @@ import { Alert, Button, FileButton, Group, Paper, SimpleGrid, Stack, Table, Tabs
 import { IconArrowLeft, IconBuildingBank, IconEye, IconSend, IconUpload, IconUserExclamation, IconClockHour4 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
-  BANK_BATCH_STATUS_LABELS, BANK_LINE_STATUS_LABELS, type BankBatch, type BankBatchStatus, type BankLine, type BankLineStatus,
+  BANK_BATCH_STATUS_LABELS, BANK_LINE_SOURCE_LABELS, BANK_LINE_STATUS_LABELS, type BankBatch, type BankBatchStatus, type BankLine, type BankLineStatus,
   type ImportSummary, type TransitLine,
 } from '../../../contract/bank-transfers';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CsvButton } from '../../components/csv-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert, messageOf } from '../../components/error-alert';
@@ -18,17 +19,18 @@ import { formatCount, formatDateTime, formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
 import {
   bankTransfersApi, BATCHES_PAGE_SIZE, batchesQuery, batchQuery, gatherableQuery, inTransitQuery, LINES_PAGE_SIZE, linesQuery,
-  useGather, useImportResponse, useRequestRelease,
+  useCancelBatch, useGather, useImportResponse, useRequestRelease,
 } from './bank-transfers.api';
 
-const BATCH_TONES: Record<BankBatchStatus, Tone> = { draft: 'neutral', pending_release: 'warning', released: 'info', closed: 'positive' };
-const LINE_TONES: Record<BankLineStatus, Tone> = { queued: 'neutral', in_transit: 'info', settled: 'positive', returned: 'negative' };
+const BATCH_TONES: Record<BankBatchStatus, Tone> = { draft: 'neutral', pending_release: 'warning', released: 'info', closed: 'positive', cancelled: 'negative' };
+const LINE_TONES: Record<BankLineStatus, Tone> = { queued: 'neutral', in_transit: 'info', settled: 'positive', returned: 'negative', cancelled: 'neutral' };
 
 const batchBadge = (s: BankBatchStatus) => <StatusBadge tone={BATCH_TONES[s]}>{BANK_BATCH_STATUS_LABELS[s]}</StatusBadge>;
 const lineBadge = (s: BankLineStatus) => <StatusBadge tone={LINE_TONES[s]}>{BANK_LINE_STATUS_LABELS[s]}</StatusBadge>;
 
 const lineColumns: Column<BankLine>[] = [
   { header: 'Reference', cell: (l) => l.reference },
+  { header: 'Source', cell: (l) => BANK_LINE_SOURCE_LABELS[l.source] },
   { header: 'Member', cell: (l) => <TruncatedText maxWidth={180}>{`${l.userName ?? ''} (${l.userId})`}</TruncatedText> },
   { header: 'Beneficiary', cell: (l) => <TruncatedText maxWidth={160}>{l.beneficiaryName}</TruncatedText> },
   { header: 'Account', cell: (l) => `${l.accountNumber} · ${l.ifsc}` },
@@ -43,6 +45,8 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
   const batch = useQuery(batchQuery(id));
   const lines = useQuery(linesQuery(id, page));
   const release = useRequestRelease();
+  const cancel = useCancelBatch();
+  const [asking, setAsking] = useState(false);
   const { keyFor, settle } = useIdempotencyKey();
   const b = batch.data;
   const canRelease = b && (b.status === 'draft' || (b.status === 'pending_release' && b.approvalStatus !== 'pending'));
@@ -62,6 +66,11 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
           {b && batchBadge(b.status)}
         </Group>
         <Group>
+          {b?.status === 'draft' && (
+            <Button variant="default" color="red" onClick={() => setAsking(true)} loading={cancel.isPending}>
+              Cancel batch
+            </Button>
+          )}
           {canRelease && (
             <Button leftSection={<IconSend size={16} aria-hidden />} onClick={askRelease} loading={release.isPending}>
               Release
@@ -72,6 +81,18 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
           )}
         </Group>
       </Group>
+      <ConfirmDialog
+        opened={asking}
+        title={`Cancel batch ${id}?`}
+        message="Its transfers leave this draft and are gathered again by the next batch. Nothing has been sent and no money moves."
+        confirmLabel="Cancel batch"
+        busy={cancel.isPending}
+        onCancel={() => setAsking(false)}
+        onConfirm={() => {
+          setAsking(false);
+          cancel.mutate(id, { onSuccess: (answer) => onDone(answer.message ?? `Bank batch ${id} cancelled`), onError: (err) => onError(messageOf(err)) });
+        }}
+      />
       {batch.error && <ErrorAlert error={batch.error} onRetry={() => batch.refetch()} />}
       {b && (
         <Paper withBorder p="md">

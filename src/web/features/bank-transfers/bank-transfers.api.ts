@@ -53,6 +53,15 @@ export function useRequestRelease() {
   });
 }
 
+export function useCancelBatch() {
+  const refresh = useRefresh();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => bank.cancel({ params: { id } }),
+    onSuccess: () => Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: bank.gatherable.key() })]),
+  });
+}
+
 export function useImportResponse() {
   const refresh = useRefresh();
   return useMutation({

@@ -80,6 +80,12 @@ export function ReverseRunForm({ run, onClose, onDone }: ReverseRunFormProps) {
           {p.payNowLines > 0 && (
             <Text size="sm">{`Included: ${formatCount(p.payNowLines)} Pay Now line(s) of ${formatCount(p.payNowMembers)} member(s), paid after the run.`}</Text>
           )}
+          {p.bankUnsent > 0 && (
+            <Text size="sm">{`Not yet in a bank batch: ${formatINR(p.bankUnsent)} to send to banks is cancelled (it stays in the wallets and is taken back with the rest).`}</Text>
+          )}
+          {p.bankSent > 0 && (
+            <Text size="sm">{`Already in bank batches: ${formatINR(p.bankSent)} is (or will be) at the members' banks; it is taken back from their wallets as far as they cover it.`}</Text>
+          )}
           {p.unpaidFailures > 0 && (
             <Text size="sm">{`${formatCount(p.unpaidFailures)} unpaid failure(s) will be marked Reversed.`}</Text>
           )}

@@ -131,7 +131,12 @@ describe('the daily payout run', () => {
     }
     const { run } = await runDay(t, token, day);
     expect(run.totals).toMatchObject({ paid: 1, failed: 2, gross: 12.34, deductions: 0, net: 12.34, failedAmount: 24.68 });
-    expect(await ledgerOf(t.database, banked)).toEqual([{ kind: 'daily_payout', amount: 1234, runId: run.runId, batchId: run.batchId, reversalOf: null }]);
+    // Paid, then sent on to the bank (issue 25): the wallet is where it was.
+    expect(await ledgerOf(t.database, banked)).toEqual([
+      { kind: 'daily_payout', amount: 1234, runId: run.runId, batchId: run.batchId, reversalOf: null },
+      { kind: 'bank_payout', amount: -1234, runId: run.runId, batchId: null, reversalOf: null },
+    ]);
+    expect(await balanceOf(t.database, banked)).toBe(0);
     for (const userId of [secondary, none]) {
       expect(await payoutsOf(t.database, userId)).toMatchObject([{ status: 'Failure', reason: 'No primary bank account', amount: '1234' }]);
       expect(await balanceOf(t.database, userId)).toBe(0);

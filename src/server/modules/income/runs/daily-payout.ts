@@ -3,6 +3,7 @@ import { isoToWireDate } from '../../../../contract/common.ts';
 import { percentToBp, type IncomeSettings } from '../../../../contract/income.ts';
 import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import { sendToBank } from './bank-payout.ts';
 import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
 
 /**
@@ -18,6 +19,8 @@ import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally
  * writes nothing and earns nothing. A deleted member's membership earns nothing (no row). A member
  * who already has a payout row for D (a row from before the engine) is left alone that day.
  * Units are active memberships in id order (memberships_active_idx); one statement per chunk.
+ * Paying to bank, a second statement per chunk sends what reached the wallets to the bank
+ * (bank-payout.ts: bank_payout lines in the chunk's transfer, gathered into bank batches).
  */
 
 /** Monday to Friday, or every day when the settings pay on weekends. */
@@ -168,6 +171,10 @@ async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo
     from: sql`(select ${TALLY} from calc where pays) t`,
   });
   await tx.execute(sql`select set_config('backoffice.tds_rollup_by_chunk', 'off', true)`);
+  // Bank mode (issue 25): what reached each wallet goes on to the bank, in a statement of its own.
+  if (scope.settings.payTo === 'bank' && posted.transferId !== null) {
+    await sendToBank(tx, posted.transferId, { runId: scope.runId, batchId: scope.batchId }, day);
+  }
   const row = posted.row as TallyRow & { cursor: number | null };
   const tally = tallyOf(row);
   return { ...tally, cursor: row.cursor === null ? cursor : Number(row.cursor), done: tally.units < limit };

@@ -5,10 +5,13 @@ import { inRange, type MemberRange } from './kind.ts';
 
 /** A reversal's reads and writes (reversal.ts): the run's money, its approval, and its ranges of members. */
 
-/** What the run credited in all, net of its debits (and of any Pay Now lines written on its Failure rows). */
+/**
+ * What the run credited in all, net of its deductions (and of any Pay Now lines written on its
+ * Failure rows); what it sent on to the bank (bank_payout) is not a deduction: it was paid.
+ */
 export async function runNetPaise(db: Db, runId: number): Promise<number> {
   const [row] = rowsOf<{ net: string | number | null }>(await db.execute(sql`
-    select coalesce(sum(amount_paise), 0)::int8 as net from ledger_entries where run_id = ${runId} and reversal_of is null`));
+    select coalesce(sum(amount_paise), 0)::int8 as net from ledger_entries where run_id = ${runId} and reversal_of is null and kind <> 'bank_payout'`));
   return Number(row.net);
 }
 
@@ -37,6 +40,8 @@ export async function pendingReversal(db: Db, runId: number): Promise<number | n
  */
 function reversalRows(runId: number, members: MemberRange): SQL {
   const ofRun = sql`l.run_id = ${runId}::int8 and ${inRange(sql`l.user_id`, members)} and l.reversal_of is null`;
+  // A bank_payout line a live bank batch holds is not reversed: its money is (or will be) at the
+  // bank; the wallet gives back what it can and the rest is a shortfall, as for money spent.
   return sql`
     orig as materialized (
       select l.id, l.user_id, l.kind, l.amount_paise as amount, l.batch_id, l.actor_id,
@@ -47,6 +52,7 @@ function reversalRows(runId: number, members: MemberRange): SQL {
         from ledger_entries l
        where ${ofRun}
          and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
+         and not (l.kind = 'bank_payout' and exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and t.status <> 'cancelled'))
       window per_user as (partition by l.user_id)
     ),
     comp as materialized (
@@ -182,7 +188,12 @@ export async function reversalPreview(db: Db, runId: number) {
     select (select count(*) from comp where back <> 0)::int8 as lines,
            (select count(*) from per_user where total <> 0)::int8 as members,
            (select coalesce(sum(amount) filter (where amount > 0), 0) from orig)::int8 as gross,
-           (select coalesce(-sum(amount) filter (where amount < 0), 0) from orig)::int8 as deductions,
+           (select coalesce(-sum(amount) filter (where amount < 0 and kind <> 'bank_payout'), 0) from orig)::int8 as deductions,
+           (select coalesce(-sum(amount) filter (where kind = 'bank_payout'), 0) from orig)::int8 as "bankUnsent",
+           (select coalesce(-sum(l.amount_paise), 0) from ledger_entries l
+             where l.run_id = ${runId}::int8 and l.kind = 'bank_payout' and l.reversal_of is null
+               and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
+               and exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and t.status <> 'cancelled'))::int8 as "bankSent",
            (select coalesce(-sum(back), 0) from comp)::int8 as "takenBack",
            (select coalesce(sum(short) filter (where short > 0), 0) from per_user)::int8 as shortfall,
            (select count(*) filter (where short > 0) from per_user)::int8 as "shortfallMembers",
@@ -193,6 +204,6 @@ export async function reversalPreview(db: Db, runId: number) {
   return {
     lines: n('lines'), members: n('members'), grossPaise: n('gross'), deductionsPaise: n('deductions'), takenBackPaise: n('takenBack'),
     shortfallPaise: n('shortfall'), shortfallMembers: n('shortfallMembers'), payNowLines: n('payNowLines'), payNowMembers: n('payNowMembers'),
-    unpaidFailures: n('unpaidFailures'),
+    unpaidFailures: n('unpaidFailures'), bankUnsentPaise: n('bankUnsent'), bankSentPaise: n('bankSent'),
   };
 }

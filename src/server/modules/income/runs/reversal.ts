@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { BANK_GATHER_LOCK } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
@@ -47,6 +48,9 @@ export async function reversalChunk(tx: Db, runId: number, size: number): Promis
   if (!run || run.status !== 'reversing' || run.cursors[0] === -1) return null;
   const after = run.cursors[0];
   const members: MemberRange = { after, upTo: await reversals.reversalRangeEnd(tx, runId, after, size) };
+  // A bank-mode run's bank_payout lines are either gathered or reversed, never both: the gather
+  // holds this lock exclusively (bank-transfers.repository.ts), a reversal range shares it.
+  if (repo.scopeOf(run).settings?.payTo === 'bank') await tx.execute(sql`select pg_advisory_xact_lock_shared(${BANK_GATHER_LOCK}::int8)`);
   const done = await reversals.compensate(tx, runId, run.reversedBy ?? 0, members);
   await RUN_HANDLERS[run.kind].undo(tx, repo.scopeOf(run), members);
   if (!(await reversals.advanceReversal(tx, runId, members, done))) throw new AppError(409, `The reversal of run ${runId} moved on under this chunk`);

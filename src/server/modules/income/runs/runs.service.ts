@@ -79,6 +79,7 @@ export async function reversalPreview(ctx: Ctx, runId: number) {
     gross: paiseToRupees(p.grossPaise), deductions: paiseToRupees(p.deductionsPaise), net: paiseToRupees(p.grossPaise - p.deductionsPaise),
     takenBack: paiseToRupees(p.takenBackPaise), shortfall: paiseToRupees(p.shortfallPaise), shortfallMembers: p.shortfallMembers,
     payNowLines: p.payNowLines, payNowMembers: p.payNowMembers, unpaidFailures: p.unpaidFailures,
+    bankUnsent: paiseToRupees(p.bankUnsentPaise), bankSent: paiseToRupees(p.bankSentPaise),
   };
 }
 
