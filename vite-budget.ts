@@ -6,14 +6,13 @@ type OutputChunk = Rollup.OutputChunk;
 
 /**
  * The panel's size budget, checked on every build (issue 7): the sign-in route's JavaScript (the
- * entry, everything it loads statically, and the sign-in page) at most 150 KB gzip, and each
- * other route's own chunk at most 80 KB gzip. A build over budget fails and says by how much.
+ * entry, its start-up steps, everything they load statically, and the sign-in page) at most 150 KB
+ * gzip, and each other route's own chunk at most 80 KB gzip. A build over budget fails and says by how much.
  */
-// 151 KB since issue 25: 149.5 → 150.1 KB with its four screens (Books, Bank Transfers, TDS
-// Report, Monthly Statement) — their router entries (+0.2 KB in the entry) and Mantine's Input
-// now split into Input + InputBase chunks (+0.3 KB of chunk overhead). To win back: issue 23's
-// Lighthouse target.
-export const SIGNIN_BUDGET = 151 * 1024;
+// Back to 150 KB with issue 23 (150.1 → 149.8 KB): issue 25's four screens had taken it to 151 KB.
+// The panel now starts in two steps (main.tsx: React DOM, then app/mount.tsx), both counted here;
+// what the second step loads is one chunk ('start', vite.config.ts), not a dozen small ones.
+export const SIGNIN_BUDGET = 150 * 1024;
 export const ROUTE_BUDGET = 80 * 1024;
 
 const gz = (chunk: OutputChunk) => gzipSync(chunk.code).length;
@@ -42,7 +41,9 @@ export function sizeBudget(): Plugin {
       const entry = chunks.find((c) => c.isEntry);
       const signin = chunks.find((c) => c.facadeModuleId?.endsWith('features/auth/signin-page.tsx'));
       if (!entry || !signin) throw new Error('size budget: entry or sign-in chunk not found');
-      const signinChunks = [...closure(bundle, [entry, signin])];
+      // The entry's dynamic imports are the steps it starts the panel with (main.tsx), not routes.
+      const steps = entry.dynamicImports.map((name) => bundle[name]).filter((c): c is OutputChunk => c?.type === 'chunk');
+      const signinChunks = [...closure(bundle, [entry, ...steps, signin])];
       const signinBytes = signinChunks.reduce((sum, c) => sum + gz(c), 0);
       const problems: string[] = [];
       if (signinBytes > SIGNIN_BUDGET) problems.push(`sign-in route ${kb(signinBytes)} > ${kb(SIGNIN_BUDGET)}`);

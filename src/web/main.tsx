@@ -1,23 +1,19 @@
 import '@mantine/core/styles.css';
 import './app/global.css';
-import { startTransition, StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
-import { AppProviders } from './app/providers';
-import { routes } from './app/router';
 
-const router = createBrowserRouter(routes);
-const container = document.getElementById('root')!;
-const app = (
-  <StrictMode>
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>
-);
+// The panel starts in steps, each evaluated in a task of its own, so that no single long task
+// holds the page (Lighthouse's total blocking time on /signin, issue 23): React DOM first, then the
+// app's modules (Mantine, the router, the query client, the routes), then the render or the
+// hydration (app/mount.tsx). The build preloads every step's chunks with the entry
+// (vite-prerender.ts), so the steps wait for no download.
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve));
 
-// The sign-in page comes prerendered (prerender.tsx, vite-prerender.ts): it is hydrated, in a
-// transition so that the work is cut into short tasks; every other page renders here.
-if (container.firstElementChild) startTransition(() => void hydrateRoot(container, app));
-else createRoot(container).render(app);
+async function start() {
+  await import('react-dom/client');
+  await nextTask();
+  const { mount } = await import('./app/mount');
+  await nextTask();
+  mount(document.getElementById('root')!);
+}
+
+void start();

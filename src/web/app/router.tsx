@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Container } from '@mantine/core';
 import { Navigate, Outlet, type RouteObject } from 'react-router';
 import { RouteErrorFallback } from '../components/error-fallback';
@@ -8,45 +8,52 @@ import { LayoutLoading } from './shell/layout-loading';
 import { ACCOUNT_PATH, MEMBER_PATH, PATHS } from '../lib/paths';
 import { ROUTE_PERMISSIONS, type MainPath } from './paths';
 import { SCREENS } from './screens';
+import { loadStylesheet } from '../lib/stylesheet';
+
+// Every screen but the sign-in page waits for the panel's whole stylesheet too: the prerendered
+// sign-in page comes with its own CSS only (lib/stylesheet.ts, issue 23).
+function screen(load: () => Promise<{ default: ComponentType }>) {
+  return lazy(async () => (await Promise.all([load(), loadStylesheet()]))[0]);
+}
 
 // The shell is its own chunk: the sign-in route does not load it (size budget, vite-budget.ts).
-const AppLayout = lazy(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
+const AppLayout = screen(() => import('./shell/app-layout').then((m) => ({ default: m.AppLayout })));
 const SignInPage = lazy(() => import('../features/auth/signin-page'));
-const RegisterPage = lazy(() => import('../features/auth/register-page'));
-const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page'));
-const ResetPasswordPage = lazy(() => import('../features/auth/reset-password-page'));
-const AcceptInvitePage = lazy(() => import('../features/auth/accept-invite-page'));
-const ConfirmEmailPage = lazy(() => import('../features/auth/confirm-email-page'));
-const TwoFactorSetupPage = lazy(() => import('../features/auth/two-factor-setup-page'));
-const AccountSecurityPage = lazy(() => import('../features/auth/account-security-page'));
-const StaffPage = lazy(SCREENS[PATHS.staff]);
-const ApprovalsPage = lazy(SCREENS[PATHS.approvals]);
-const PlansPage = lazy(SCREENS[PATHS.plans]);
-const IncomeSettingsPage = lazy(SCREENS[PATHS.incomeSettings]);
-const RunsPage = lazy(SCREENS[PATHS.runs]);
-const BankTransfersPage = lazy(SCREENS[PATHS.bankTransfers]);
-const BooksPage = lazy(SCREENS[PATHS.books]);
-const TdsReportPage = lazy(SCREENS[PATHS.tdsReport]);
-const MonthlyStatementPage = lazy(SCREENS[PATHS.monthlyStatement]);
-const DashboardPage = lazy(SCREENS[PATHS.dashboard]);
-const ApiTestPage = lazy(() => import('../features/system/api-test-page'));
-const AuditPage = lazy(SCREENS[PATHS.audit]);
-const MemberPage = lazy(() => import('../features/network/member-page'));
-const RevenuePage = lazy(SCREENS[PATHS.revenue]);
-const RoyaltyIncomePage = lazy(SCREENS[PATHS.royaltyIncome]);
-const RewardIncomePage = lazy(SCREENS[PATHS.rewardIncome]);
-const PayoutsPage = lazy(SCREENS[PATHS.dailyPayout]);
-const WalletPage = lazy(SCREENS[PATHS.wallet]);
-const UsersPage = lazy(SCREENS[PATHS.users]);
-const RanksPage = lazy(SCREENS[PATHS.rank]);
-const BankPage = lazy(SCREENS[PATHS.bank]);
-const MembershipPage = lazy(SCREENS[PATHS.membership]);
-const MembershipListPage = lazy(() => import('../features/membership/membership-list-page'));
-const MembershipTestPage = lazy(() => import('../features/membership/membership-test-page'));
-const PermissionsPage = lazy(SCREENS[PATHS.permissions]);
-const RolesPage = lazy(SCREENS[PATHS.roles]);
-const RolePermissionsPage = lazy(SCREENS[PATHS.rolePermissions]);
-const ServicesPage = lazy(SCREENS[PATHS.services]);
+const RegisterPage = screen(() => import('../features/auth/register-page'));
+const ForgotPasswordPage = screen(() => import('../features/auth/forgot-password-page'));
+const ResetPasswordPage = screen(() => import('../features/auth/reset-password-page'));
+const AcceptInvitePage = screen(() => import('../features/auth/accept-invite-page'));
+const ConfirmEmailPage = screen(() => import('../features/auth/confirm-email-page'));
+const TwoFactorSetupPage = screen(() => import('../features/auth/two-factor-setup-page'));
+const AccountSecurityPage = screen(() => import('../features/auth/account-security-page'));
+const StaffPage = screen(SCREENS[PATHS.staff]);
+const ApprovalsPage = screen(SCREENS[PATHS.approvals]);
+const PlansPage = screen(SCREENS[PATHS.plans]);
+const IncomeSettingsPage = screen(SCREENS[PATHS.incomeSettings]);
+const RunsPage = screen(SCREENS[PATHS.runs]);
+const BankTransfersPage = screen(SCREENS[PATHS.bankTransfers]);
+const BooksPage = screen(SCREENS[PATHS.books]);
+const TdsReportPage = screen(SCREENS[PATHS.tdsReport]);
+const MonthlyStatementPage = screen(SCREENS[PATHS.monthlyStatement]);
+const DashboardPage = screen(SCREENS[PATHS.dashboard]);
+const ApiTestPage = screen(() => import('../features/system/api-test-page'));
+const AuditPage = screen(SCREENS[PATHS.audit]);
+const MemberPage = screen(() => import('../features/network/member-page'));
+const RevenuePage = screen(SCREENS[PATHS.revenue]);
+const RoyaltyIncomePage = screen(SCREENS[PATHS.royaltyIncome]);
+const RewardIncomePage = screen(SCREENS[PATHS.rewardIncome]);
+const PayoutsPage = screen(SCREENS[PATHS.dailyPayout]);
+const WalletPage = screen(SCREENS[PATHS.wallet]);
+const UsersPage = screen(SCREENS[PATHS.users]);
+const RanksPage = screen(SCREENS[PATHS.rank]);
+const BankPage = screen(SCREENS[PATHS.bank]);
+const MembershipPage = screen(SCREENS[PATHS.membership]);
+const MembershipListPage = screen(() => import('../features/membership/membership-list-page'));
+const MembershipTestPage = screen(() => import('../features/membership/membership-test-page'));
+const PermissionsPage = screen(SCREENS[PATHS.permissions]);
+const RolesPage = screen(SCREENS[PATHS.roles]);
+const RolePermissionsPage = screen(SCREENS[PATHS.rolePermissions]);
+const ServicesPage = screen(SCREENS[PATHS.services]);
 
 function RootLayout() {
   return (

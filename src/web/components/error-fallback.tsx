@@ -1,9 +1,12 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { Alert, Button, Code, Container, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { useRouteError } from 'react-router';
+import { loadStylesheet } from '../lib/stylesheet';
 
 export function ErrorFallback({ error }: { error: unknown }) {
+  // On the prerendered sign-in page the whole stylesheet may not be there yet (lib/stylesheet.ts).
+  useEffect(() => void loadStylesheet(), []);
   const details = error instanceof Error ? error.message : String(error);
   return (
     <Container size="sm" py="xl">

@@ -3,9 +3,12 @@ import type { LoginBody, RegisterBody } from '../../../contract/auth';
 import { ApiError } from '../../lib/api-client';
 
 // The sign-in route loads no zod (its size budget, vite-budget.ts): the typed client, which parses
-// every answer with the contract's schemas, is a chunk of its own, fetched as soon as this loads.
-const loading = import('./auth.client');
-const calls = async () => (await loading).auth;
+// every answer with the contract's schemas, is a chunk of its own, fetched by the first call (or
+// by prefetchAuthClient) — not while the sign-in page loads and hydrates (Lighthouse, issue 23).
+let loading: Promise<typeof import('./auth.client')> | undefined;
+/** Starts fetching the typed client (the sign-in form does once used); the calls await it. */
+export const prefetchAuthClient = () => (loading ??= import('./auth.client'));
+const calls = async () => (await prefetchAuthClient()).auth;
 
 /** The signed-in account's query key, `auth.me.key()` of the typed client; the token follows it. */
 export const ME_KEY = ['auth', 'me'] as const;
