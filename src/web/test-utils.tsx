@@ -80,5 +80,5 @@ export async function downloadCsvFrom(page: ReactElement, data: object, url?: st
   await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
   fireEvent.click(button);
   await waitFor(() => expect(fetchMock.mock.calls.some((c) => String(c[0]).includes('.csv'))).toBe(true));
-  return fetchMock.mock.calls.map((c) => String(c[0])).filter((u) => u.includes('.csv'));
+  return fetchMock.mock.calls.map((c: unknown[]) => String(c[0])).filter((u: string) => u.includes('.csv'));
 }
