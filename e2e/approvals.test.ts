@@ -33,10 +33,12 @@ async function operator(database: Database, permissions: string[]): Promise<Oper
 describe.skipIf(!chromiumPath)('maker → checker journey in Chromium', () => {
   let maker: Operator;
   let checker: Operator;
+  let filer: Operator;
   let memberId: number;
   const journey = ownDatabaseJourney('approvals', {}, async (database) => {
     maker = await operator(database, ['wallet_manage', 'wallet_view', 'money_approve']);
     checker = await operator(database, ['money_approve']);
+    filer = await operator(database, ['wallet_manage', 'wallet_view']);
     const [member] = await database.query<{ user_id: string }>(
       'select user_id::text from users where not can_sign_in and deleted_at is null order by user_id limit 1');
     memberId = Number(member.user_id);
@@ -117,5 +119,28 @@ describe.skipIf(!chromiumPath)('maker → checker journey in Chromium', () => {
     const history = await call(maker, 'GET', `/users/walletHistory?transactionType=dailyPayout&userId=${memberId}&limit=500`);
     expect(history.body.history.filter((h: { amount: number; transactionType: string }) =>
       h.transactionType === 'wallet_recharge' && h.amount === AMOUNT)).toHaveLength(1);
+  });
+
+  it('an operator without money_approve follows their own request under My requests: its state, the checker and the reason (issue 24)', async () => {
+    const filed = await call(filer, 'POST', '/wallets/userWalletRecharge', { userId: memberId, amount: 12_500, transactionType: 'wallet_recharge' }, `mine-e2e-${Date.now()}`);
+    expect(filed.status).toBe(202);
+    const approvalId = filed.body.data.approvalId as number;
+    const reason = 'Not this member: check the receipt again';
+    expect((await call(checker, 'POST', `/approvals/${approvalId}/reject`, { remarks: reason })).status).toBe(200);
+    const checkerName = (await call(filer, 'GET', '/approvals/mine')).body.data[0].checkerName as string;
+
+    const page = await journey.browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await signIn(page, filer);
+    await page.getByRole('link', { name: 'My requests' }).click();
+    await page.getByRole('heading', { name: 'My requests' }).waitFor();
+    expect(await page.getByText('No access').count()).toBe(0);
+    const row = page.getByRole('table', { name: 'My requests' }).getByRole('row').filter({ hasText: `#${approvalId}` });
+    await row.getByText('Rejected', { exact: true }).waitFor();
+    await row.getByText('₹12,500.00').waitFor();
+    await row.getByText(checkerName).waitFor();
+    await row.getByText(reason).waitFor();
+    // Only their own: the first journey's request (another maker's) is not listed.
+    expect(await page.getByRole('table', { name: 'My requests' }).getByRole('row').count()).toBe(2);
+    await page.close();
   });
 });

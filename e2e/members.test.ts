@@ -218,4 +218,37 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
     }
     await page.setViewportSize({ width: 1440, height: 900 });
   });
+
+  it('issue 24: `/` focuses the search; bulk deactivate then activate two members, each ending with its summary', async () => {
+    await page.goto(`${journey.server.url}/users`);
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
+    await settled();
+    await page.getByRole('heading', { name: 'User Management' }).click();
+    await page.keyboard.press('/');
+    await expect.poll(() => page.evaluate(() => {
+      const el = document.activeElement as HTMLInputElement | null;
+      return el?.tagName === 'INPUT' ? `${el.getAttribute('aria-label') ?? ''} ${el.placeholder ?? ''}` : '';
+    })).toMatch(/search/i);
+    await page.keyboard.press('Escape');
+
+    const boxes = [tableRows().nth(0).getByRole('checkbox'), tableRows().nth(1).getByRole('checkbox')];
+    const labels = await Promise.all(boxes.map((b) => b.getAttribute('aria-label')));
+    // Cells: the checkbox, S.No, Name, Email.
+    const emails = await Promise.all([0, 1].map(async (i) => (await tableRows().nth(i).locator('td').nth(3).innerText()).trim()));
+    const statusOf = async (email: string) => (await api<{ users: { email: string; status: boolean }[] }>(
+      `/users/getAllusers?search=${encodeURIComponent(email)}&limit=5`)).users.find((u) => u.email === email)?.status;
+    for (const [action, status] of [['Deactivate', false], ['Activate', true]] as const) {
+      for (const label of labels) await page.getByRole('checkbox', { name: label! }).check();
+      const bar = page.getByRole('region', { name: 'Bulk actions on users' });
+      await bar.getByText('2 selected').waitFor();
+      await bar.getByRole('button', { name: action, exact: true }).click();
+      const confirm = page.getByRole('dialog', { name: `${action} members` });
+      await confirm.getByRole('button', { name: action, exact: true }).click();
+      const summary = page.getByRole('dialog', { name: `${action} 2 members` });
+      await summary.getByText('2 succeeded, 0 did not').waitFor();
+      await summary.getByRole('button', { name: 'Done' }).click();
+      await summary.waitFor({ state: 'hidden' });
+      await expect.poll(async () => Promise.all(emails.map(statusOf))).toEqual([status, status]);
+    }
+  });
 });

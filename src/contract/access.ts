@@ -39,6 +39,12 @@ export const permissionBody = z.object({
 });
 export type PermissionBody = z.input<typeof permissionBody>;
 
+/** The Permissions list's filters, for its CSV (issue 24: the export is of the filtered list). */
+export const permissionsCsvQuery = z.object({
+  q: z.string().max(200).optional(),
+  module: z.enum(PERMISSION_MODULES, { error: `Module must be one of ${PERMISSION_MODULES.join(', ')}` }).optional(),
+});
+
 export const permissionListResponse = z.object({ success: z.literal(true), data: z.array(permission) });
 export const permissionResponse = z.object({ success: z.literal(true), message: z.string(), data: permission });
 
@@ -56,6 +62,8 @@ export const permissionsApi = endpoints('permissions', {
     method: 'DELETE', path: '/permissions/deletePermission/:id', access: 'permissions_manage', params: permissionIdParams,
     responses: { 200: messageResponse },
   },
+  /** The permissions the filter matches (name or description containing q; a module), by id, streamed. */
+  csv: { method: 'GET', path: '/permissions/permissions.csv', access: 'permissions_view', query: permissionsCsvQuery, file: 'csv', responses: {} },
 });
 
 // ---- Roles ----
@@ -88,6 +96,10 @@ export const rolesApi = endpoints('roles', {
     method: 'PUT', path: '/updateRole/:id', access: 'roles_manage', params: roleIdParams, body: roleBody, responses: { 200: roleResponse },
   },
   remove: { method: 'DELETE', path: '/deleteRole/:id', access: 'roles_manage', params: roleIdParams, responses: { 200: messageResponse } },
+  /** The roles whose name contains q, by id, streamed. */
+  csv: {
+    method: 'GET', path: '/roles/roles.csv', access: 'roles_view', query: z.object({ q: z.string().max(200).optional() }), file: 'csv', responses: {},
+  },
 });
 
 // ---- Role permissions ----
@@ -152,4 +164,6 @@ export const rolePermissionsApi = endpoints('role-permissions', {
     method: 'DELETE', path: '/role-permissions/deleteRoleById/:roleId', access: 'roles_manage', params: rolePermissionParams,
     responses: { 200: messageResponse },
   },
+  /** Every role's set with the permissions' names beside their ids, by role id, streamed. */
+  csv: { method: 'GET', path: '/role-permissions/rolePermissions.csv', access: 'roles_view', file: 'csv', responses: {} },
 });

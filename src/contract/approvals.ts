@@ -157,6 +157,8 @@ export const approvalsApi = endpoints('approvals', {
   list: { method: 'GET', path: '/approvals', access: 'money_approve', query: approvalsQuery, responses: { 200: approvalsResponse } },
   // Declared before '/approvals/:id' so the fixed paths are never read as an id.
   mine: { method: 'GET', path: '/approvals/mine', access: 'session', query: myRequestsQuery, responses: { 200: approvalsResponse } },
+  /** "My requests" as CSV: the caller's own requests of the status (or all), newest first. */
+  mineCsv: { method: 'GET', path: '/approvals/mine.csv', access: 'session', query: approvalsCsvQuery, file: 'csv', responses: {} },
   pendingCount: { method: 'GET', path: '/approvals/pending-count', access: 'money_approve', responses: { 200: pendingCountResponse } },
   ids: { method: 'GET', path: '/approvals/ids', access: 'money_approve', query: approvalsCsvQuery, responses: { 200: approvalIdsResponse } },
   csv: { method: 'GET', path: '/approvals.csv', access: 'money_approve', query: approvalsCsvQuery, file: 'csv', responses: {} },

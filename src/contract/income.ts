@@ -105,6 +105,8 @@ export const plansApi = endpoints('income-plans', {
     method: 'GET', path: '/income/plans/:id/versions', access: 'membership_view', params: planIdParams,
     responses: { 200: z.object({ success: z.literal(true), data: z.array(planVersion) }) },
   },
+  /** Every plan with the terms it shows (in force, else the first scheduled) and its next change, by plan id, streamed. */
+  csv: { method: 'GET', path: '/income/plans.csv', access: 'membership_view', file: 'csv', responses: {} },
 });
 
 // ---- Compensation settings (versioned) ----
@@ -194,6 +196,8 @@ export const incomeSettingsApi = endpoints('income-settings', {
     method: 'PUT', path: '/income/settings', access: 'income_settings', body: settingsBody,
     responses: { 200: z.object({ success: z.literal(true), message: z.string(), data: settingsVersion }), 202: awaitingApprovalResponse },
   },
+  /** The saved versions (the Saved versions table), newest first, streamed. */
+  versionsCsv: { method: 'GET', path: '/income/settings/versions.csv', access: 'membership_view', file: 'csv', responses: {} },
 });
 
 // ---- Activation ----

@@ -30,8 +30,11 @@ export const member = z.object({
 });
 export type Member = z.infer<typeof member>;
 
-/** The list's orders, each served by an index on memberships; newest membership first by default. */
-export const MEMBERSHIP_SORTS = ['dateTime', 'userId', 'amount'] as const;
+/**
+ * The list's orders, each served by an index; newest membership first by default. `name` is the
+ * member's name, `currentAmount` the wallet balance now (the spec's "current amount", issue 24).
+ */
+export const MEMBERSHIP_SORTS = ['dateTime', 'userId', 'amount', 'name', 'currentAmount'] as const;
 
 /** fromDate/toDate are dd-mm-yyyy, both inclusive days in India time; a reversed range is refused. */
 export const membershipQuery = paging

@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react';
-import { render } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from 'react-router';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import type { SessionUser } from '../contract/auth';
 import { AppProviders } from './app/providers';
 
@@ -64,4 +64,21 @@ export function renderPage(element: ReactElement, options: { path?: string; url?
 
 export function renderRoutes(routes: RouteObject[], url: string) {
   return renderRouter(routes, url);
+}
+
+/**
+ * Renders `page` with `data` answering every JSON read and a CSV every .csv, clicks Download CSV
+ * once it is enabled, and answers the .csv URLs fetched (issue 24: each list's export).
+ */
+export async function downloadCsvFrom(page: ReactElement, data: object, url?: string): Promise<string[]> {
+  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:csv'), revokeObjectURL: vi.fn() }));
+  const fetchMock = mockFetch((path) =>
+    path.includes('.csv') ? new Response('ID\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } }) : jsonResponse(200, { success: true, ...data }),
+  );
+  renderPage(page, url ? { url } : {});
+  const button = await screen.findByRole('button', { name: 'Download CSV' });
+  await waitFor(() => expect((button as HTMLButtonElement).disabled).toBe(false));
+  fireEvent.click(button);
+  await waitFor(() => expect(fetchMock.mock.calls.some((c) => String(c[0]).includes('.csv'))).toBe(true));
+  return fetchMock.mock.calls.map((c: unknown[]) => String(c[0])).filter((u: string) => u.includes('.csv'));
 }

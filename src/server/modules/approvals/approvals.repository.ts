@@ -159,10 +159,17 @@ export async function idsOf(db: Db, status: ApprovalStatus | undefined, cap: num
   return { ids: rows.map((row) => row.id), total: counted.n };
 }
 
-/** One batch of the CSV: requests of the status (or all) with ids below `beforeId`, newest id first. */
-export async function approvalsBatch(db: Db, status: ApprovalStatus | undefined, beforeId: number | null, limit: number) {
+/**
+ * One batch of the CSV: requests of the status (or all) with ids below `beforeId`, newest id first;
+ * with `makerId`, only that maker's ("My requests": money_requests_maker_idx reads just theirs).
+ */
+export async function approvalsBatch(db: Db, status: ApprovalStatus | undefined, beforeId: number | null, limit: number, makerId?: number) {
   const rows = await selectApprovals(db)
-    .where(and(status ? eq(r.status, status) : undefined, beforeId === null ? undefined : sql`${r.id} < ${beforeId}`))
+    .where(and(
+      makerId === undefined ? undefined : eq(r.makerId, makerId),
+      status ? eq(r.status, status) : undefined,
+      beforeId === null ? undefined : sql`${r.id} < ${beforeId}`,
+    ))
     .orderBy(sql`${r.id} desc`)
     .limit(limit);
   return rows.map(toApproval);

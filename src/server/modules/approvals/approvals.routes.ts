@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
-import { APPROVAL_KINDS, approvalsApi } from '../../../contract/approvals.ts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { APPROVAL_KINDS, approvalsApi, type Approval } from '../../../contract/approvals.ts';
 import { contextOf } from '../../lib/context.ts';
 import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { idempotent } from '../../lib/idempotency.ts';
@@ -7,6 +7,25 @@ import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './approvals.service.ts';
 
 const KINDS = new Map<string, string>(APPROVAL_KINDS.map((k) => [k.value, k.label]));
+
+/** Requests as CSV, newest id first, in keyset batches that `batch(beforeId)` reads. */
+function approvalsCsv(reply: FastifyReply, filename: string, batch: (beforeId: number | null) => Promise<Approval[]>) {
+  return sendCsv<number>(
+    reply,
+    filename,
+    ['Request', 'Kind', 'Member ID', 'Member', 'Amount (INR)', 'Status', 'Maker', 'Requested At', 'Checker', 'Decided At', 'Remarks'],
+    async (beforeId) => {
+      const rows = await batch(beforeId);
+      return {
+        rows: rows.map((a) => [
+          a.id, KINDS.get(a.kind) ?? a.kind, a.userId, a.userName, a.amount.toFixed(2), a.status, a.makerName, a.createdAt,
+          a.checkerName, a.decidedAt, a.remarks,
+        ]),
+        cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].id : null,
+      };
+    },
+  );
+}
 
 /** The Approvals screen's API: money movements above the threshold wait here for a second operator. */
 export async function approvalsRoutes(app: FastifyInstance) {
@@ -24,24 +43,15 @@ export async function approvalsRoutes(app: FastifyInstance) {
       const { ids, total, capped } = await service.approvalIds(contextOf(request), request.query.status);
       return { success: true as const, data: ids, total, capped };
     },
+    mineCsv: async (request, reply) => {
+      const ctx = contextOf(request);
+      const { status } = request.query;
+      return approvalsCsv(reply, `my-requests${status ? `-${status}` : ''}.csv`, (beforeId) => service.myRequestsBatch(ctx, status, beforeId, CSV_BATCH));
+    },
     csv: async (request, reply) => {
       const ctx = contextOf(request);
       const { status } = request.query;
-      return sendCsv<number>(
-        reply,
-        `approvals${status ? `-${status}` : ''}.csv`,
-        ['Request', 'Kind', 'Member ID', 'Member', 'Amount (INR)', 'Status', 'Maker', 'Requested At', 'Checker', 'Decided At', 'Remarks'],
-        async (beforeId) => {
-          const rows = await service.approvalsBatch(ctx, status, beforeId, CSV_BATCH);
-          return {
-            rows: rows.map((a) => [
-              a.id, KINDS.get(a.kind) ?? a.kind, a.userId, a.userName, a.amount.toFixed(2), a.status, a.makerName, a.createdAt,
-              a.checkerName, a.decidedAt, a.remarks,
-            ]),
-            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].id : null,
-          };
-        },
-      );
+      return approvalsCsv(reply, `approvals${status ? `-${status}` : ''}.csv`, (beforeId) => service.approvalsBatch(ctx, status, beforeId, CSV_BATCH));
     },
     bulk: async (request, reply) => {
       const ctx = contextOf(request);

@@ -49,6 +49,11 @@ export function approvalsBatch(ctx: Ctx, status: ApprovalStatus | undefined, bef
   return repo.approvalsBatch(ctx.database.db, status, beforeId, limit);
 }
 
+/** One batch of "My requests" as CSV: only the caller's own. */
+export function myRequestsBatch(ctx: Ctx, status: ApprovalStatus | undefined, beforeId: number | null, limit: number) {
+  return repo.approvalsBatch(ctx.database.db, status, beforeId, limit, actorId(ctx));
+}
+
 /**
  * Approve or reject many requests (issue 24). Each is decided exactly as one decision is
  * (approveRequest / rejectRequest: never one's own request or wallet, a reason for a rejection,

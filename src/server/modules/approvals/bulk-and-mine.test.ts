@@ -44,6 +44,28 @@ describe('my requests', () => {
     expect((await get(nobody, '/approvals/mine')).json()).toMatchObject({ data: [], total: 0 });
     expect((await ctx.t.app.inject({ method: 'GET', url: '/api/approvals/mine' })).statusCode).toBe(401);
   });
+
+  it('my requests as CSV: only the caller\u2019s own (of the status), newest first, with the checker and their reason; no money_approve needed', async () => {
+    const maker = await operator('wallet_manage');
+    const other = await operator('wallet_manage');
+    const checker = await operator('money_approve');
+    const member = await newMember(ctx.t.database, 'Mine Csv');
+    const [first, second] = [await pending(maker, member), await pending(maker, member)];
+    const theirs = await pending(other, member);
+    expect((await bulk(checker, { action: 'reject', ids: [first], remarks: 'Wrong member' })).statusCode).toBe(200);
+    const csv = await get(maker, '/approvals/mine.csv');
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="my-requests.csv"');
+    const lines = csv.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Request,Kind,Member ID,Member,Amount (INR),Status,Maker,Requested At,Checker,Decided At,Remarks');
+    expect(lines.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([second, first]);
+    expect(lines.join('\n')).not.toContain(`${theirs},`);
+    expect(lines[2]).toMatch(new RegExp(`^${first},Wallet recharge,${member},Mine Csv,10001.00,rejected,${maker.name},.+\\+05:30,${checker.name},.+\\+05:30,Wrong member$`));
+    const pendingOnly = (await get(maker, '/approvals/mine.csv?status=pending')).body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+    expect(pendingOnly.slice(1).map((l) => Number(l.split(',')[0]))).toEqual([second]);
+    expect((await get(maker, '/approvals/mine.csv?status=nope')).statusCode).toBe(400);
+    expect((await ctx.t.app.inject({ method: 'GET', url: '/api/approvals/mine.csv' })).statusCode).toBe(401);
+  });
 });
 
 describe('pending count', () => {
@@ -77,7 +99,7 @@ describe('bulk decisions', () => {
     ]);
     expect(await balanceOf(ctx.t.database, member)).toBe(2 * 1_000_100);
     const states = await ctx.t.database.query<{ id: string; status: string; checker_id: string | null }>(
-      'select id::text, status, checker_id::text from money_requests where id = any($1::int8[]) order by id', [[a, b, own]]);
+      'select id::text, status, checker_id::text from money_requests where id = any($1::int8[]) order by id::int8', [[a, b, own]]);
     expect(states.map((s) => s.status)).toEqual(['approved', 'approved', 'pending']);
     // One audit row per decision, as with single decisions.
     const audits = await ctx.t.database.query(`select 1 from audit_log where action = 'money_request_approved' and entity_id = any($1::text[])`, [[String(a), String(b)]]);

@@ -49,6 +49,15 @@ export async function getSettings(ctx: Ctx): Promise<SettingsOverview> {
   return { current: inForce ? toWire(inForce) : defaults, scheduled: next ? toWire(next) : null, history: rows.map(toWire) };
 }
 
+/** The saved versions for the CSV, newest first, each with its state today: a short list read whole, as getSettings reads it. */
+export async function settingsVersionsForCsv(ctx: Ctx): Promise<(SettingsVersion & { state: 'In force' | 'Scheduled' | 'Past' })[]> {
+  const { db } = ctx.database;
+  const today = await istToday(db);
+  const rows = await settingsVersions(db);
+  const inForce = rows.find((r) => r.effectiveFrom <= today);
+  return rows.map((r) => ({ ...toWire(r), state: r === inForce ? 'In force' : r.effectiveFrom > today ? 'Scheduled' : 'Past' }));
+}
+
 function refused(message: string, field = 'effectiveFrom'): AppError {
   const path = field === 'effectiveFrom' ? 'body.effectiveFrom' : `body.settings.${field}`;
   return new AppError(400, message, { errors: [{ path, field, message }] });

@@ -1,13 +1,12 @@
-import { and, count, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, isNull, lt, not, sql, type SQL } from 'drizzle-orm';
 import { paiseToRupees } from '../../../contract/common.ts';
 import { sortParts, type SortValue } from '../../../contract/common.ts';
 import type { Member, MembershipCsvFilter, MEMBERSHIP_SORTS } from '../../../contract/membership.ts';
 import type { Database, Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { membershipPlans } from '../../db/schema/income.ts';
-import { memberships, users } from '../../db/schema/members.ts';
+import { memberBalances, memberships, users } from '../../db/schema/members.ts';
 import { counterTotal } from '../../db/counters.ts';
-import { orderBy } from '../../lib/order.ts';
 
 const memberFields = {
   userId: users.userId,
@@ -56,8 +55,24 @@ export interface MembershipFilter {
 /** Midnight in India time starting a yyyy-mm-dd day (`days` later). */
 const istMidnight = (day: string, days = 0) => sql`((${day})::date + ${days}::int)::timestamp at time zone 'Asia/Kolkata'`;
 
-/** The sort keys' columns; with the id tie-break each has its index (memberships_*_id_idx, user_id unique). */
-const SORT_COLUMNS = { dateTime: memberships.createdAt, userId: memberships.userId, amount: memberships.amountPaise };
+/**
+ * Each sort key's column and its unique tie-break, as its index holds them: memberships_created_at_id_idx,
+ * memberships_amount_id_idx, the unique user_id; users_name_sort_idx (lower(full_name), user_id) of live
+ * members; member_balances_sort_idx (balance_paise, user_id). A member has at most one membership, so
+ * user_id is as unique a tie-break as the membership's id.
+ */
+const SORT_COLUMNS = {
+  dateTime: [memberships.createdAt, memberships.id],
+  userId: [memberships.userId],
+  amount: [memberships.amountPaise, memberships.id],
+  name: [sql`lower(${users.fullName})`, users.userId],
+  currentAmount: [memberBalances.balancePaise, memberBalances.userId],
+} as const;
+
+function orderOf(sort: MembershipFilter['sort']): SQL[] {
+  const { key, desc: down } = sortParts(sort);
+  return SORT_COLUMNS[key].map((c) => (down ? desc(c) : asc(c)));
+}
 
 /**
  * Memberships of live members, newest first unless sorted otherwise. fromDate/toDate are whole days in India time
@@ -65,14 +80,17 @@ const SORT_COLUMNS = { dateTime: memberships.createdAt, userId: memberships.user
  * unfiltered total is the trigger-kept counter.
  */
 export async function listMembers(db: Db, f: MembershipFilter): Promise<{ data: Member[]; total: number }> {
-  const conditions: SQL[] = [isNull(users.deletedAt)];
+  // Live members only: staff are not members (their memberships are in no count either, stat_counters.sql).
+  const conditions: SQL[] = [isNull(users.deletedAt), not(users.canSignIn)];
   if (f.fromDate) conditions.push(gte(memberships.createdAt, istMidnight(f.fromDate)));
   if (f.toDate) conditions.push(lt(memberships.createdAt, istMidnight(f.toDate, 1)));
   const where = and(...conditions);
+  const base = db.select(memberFields).from(memberships).innerJoin(users, eq(users.userId, memberships.userId));
+  // The balance's sort key is joined only for that sort.
+  const joined = sortParts(f.sort).key === 'currentAmount' ? base.innerJoin(memberBalances, eq(memberBalances.userId, users.userId)) : base;
   const [rows, [counted]] = await Promise.all([
-    db.select(memberFields).from(memberships).innerJoin(users, eq(users.userId, memberships.userId))
-      .leftJoin(membershipPlans, eq(membershipPlans.planId, memberships.planId)).where(where)
-      .orderBy(...orderBy(f.sort, SORT_COLUMNS, memberships.id)).limit(f.limit).offset((f.page - 1) * f.limit),
+    joined.leftJoin(membershipPlans, eq(membershipPlans.planId, memberships.planId)).where(where)
+      .orderBy(...orderOf(f.sort)).limit(f.limit).offset((f.page - 1) * f.limit),
     f.fromDate || f.toDate
       ? db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.userId, memberships.userId)).where(where)
       : counterTotal(db, 'membership_users'),
@@ -80,17 +98,19 @@ export async function listMembers(db: Db, f: MembershipFilter): Promise<{ data: 
   return { data: rows.map(toMember), total: counted?.n ?? 0 };
 }
 
-/** Where a CSV batch ended: the sort column's value as the database wrote it (text) and the membership id. */
+/** Where a CSV batch ended: the sort column's value as the database wrote it (text) and its tie-break (the membership id; the user id for name and currentAmount). */
 export interface MembershipKeyset {
   value: string;
   id: number;
 }
 
-/** The sort keys' SQL for the export: the column, and how a cursor's text goes back into it. */
+/** The sort keys' SQL for the export: the column, how a cursor's text goes back into it, and the unique tie-break its index holds. */
 const CSV_SORT = {
-  dateTime: { column: 'm.created_at', cast: 'timestamptz' },
-  userId: { column: 'm.user_id', cast: 'int8' },
-  amount: { column: 'm.amount_paise', cast: 'int8' },
+  dateTime: { column: 'm.created_at', cast: 'timestamptz', tiebreak: 'm.id' },
+  userId: { column: 'm.user_id', cast: 'int8', tiebreak: 'm.id' },
+  amount: { column: 'm.amount_paise', cast: 'int8', tiebreak: 'm.id' },
+  name: { column: 'lower(u.full_name)', cast: 'text', tiebreak: 'u.user_id' },
+  currentAmount: { column: 'b.balance_paise', cast: 'int8', tiebreak: 'b.user_id' },
 } as const;
 
 export interface MembershipCsvRow {
@@ -109,34 +129,36 @@ export interface MembershipCsvRow {
   /** India time with its offset, e.g. 2026-11-25T19:07:00+05:30. */
   istTime: string;
   cursor: string;
+  tiebreak: number;
 }
 
 /**
- * One keyset batch of the Membership list for the CSV, in the list's order: each sort key with the
- * id tie-break walks its index (memberships_created_at_id_idx, memberships_amount_id_idx, the
- * unique user_id) from the cursor on, so every batch costs the same however deep it is.
+ * One keyset batch of the Membership list for the CSV, in the list's order: each sort key with its
+ * tie-break walks its index (CSV_SORT, as SORT_COLUMNS) from the cursor on, so every batch costs
+ * the same however deep it is.
  */
 export async function membersBatch(database: Database, f: MembershipCsvFilter, after: MembershipKeyset | null, size: number) {
   const params: unknown[] = [];
   const p = (value: unknown) => `$${params.push(value)}`;
   const { key, desc } = sortParts(f.sort);
-  const { column, cast } = CSV_SORT[key];
+  const { column, cast, tiebreak } = CSV_SORT[key];
   const dir = desc ? 'desc' : 'asc';
-  const where = ['u.deleted_at is null'];
+  const where = ['u.deleted_at is null', 'not u.can_sign_in'];
   if (f.fromDate) where.push(`m.created_at >= (${p(f.fromDate)}::date)::timestamp at time zone 'Asia/Kolkata'`);
   if (f.toDate) where.push(`m.created_at < (${p(f.toDate)}::date + 1)::timestamp at time zone 'Asia/Kolkata'`);
-  if (after) where.push(`(${column}, m.id) ${desc ? '<' : '>'} (${p(after.value)}::text::${cast}, ${p(after.id)}::int8)`);
+  if (after) where.push(`(${column}, ${tiebreak}) ${desc ? '<' : '>'} (${p(after.value)}::text::${cast}, ${p(after.id)}::int8)`);
   const rows = await database.query<Record<string, unknown>>(`
     select m.id, m.user_id as "userId", u.full_name as "fullName", u.email, u.phone, u.status,
            p.name as "planName", m.status as "membershipStatus", m.amount_paise::int8 as "amountPaise",
            u.balance_paise::int8 as "balancePaise", m.earned_paise::int8 as "earnedPaise", m.daily_paise::int8 as "dailyPaise",
            to_char(m.created_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD"T"HH24:MI:SS"+05:30"') as "istTime",
-           ${column}::text as cursor
+           ${column}::text as cursor, ${tiebreak} as tiebreak
       from memberships m
       join users u on u.user_id = m.user_id
+      ${key === 'currentAmount' ? 'join member_balances b on b.user_id = u.user_id' : ''}
       left join membership_plans p on p.plan_id = m.plan_id
      where ${where.join(' and ')}
-     order by ${column} ${dir}, m.id ${dir}
+     order by ${column} ${dir}, ${tiebreak} ${dir}
      limit ${p(size)}`, params);
   const data = rows.map((r) => ({
     ...(r as unknown as MembershipCsvRow),
@@ -144,5 +166,5 @@ export async function membersBatch(database: Database, f: MembershipCsvFilter, a
     earnedPaise: Number(r.earnedPaise), dailyPaise: Number(r.dailyPaise),
   }));
   const last = data.at(-1);
-  return { rows: data, next: data.length === size && last ? { value: last.cursor, id: last.id } : null };
+  return { rows: data, next: data.length === size && last ? { value: last.cursor, id: Number(rows.at(-1)!.tiebreak) } : null };
 }

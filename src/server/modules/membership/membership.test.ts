@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
+import { membersBatch, type MembershipKeyset } from './membership.repository.ts';
 
 let t: TestContext;
 let admin: Record<string, string>;
@@ -25,6 +26,7 @@ afterAll(() => t.close());
 
 const get = (url: string, headers = admin) => caller(t, headers)('GET', url);
 const userIds = (body: { data: { userId: number }[] }) => body.data.map((m) => m.userId);
+const csvOf = (body: string) => body.replace(/^\uFEFF/, '').trim().split('\r\n');
 
 describe('GET /api/users/membership', () => {
   it('lists members newest first with the member-view fields and amounts in rupees', async () => {
@@ -72,6 +74,50 @@ describe('GET /api/users/membership', () => {
     const paged = (await get('/api/users/membership?sort=amount&limit=2&page=2')).json();
     expect(userIds(paged)).toEqual([ids[2], ids[3]]);
     expect((await get('/api/users/membership?sort=fullName')).statusCode).toBe(400);
+  });
+
+  it('sorts by name (any case) and by current amount, the wallet balance now, in either direction, in the list and the CSV (issue 24)', async () => {
+    const names = ['delta', 'Alpha', 'charlie', 'Bravo'];
+    const paise = [5000, 120000, 0, 99];
+    // One statement moves two balances: member_balances, the sort's key, follows every changed row (its trigger).
+    await t.database.query(`update users u set full_name = x.name, balance_paise = x.paise
+      from unnest($1::int8[], $2::text[], $3::int8[]) as x(id, name, paise) where u.user_id = x.id`, [ids, names, paise]);
+    expect(await t.database.query('select b.user_id::int8 as id from member_balances b join users u using (user_id) where b.balance_paise <> u.balance_paise'))
+      .toEqual([]);
+    const order = async (sort: string) => userIds((await get(`/api/users/membership?sort=${sort}`)).json());
+    const byName = [ids[1], ids[3], ids[2], ids[0]];
+    const byAmount = [ids[2], ids[3], ids[0], ids[1]];
+    expect(await order('name')).toEqual(byName);
+    expect(await order('-name')).toEqual([...byName].reverse());
+    expect(await order('currentAmount')).toEqual(byAmount);
+    expect(await order('-currentAmount')).toEqual([...byAmount].reverse());
+    expect(userIds((await get('/api/users/membership?sort=-currentAmount&limit=1&page=2')).json())).toEqual([ids[0]]);
+    expect((await get('/api/users/membership?sort=-currentAmount')).json().data[0]).toMatchObject({ userId: ids[1], currentAmount: 1200 });
+    // The CSV walks the same order one keyset batch at a time (a batch of 1: every step crosses a cursor).
+    for (const [sort, expected] of [['name', byName], ['-name', [...byName].reverse()], ['currentAmount', byAmount], ['-currentAmount', [...byAmount].reverse()]] as const) {
+      const walked: number[] = [];
+      let after: MembershipKeyset | null = null;
+      do {
+        const batch: Awaited<ReturnType<typeof membersBatch>> = await membersBatch(t.database, { sort: sort as 'name' }, after, 1);
+        walked.push(...batch.rows.map((r) => r.userId));
+        after = batch.next;
+      } while (after);
+      expect(walked, sort).toEqual(expected);
+      const rows = csvOf((await get(`/api/users/membership.csv?sort=${sort}`)).body).slice(1);
+      expect(rows.map((r) => Number(r.split(',')[0])), sort).toEqual(expected);
+    }
+    await t.database.query(`update users u set full_name = 'Member ' || (x.n - 1), balance_paise = 0
+      from unnest($1::int8[]) with ordinality as x(id, n) where u.user_id = x.id`, [ids]);
+  });
+
+  it('leaves staff out: an account that signs in is not a member, whatever its memberships (issue 24)', async () => {
+    await t.database.query('update users set can_sign_in = true where user_id = $1', [ids[0]]);
+    const body = (await get('/api/users/membership?sort=name')).json();
+    expect(userIds(body)).not.toContain(ids[0]);
+    expect(body.total).toBe(3);
+    expect(csvOf((await get('/api/users/membership.csv')).body).slice(1).map((r) => Number(r.split(',')[0]))).not.toContain(ids[0]);
+    await t.database.query('update users set can_sign_in = false where user_id = $1', [ids[0]]);
+    expect((await get('/api/users/membership')).json().total).toBe(4);
   });
 
   it('refuses bad dates and a reversed range with 400', async () => {

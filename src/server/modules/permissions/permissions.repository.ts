@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Permission } from '../../../contract/access.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
@@ -18,6 +18,20 @@ export const toPermission = (row: PermissionRow): Permission => ({
 /** The whole catalogue: a few dozen rows, ordered by module then name. */
 export async function listPermissions(db: Db): Promise<PermissionRow[]> {
   return db.select().from(permissions).orderBy(asc(permissions.module), asc(permissions.name));
+}
+
+/** One batch of the CSV: permissions matching the filter with ids above `afterId`, by id. */
+export async function permissionsBatch(db: Db, filter: { q?: string; module?: string }, afterId: number, limit: number): Promise<PermissionRow[]> {
+  // The panel's own match: the name or the description contains the term, whatever its case.
+  const term = filter.q?.trim().toLowerCase();
+  return db.select().from(permissions)
+    .where(and(
+      gt(permissions.permissionId, afterId),
+      filter.module ? eq(permissions.module, filter.module) : undefined,
+      term ? sql`(strpos(lower(${permissions.name}), ${term}) > 0 or strpos(lower(${permissions.description}), ${term}) > 0)` : undefined,
+    ))
+    .orderBy(asc(permissions.permissionId))
+    .limit(limit);
 }
 
 /** Another permission with exactly this name. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { permissionsApi } from '../../../contract/access.ts';
 import { contextOf } from '../../lib/context.ts';
+import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './permissions.service.ts';
 
@@ -20,6 +21,16 @@ export async function permissionsRoutes(app: FastifyInstance) {
     remove: async (request) => {
       await service.deletePermission(contextOf(request), request.params.id);
       return { success: true as const, message: 'Permission deleted successfully' };
+    },
+    csv: async (request, reply) => {
+      const ctx = contextOf(request);
+      return sendCsv<number>(reply, 'permissions.csv', ['Permission ID', 'Name', 'Module', 'Description', 'Created'], async (afterId) => {
+        const rows = await service.permissionsBatch(ctx, request.query, afterId ?? 0, CSV_BATCH);
+        return {
+          rows: rows.map((p) => [p.permissionId, p.name, p.module, p.description, p.createdAt]),
+          cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].permissionId : null,
+        };
+      });
     },
   });
 }

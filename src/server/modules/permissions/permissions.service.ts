@@ -22,6 +22,10 @@ export async function listPermissions(ctx: Ctx): Promise<Permission[]> {
   return (await repo.listPermissions(ctx.database.db)).map(repo.toPermission);
 }
 
+export function permissionsBatch(ctx: Ctx, filter: { q?: string; module?: string }, afterId: number, limit: number) {
+  return repo.permissionsBatch(ctx.database.db, filter, afterId, limit);
+}
+
 export async function createPermission(ctx: Ctx, input: PermissionInput): Promise<Permission> {
   return ctx.database.db.transaction(async (tx) => {
     if (await repo.nameTaken(tx, input.name)) throw duplicate(input.name);

@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, gt, inArray } from 'drizzle-orm';
 import type { RolePermission } from '../../../contract/access.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
@@ -31,6 +31,17 @@ export async function listRolePermissions(db: Db): Promise<RolePermissionOfRole[
     .from(rolePermissions)
     .innerJoin(roles, eq(roles.roleId, rolePermissions.roleId))
     .orderBy(asc(rolePermissions.roleId));
+}
+
+/** One batch of the CSV: the records of roles with ids above `afterId`, by role id. */
+export async function rolePermissionsBatch(db: Db, afterId: number, limit: number): Promise<RolePermissionOfRole[]> {
+  return db
+    .select(withRoleName)
+    .from(rolePermissions)
+    .innerJoin(roles, eq(roles.roleId, rolePermissions.roleId))
+    .where(gt(rolePermissions.roleId, afterId))
+    .orderBy(asc(rolePermissions.roleId))
+    .limit(limit);
 }
 
 /** The role's record, locked until the transaction ends. */

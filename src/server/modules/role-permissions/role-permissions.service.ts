@@ -29,6 +29,14 @@ export async function listRolePermissions(ctx: Ctx): Promise<RolePermission[]> {
   return (await repo.listRolePermissions(ctx.database.db)).map((r) => repo.toRolePermission(r.rp, r.name));
 }
 
+/** One batch of the CSV: each record with the names of its permissions beside their ids (an id since deleted: none). */
+export async function rolePermissionsBatch(ctx: Ctx, afterId: number, limit: number) {
+  const db = ctx.database.db;
+  const rows = await repo.rolePermissionsBatch(db, afterId, limit);
+  const names = await repo.permissionNames(db, [...new Set(rows.flatMap((r) => r.rp.permissionIds))]);
+  return rows.map((r) => ({ ...repo.toRolePermission(r.rp, r.name), permissionNames: r.rp.permissionIds.map((id) => names.get(id) ?? `#${id}`) }));
+}
+
 /** The names of these permission ids; an unknown id is a 400 naming it. */
 async function permissionNames(db: Db, ids: number[]): Promise<Map<number, string>> {
   const names = await repo.permissionNames(db, ids);

@@ -1,4 +1,4 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Role } from '../../../contract/access.ts';
 import { roleRequiresTwoFactor } from '../../../contract/permissions.ts';
 import type { Db } from '../../db/client.ts';
@@ -21,6 +21,15 @@ export const toRole = (row: RoleRow, adminTwoFactor: boolean): Role => ({
 /** Roles are a short list (a handful to a few dozen), returned whole. */
 export async function listRoles(db: Db): Promise<RoleRow[]> {
   return db.select().from(roles).orderBy(asc(roles.roleId));
+}
+
+/** One batch of the CSV: roles whose name contains `q` (any case) with ids above `afterId`, by id. */
+export async function rolesBatch(db: Db, q: string | undefined, afterId: number, limit: number): Promise<RoleRow[]> {
+  const term = q?.trim().toLowerCase();
+  return db.select().from(roles)
+    .where(and(gt(roles.roleId, afterId), term ? sql`strpos(lower(${roles.name}), ${term}) > 0` : undefined))
+    .orderBy(asc(roles.roleId))
+    .limit(limit);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { rolesApi } from '../../../contract/access.ts';
 import { contextOf } from '../../lib/context.ts';
+import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './roles.service.ts';
 
@@ -20,6 +21,16 @@ export async function rolesRoutes(app: FastifyInstance) {
     remove: async (request) => {
       await service.deleteRole(contextOf(request), request.params.id);
       return { success: true as const, message: 'Role deleted successfully' };
+    },
+    csv: async (request, reply) => {
+      const ctx = contextOf(request);
+      return sendCsv<number>(reply, 'roles.csv', ['Role ID', 'Name', 'Status', 'Two-factor required', 'Created'], async (afterId) => {
+        const rows = await service.rolesBatch(ctx, request.query.q, afterId ?? 0, CSV_BATCH);
+        return {
+          rows: rows.map((r) => [r.roleId, r.name, r.status ? 'Active' : 'Inactive', r.twoFactorRequired ? 'Yes' : 'No', r.createdAt]),
+          cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].roleId : null,
+        };
+      });
     },
   });
 }

@@ -18,6 +18,10 @@ export async function listRoles(ctx: Ctx): Promise<Role[]> {
   return (await repo.listRoles(ctx.database.db)).map((row) => repo.toRole(row, ctx.config.adminTwoFactor));
 }
 
+export async function rolesBatch(ctx: Ctx, q: string | undefined, afterId: number, limit: number): Promise<Role[]> {
+  return (await repo.rolesBatch(ctx.database.db, q, afterId, limit)).map((row) => repo.toRole(row, ctx.config.adminTwoFactor));
+}
+
 /** The refusal of a name another role already has once normalised, on the name field. */
 function duplicate(existing: string, asked: string): AppError {
   const message = existing === asked

@@ -1,6 +1,7 @@
 import { Group, Loader, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { APPROVAL_STATUSES, type Approval, type ApprovalStatus } from '../../../contract/approvals';
+import { APPROVAL_STATUSES, approvalsApi, type Approval, type ApprovalStatus } from '../../../contract/approvals';
+import { CsvExport } from '../../components/csv-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { StatusBadge } from '../../components/status-badge';
@@ -57,13 +58,16 @@ export function MyRequests({ status, page, onStatus, onPage }: {
   const label = status ? STATUS_LABELS[status].toLowerCase() : '';
   return (
     <Stack gap="md">
-      <SegmentedControl
-        aria-label="Status of my requests"
-        w="fit-content"
-        value={status ?? ALL}
-        onChange={onStatus}
-        data={[{ value: ALL, label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
-      />
+      <Group justify="space-between" align="flex-start">
+        <SegmentedControl
+          aria-label="Status of my requests"
+          w="fit-content"
+          value={status ?? ALL}
+          onChange={onStatus}
+          data={[{ value: ALL, label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
+        />
+        <CsvExport endpoint={approvalsApi.mineCsv} input={{ query: { status } }} filename={`my-requests${status ? `-${status}` : ''}.csv`} disabled={list.isError} />
+      </Group>
       {list.isError && <ErrorAlert error={list.error} prefix="Failed to load your requests: " withIcon />}
       {list.isPending && (
         <Group gap="xs" role="status">

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Loader, Modal, Stack, Text } from '@mantine/core';
 import { IconEdit, IconHistory } from '@tabler/icons-react';
+import { plansApi } from '../../../contract/income';
+import { CsvExport } from '../../components/csv-button';
 import type { Column } from '../../components/data-table';
 import { DataTable } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
@@ -112,6 +114,7 @@ export default function PlansPage() {
       addLabel={canManage ? 'Add Plan' : undefined}
       resource={plans}
       loadError={<ErrorAlert error={plans.list.error} prefix="Failed to load plans: " withIcon onRetry={() => plans.list.refetch()} />}
+      toolbar={<CsvExport endpoint={plansApi.csv} filename="plans.csv" disabled={plans.failed} />}
       caption="Membership plans"
       columns={columns}
       rowKey={(p) => p.planId}

@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { isoToWireDate, wireDate } from '../../../contract/common';
-import { incomeSettings, LEVELS, MONTHLY_REWARD_MODES, type IncomeSettings } from '../../../contract/income';
+import { incomeSettings, incomeSettingsApi, LEVELS, MONTHLY_REWARD_MODES, type IncomeSettings } from '../../../contract/income';
+import { CsvExport } from '../../components/csv-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { StatusBadge } from '../../components/status-badge';
@@ -276,9 +277,12 @@ export default function IncomeSettingsPage() {
               onSaved={showSuccess}
             />
           </Paper>
-          <Title order={2} size="h4">
-            Versions
-          </Title>
+          <Group justify="space-between">
+            <Title order={2} size="h4">
+              Versions
+            </Title>
+            <CsvExport endpoint={incomeSettingsApi.versionsCsv} filename="income-settings-versions.csv" disabled={data.history.length === 0} />
+          </Group>
           <DataTable
             caption="Income settings versions"
             columns={columns}

@@ -31,7 +31,7 @@ export default function MembershipListPage() {
   const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
 
   const columns: Column<Member>[] = [
-    { header: 'Name', cell: (m) => <TruncatedText maxWidth={240}>{m.fullName}</TruncatedText> },
+    { header: 'Name', cell: (m) => <TruncatedText maxWidth={240}>{m.fullName}</TruncatedText>, sort: 'name' },
     { header: 'ID', cell: (m) => m.userId, sort: 'userId' },
     { header: 'Email', cell: (m) => <TruncatedText maxWidth={240}>{m.email}</TruncatedText> },
     { header: 'Phone', cell: (m) => m.phone },
@@ -40,7 +40,7 @@ export default function MembershipListPage() {
       cell: (m) => <ActiveBadge active={m.status !== false} />,
     },
     ...engineColumns,
-    { header: 'Current Amount', cell: (m) => formatINR(m.currentAmount) },
+    { header: 'Current Amount', cell: (m) => formatINR(m.currentAmount), sort: 'currentAmount' },
     {
       header: 'Actions',
       cell: (m) => (

@@ -7,7 +7,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import type { Column } from '../../components/data-table';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatINR } from '../../lib/format';
 import { knownMembershipSort, membersCsvInput, membersQuery, type MembershipSort } from './membership.api';
 import { engineColumns, MembersTable } from './members-table';
 import { ApprovalNotice } from '../../components/approval-notice';
@@ -53,9 +53,10 @@ export default function MembershipPage() {
 
   const columns: Column<Member>[] = [
     { header: 'User ID', cell: (m) => m.userId, sort: 'userId' },
-    { header: 'Name', cell: (m) => <TruncatedText maxWidth={320}>{m.fullName}</TruncatedText> },
+    { header: 'Name', cell: (m) => <TruncatedText maxWidth={320}>{m.fullName}</TruncatedText>, sort: 'name' },
     { header: 'Date Time', cell: (m) => (m.dateTime ? formatDateTime(m.dateTime) : '—'), sort: 'dateTime' },
     ...engineColumns,
+    { header: 'Current Amount', cell: (m) => formatINR(m.currentAmount), sort: 'currentAmount' },
   ];
 
   return (

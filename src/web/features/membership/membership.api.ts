@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { isoToWireDate, sortParts } from '../../../contract/common';
-import { member, membershipApi, membershipResponse, type Member, type MembershipPage, type MEMBERSHIP_SORTS } from '../../../contract/membership';
+import { member, membershipApi, membershipResponse, type Member, type MembershipPage, MEMBERSHIP_SORTS } from '../../../contract/membership';
 import { ledgerKindLabel, walletApi } from '../../../contract/wallet';
 import { client } from '../../lib/api-client';
 
@@ -37,7 +37,7 @@ export const MEMBERS_PAGE_SIZE = 25;
 export type MembershipSort = (typeof MEMBERSHIP_SORTS)[number] | `-${(typeof MEMBERSHIP_SORTS)[number]}`;
 export const DEFAULT_MEMBERSHIP_SORT: MembershipSort = '-dateTime';
 
-const SORTS = new Set<string>(['dateTime', '-dateTime', 'userId', '-userId', 'amount', '-amount'] satisfies MembershipSort[]);
+const SORTS = new Set<string>(MEMBERSHIP_SORTS.flatMap((k) => [k, `-${k}`]));
 
 /** An order from the address; an unknown one is the default. */
 export const knownMembershipSort = (value: string): MembershipSort =>
@@ -47,6 +47,8 @@ const COMPARE: Record<(typeof MEMBERSHIP_SORTS)[number], (a: Member, b: Member) 
   dateTime: (a, b) => a.dateTime.localeCompare(b.dateTime),
   userId: (a, b) => a.userId - b.userId,
   amount: (a, b) => a.amount - b.amount,
+  name: (a, b) => a.fullName.localeCompare(b.fullName, 'en-IN', { sensitivity: 'base' }) || a.userId - b.userId,
+  currentAmount: (a, b) => a.currentAmount - b.currentAmount || a.userId - b.userId,
 };
 
 /** An answer as the screens show it: spec member views completed, a whole list sorted and paged here. */

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import MembershipListPage from './membership-list-page';
@@ -109,6 +109,25 @@ describe('Membership version B (/membership)', () => {
     await vi.waitFor(() => expect(router.state.location.search).toBe('?sort=userId'));
   });
 
+  it('sorts by Name and by Current Amount; the order survives a reload (issue 24)', async () => {
+    signIn(['membership_view']);
+    const fetchMock = mockFetch(() => jsonResponse(200, MEMBERS));
+    const { router } = renderPage(<MembershipPage />);
+    await screen.findByText('Asha Rao');
+    fireEvent.click(screen.getByRole('button', { name: /^Name/ }));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?sort=name'));
+    expect(fetchMock.mock.calls.map(([u]) => String(u))).toContain('/api/users/membership?page=1&limit=25&sort=name');
+    fireEvent.click(screen.getByRole('button', { name: /Current Amount/ }));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?sort=currentAmount'));
+    expect(await screen.findByText('₹1,234.50')).toBeTruthy();
+    cleanup();
+    const reloaded = mockFetch(() => jsonResponse(200, MEMBERS));
+    renderPage(<MembershipPage />, { url: '/?sort=-currentAmount' });
+    await screen.findByText('Asha Rao');
+    expect(reloaded.mock.calls.map(([u]) => String(u))).toContain('/api/users/membership?page=1&limit=25&sort=-currentAmount');
+    expect(screen.getByRole('columnheader', { name: /Current Amount/ }).getAttribute('aria-sort')).toBe('descending');
+  });
+
   it('shows the failure text', async () => {
     signIn(['membership_view']);
     mockFetch(() => jsonResponse(500, { success: false, message: 'x' }));
@@ -175,6 +194,18 @@ describe('Membership version A (/test/membership)', () => {
     expect(within(dialog).getByText('-₹20.00')).toBeTruthy();
     expect(within(dialog).getByText('Wallet Withdrawal')).toBeTruthy();
     expect(within(dialog).getByText('Level income')).toBeTruthy();
+  });
+
+  it('sorts by Name and by Current Amount from the headers, kept in the address, and exports in that order (issue 24)', async () => {
+    signIn(['membership_view']);
+    const fetchMock = mockFetch(() => jsonResponse(200, MEMBERS));
+    const { router } = renderPage(<MembershipListPage />, { url: '/?sort=-name' });
+    await screen.findByText('Asha Rao');
+    expect(fetchMock.mock.calls.map(([u]) => String(u))).toContain('/api/users/membership?page=1&limit=25&sort=-name');
+    expect(screen.getByRole('columnheader', { name: /^Name/ }).getAttribute('aria-sort')).toBe('descending');
+    fireEvent.click(screen.getByRole('button', { name: /Current Amount/ }));
+    await vi.waitFor(() => expect(router.state.location.search).toBe('?sort=currentAmount'));
+    await vi.waitFor(() => expect(fetchMock.mock.calls.map(([u]) => String(u))).toContain('/api/users/membership?page=1&limit=25&sort=currentAmount'));
   });
 
   it('exports the list in its order as CSV (issue 24)', async () => {

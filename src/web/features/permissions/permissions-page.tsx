@@ -1,5 +1,7 @@
 import { Group, Select, Text } from '@mantine/core';
-import { PERMISSION_MODULES } from '../../../contract/permissions';
+import { permissionsApi } from '../../../contract/access';
+import { PERMISSION_MODULES, type PermissionModule } from '../../../contract/permissions';
+import { CsvExport } from '../../components/csv-button';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage, ListSearch } from '../../components/list-page';
@@ -87,6 +89,14 @@ export default function PermissionsPage() {
             w={200}
           />
         </Group>
+      }
+      toolbar={
+        <CsvExport
+          endpoint={permissionsApi.csv}
+          input={{ query: { q: filters.q.trim() || undefined, module: filters.module === ALL ? undefined : (filters.module as PermissionModule) } }}
+          filename="permissions.csv"
+          disabled={permissions.failed}
+        />
       }
       loadingText="Loading permissions..."
       caption="Permissions"

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Group, Text } from '@mantine/core';
 import { IconEdit, IconKeyOff, IconToggleLeft, IconToggleRight, IconTrash } from '@tabler/icons-react';
+import { rolePermissionsApi } from '../../../contract/access';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CsvExport } from '../../components/csv-button';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage } from '../../components/list-page';
@@ -162,6 +164,7 @@ export default function RolePermissionsPage() {
       addLabel="Add Role Permission"
       resource={list}
       loadError={<ErrorAlert error={failureMessage(list.list.error, 'Failed to load role permissions')} withIcon />}
+      toolbar={<CsvExport endpoint={rolePermissionsApi.csv} filename="role-permissions.csv" disabled={list.failed} />}
       caption="Role Permissions"
       columns={columns}
       rowKey={(r) => r.key}

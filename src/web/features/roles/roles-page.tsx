@@ -1,4 +1,6 @@
 import { Group, Text } from '@mantine/core';
+import { rolesApi } from '../../../contract/access';
+import { CsvExport } from '../../components/csv-button';
 import type { Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListPage, ListSearch } from '../../components/list-page';
@@ -55,6 +57,7 @@ export default function RolesPage() {
       resource={roles}
       loadError={<ErrorAlert error={roles.list.error} prefix="Failed to load data: " withIcon />}
       filters={<ListSearch label="Search roles" placeholder="Search roles..." value={roles.filters.q} onChange={(q) => roles.setFilters({ q })} />}
+      toolbar={<CsvExport endpoint={rolesApi.csv} input={{ query: { q: roles.filters.q.trim() || undefined } }} filename="roles.csv" disabled={roles.failed} />}
       loadingText="Loading roles..."
       caption="User Roles"
       columns={columns}
