@@ -23,8 +23,8 @@ import { ADMIN_EMAIL, createTestApp, testDbKind, type TestContext } from './harn
 const TOTAL = Number(process.env.FUZZ_REQUESTS) || (process.env.FUZZ_LONG ? 100_000 : 10_000);
 const SEED = Number(process.env.FUZZ_SEED) || Math.floor(Math.random() * 2 ** 31);
 
-/** Requests whose failures are counted for a rate limit (login_failures): sign-in, reset mails, wrong two-factor codes, wrong passwords on an email change. */
-const COUNTED_ATTEMPTS = [/^POST \/api\/Adminlogin/, /^POST \/api\/users\/forgot-password/, /^(POST|DELETE) \/api\/account\/two-factor/, /^PUT \/api\/account\/email/];
+/** Requests whose failures are counted for a rate limit (login_failures): sign-in, reset mails, wrong two-factor codes, wrong passwords on an email or password change. */
+const COUNTED_ATTEMPTS = [/^POST \/api\/Adminlogin/, /^POST \/api\/users\/forgot-password/, /^(POST|DELETE) \/api\/account\/two-factor/, /^PUT \/api\/account\/(email|password)/];
 
 /**
  * Rows a refused request may legitimately write: a failed attempt is counted (login_failures,
