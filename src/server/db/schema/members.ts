@@ -169,18 +169,3 @@ export const memberships = pgTable(
     check('memberships_status', sql`${t.status} in ('active', 'completed', 'legacy')`),
   ],
 );
-
-/**
- * The membership lists' Current Amount sort key (issue 24, drizzle/0036): users.balance_paise
- * copied beside it, so that balance_paise stays in no users index (drizzle/0017: the daily payout's
- * balance updates stay HOT) while (balance_paise, user_id) still has an index to walk. Written only
- * by the triggers of drizzle/functions/member_balances.sql, never by the application.
- */
-export const memberBalances = pgTable(
-  'member_balances',
-  {
-    userId: bigint('user_id', { mode: 'number' }).primaryKey().references(() => users.userId, { onDelete: 'cascade' }),
-    balancePaise: bigint('balance_paise', { mode: 'number' }).notNull(),
-  },
-  (t) => [index('member_balances_sort_idx').on(t.balancePaise, t.userId)],
-);

@@ -5,7 +5,7 @@ import type { Member, MembershipCsvFilter, MEMBERSHIP_SORTS } from '../../../con
 import type { Database, Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { membershipPlans } from '../../db/schema/income.ts';
-import { memberBalances, memberships, users } from '../../db/schema/members.ts';
+import { memberships, users } from '../../db/schema/members.ts';
 import { counterTotal } from '../../db/counters.ts';
 
 const memberFields = {
@@ -58,15 +58,18 @@ const istMidnight = (day: string, days = 0) => sql`((${day})::date + ${days}::in
 /**
  * Each sort key's column and its unique tie-break, as its index holds them: memberships_created_at_id_idx,
  * memberships_amount_id_idx, the unique user_id; users_name_sort_idx (lower(full_name), user_id) of live
- * members; member_balances_sort_idx (balance_paise, user_id). A member has at most one membership, so
- * user_id is as unique a tie-break as the membership's id.
+ * members. A member has at most one membership, so user_id is as unique a tie-break as the
+ * membership's id. The balance (Current Amount) has no index on purpose: every money movement
+ * updates it, and an index on it would make each of those updates non-HOT (drizzle/0017), a cost on
+ * the daily payout and on every recharge; a page sorted by it is a top-N sort over the list's rows
+ * (decisions.md, issue 24).
  */
 const SORT_COLUMNS = {
   dateTime: [memberships.createdAt, memberships.id],
   userId: [memberships.userId],
   amount: [memberships.amountPaise, memberships.id],
   name: [sql`lower(${users.fullName})`, users.userId],
-  currentAmount: [memberBalances.balancePaise, memberBalances.userId],
+  currentAmount: [users.balancePaise, users.userId],
 } as const;
 
 function orderOf(sort: MembershipFilter['sort']): SQL[] {
@@ -86,10 +89,8 @@ export async function listMembers(db: Db, f: MembershipFilter): Promise<{ data: 
   if (f.toDate) conditions.push(lt(memberships.createdAt, istMidnight(f.toDate, 1)));
   const where = and(...conditions);
   const base = db.select(memberFields).from(memberships).innerJoin(users, eq(users.userId, memberships.userId));
-  // The balance's sort key is joined only for that sort.
-  const joined = sortParts(f.sort).key === 'currentAmount' ? base.innerJoin(memberBalances, eq(memberBalances.userId, users.userId)) : base;
   const [rows, [counted]] = await Promise.all([
-    joined.leftJoin(membershipPlans, eq(membershipPlans.planId, memberships.planId)).where(where)
+    base.leftJoin(membershipPlans, eq(membershipPlans.planId, memberships.planId)).where(where)
       .orderBy(...orderOf(f.sort)).limit(f.limit).offset((f.page - 1) * f.limit),
     f.fromDate || f.toDate
       ? db.select({ n: count() }).from(memberships).innerJoin(users, eq(users.userId, memberships.userId)).where(where)
@@ -110,7 +111,7 @@ const CSV_SORT = {
   userId: { column: 'm.user_id', cast: 'int8', tiebreak: 'm.id' },
   amount: { column: 'm.amount_paise', cast: 'int8', tiebreak: 'm.id' },
   name: { column: 'lower(u.full_name)', cast: 'text', tiebreak: 'u.user_id' },
-  currentAmount: { column: 'b.balance_paise', cast: 'int8', tiebreak: 'b.user_id' },
+  currentAmount: { column: 'u.balance_paise', cast: 'int8', tiebreak: 'u.user_id' },
 } as const;
 
 export interface MembershipCsvRow {
@@ -155,7 +156,6 @@ export async function membersBatch(database: Database, f: MembershipCsvFilter, a
            ${column}::text as cursor, ${tiebreak} as tiebreak
       from memberships m
       join users u on u.user_id = m.user_id
-      ${key === 'currentAmount' ? 'join member_balances b on b.user_id = u.user_id' : ''}
       left join membership_plans p on p.plan_id = m.plan_id
      where ${where.join(' and ')}
      order by ${column} ${dir}, ${tiebreak} ${dir}
