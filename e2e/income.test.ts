@@ -59,6 +59,11 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     return (await res.json()) as T;
   };
   const balance = async (userId: number) => (await api<{ data: { balance: number } }>(`/wallet/balance/${userId}`)).data.balance;
+  /** What waits on Bank Transfers to be sent (pay to bank: a payout goes on from the wallet to the member's bank). */
+  const toSend = async () => {
+    const { data } = await api<{ data: { count: number; total: number; notGatherableCount: number; notGatherableTotal: number } }>('/bank-transfers/gatherable');
+    return { count: data.count, total: data.total, withoutAccount: data.notGatherableCount, withoutAccountTotal: data.notGatherableTotal };
+  };
 
   /** The checker approves the pending request of `kind` on Approvals; `shows` are texts the dialog must show first. */
   async function approveOnScreen(kind: string, answer: RegExp, shows: (string | RegExp)[] = []) {
@@ -197,9 +202,12 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     await drawer.getByRole('region', { name: 'Settings it used' }).waitFor();
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
-    // ₹15 a day: TDS 75 paise, admin charge floor(37.5) = 37 paise: ₹13.88 to the member with a bank account.
-    expect(await balance(wallet.userId)).toBe(513.88);
+    // ₹15 a day: TDS 75 paise, admin charge floor(37.5) = 37 paise: ₹13.88 to the member with a bank
+    // account. The settings pay to the bank (issue 25): it passes through the wallet on to Bank
+    // Transfers, where it waits to be gathered; the wallet keeps its ₹500.
+    expect(await balance(wallet.userId)).toBe(500);
     expect(await balance(outside.userId)).toBe(0);
+    expect(await toSend()).toEqual({ count: 1, total: 13.88, withoutAccount: 0, withoutAccountTotal: 0 });
 
     // Daily Payout: the Success and the Failure (no primary bank account) of the run.
     await openScreen(page, journey.server.url, { path: '/daily-payout', heading: 'Daily Payout' });
@@ -210,14 +218,15 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     await failedRow.getByText('Failure').waitFor();
     await failedRow.getByText('No primary bank account').waitFor();
 
-    // Pay Now of the Failure: the member gets exactly its ₹13.88.
+    // Pay Now of the Failure: exactly its ₹13.88 goes on to the bank too (listed apart: the member has no bank account yet).
     await failedRow.getByRole('button', { name: new RegExp(`^Pay Now: ${outside.fullName}`) }).click();
     dialog = page.getByRole('dialog', { name: 'Process Payment' });
     await dialog.getByText('Why it failed: No primary bank account').waitFor();
     await dialog.getByRole('button', { name: 'Process Payment' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await until(async () => (await balance(outside.userId)) === 13.88, () => 'Pay Now did not pay ₹13.88', T);
+    await until(async () => (await toSend()).withoutAccountTotal === 13.88, () => 'Pay Now did not send ₹13.88', T);
     await failedRow.getByText('Success').waitFor();
+    expect(await balance(outside.userId)).toBe(0);
 
     // Revenue: both fees; the dashboard: ₹2,000 of membership fees.
     await openScreen(page, journey.server.url, { path: '/revenue', heading: 'Total Revenue' });
@@ -235,6 +244,8 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     await runRow.getByText('Reversed', { exact: true }).waitFor();
     expect(await balance(wallet.userId)).toBe(500);
     expect(await balance(outside.userId)).toBe(0);
+    // Nothing had been gathered yet: the reversal takes both bank payouts back, nothing is left to send.
+    expect(await toSend()).toEqual({ count: 0, total: 0, withoutAccount: 0, withoutAccountTotal: 0 });
     const run = await api<{ data: { status: string; shortfall: number } }>(`/income/runs/${runId}`);
     expect(run.data).toMatchObject({ status: 'reversed', shortfall: 0 });
 
@@ -247,7 +258,8 @@ describe.skipIf(!chromiumPath)('the income engine journey in Chromium', () => {
     await page.getByText(/running it again needs a second operator's approval\. The request awaits approval/).waitFor();
     expect(await balance(wallet.userId)).toBe(500);
     await approveOnScreen('Re-run of a reversed period', /^Request approved: Daily payout run \d+ started again for a reversed period$/, ['Reversed run']);
-    await until(async () => (await balance(wallet.userId)) === 513.88, () => 'the approved re-run did not pay ₹13.88', T);
+    await until(async () => (await toSend()).total === 13.88, () => 'the approved re-run did not send ₹13.88', T);
+    expect(await balance(wallet.userId)).toBe(500);
     await page.close();
   }, 600_000);
 });
