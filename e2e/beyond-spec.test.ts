@@ -217,7 +217,8 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
     const dark = await fresh.newPage();
     await dark.goto(`${journey.server.url}/signin`);
     await dark.getByRole('heading', { name: 'Admin Portal' }).waitFor();
-    expect(await dark.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
+    // The pre-rendered page is drawn before the panel hydrates; the attribute is the hydrated panel's.
+    await expect.poll(() => dark.locator('html').getAttribute('data-mantine-color-scheme'), { timeout: 30_000 }).toBe('dark');
     await fresh.close();
   });
 

@@ -18,7 +18,7 @@ const PREVIEW = {
   success: true,
   data: {
     runId: 5, members: 9, lines: 27, gross: 90, deductions: 9, net: 81, takenBack: 81, shortfall: 0, shortfallMembers: 0,
-    payNowLines: 3, payNowMembers: 1, unpaidFailures: 2,
+    payNowLines: 3, payNowMembers: 1, unpaidFailures: 2, bankUnsent: 0, bankSent: 0,
   },
 };
 const pageOf = (rows: unknown[]) => ({ success: true, data: rows, total: rows.length, page: 1, limit: 25 });
