@@ -136,7 +136,7 @@ describe('bank-mode daily payouts', () => {
     const a = await earner(day);
     const run = await runDay(day);
     const p = await preview(run.runId);
-    expect(p).toMatchObject({ lines: 4, members: 0, gross: 10, deductions: 1, takenBack: 0, shortfall: 0, bankUnsent: 9, bankSent: 0 });
+    expect(p).toMatchObject({ lines: 4, members: 1, gross: 10, deductions: 1, takenBack: 0, shortfall: 0, bankUnsent: 9, bankSent: 0 });
     const res = await reverse(run.runId);
     expect(res.json().data).toMatchObject({ status: 'reversed', shortfall: 0 });
     const lines = await ledgerOf(t.database, a);
@@ -157,7 +157,7 @@ describe('bank-mode daily payouts', () => {
     const { batch, lines } = await gather();
     expect(lines.map((l) => l.userId)).toEqual([a]);
     const p = await preview(run.runId);
-    expect(p).toMatchObject({ lines: 3, members: 0, takenBack: 0, shortfall: 9, shortfallMembers: 1, bankUnsent: 0, bankSent: 9 });
+    expect(p).toMatchObject({ lines: 3, members: 1, takenBack: 0, shortfall: 9, shortfallMembers: 1, bankUnsent: 0, bankSent: 9 });
     const res = await reverse(run.runId);
     expect(res.json().data).toMatchObject({ status: 'reversed', shortfall: 9 });
     expect((await ledgerOf(t.database, a)).slice(4).map((l) => [l.kind, l.amount])).toEqual([['daily_payout', -100], ['tds', 50], ['admin_charge', 50]]);

@@ -103,7 +103,7 @@ export async function compensate(db: Db, runId: number, actorId: number, members
               union all
               select 'recoveries_owed', -(c.amount + c.back)::int8 from comp c where c.amount > 0) x
        group by x.account`,
-    select: sql`(select count(*) from posting_users where amount <> 0)::int8 as members,
+    select: sql`(select count(distinct user_id) from posting_lines)::int8 as members,
            (select coalesce(json_agg(json_build_object('userId', user_id, 'short', short) order by user_id), '[]')
               from (select user_id, max(credits - takeable)::int8 as short from comp group by user_id) s where short > 0) as shorts`,
   });
@@ -186,7 +186,8 @@ export async function reversalPreview(db: Db, runId: number) {
       select user_id, sum(back) as total, max(credits - takeable) as short from comp group by user_id
     )
     select (select count(*) from comp where back <> 0)::int8 as lines,
-           (select count(*) from per_user where total <> 0)::int8 as members,
+           -- Every member with a line taken back, even when those lines net to zero (paid to bank).
+           (select count(distinct user_id) from comp where back <> 0)::int8 as members,
            (select coalesce(sum(amount) filter (where amount > 0), 0) from orig)::int8 as gross,
            (select coalesce(-sum(amount) filter (where amount < 0 and kind <> 'bank_payout'), 0) from orig)::int8 as deductions,
            (select coalesce(-sum(amount) filter (where kind = 'bank_payout'), 0) from orig)::int8 as "bankUnsent",
