@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Combobox, Group, Loader, Text, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -14,7 +14,8 @@ const DEBOUNCE_MS = 250;
 /**
  * The header search: members by name, email, phone or user id, searched on the server as the
  * operator types. A combobox (arrow keys move, Enter opens the member, Escape closes); Enter with
- * nothing highlighted opens the first result.
+ * nothing highlighted opens the first result of what is typed: pressed while the answer is still on
+ * its way (the list meanwhile shows the previous term's members), it waits for that answer.
  */
 export function MemberSearch() {
   const navigate = useNavigate();
@@ -24,6 +25,9 @@ export function MemberSearch() {
   const search = useQuery(memberSearchQuery(term));
   const active = term.length >= SEARCH_MIN_LENGTH && value.trim().length >= SEARCH_MIN_LENGTH;
   const results = active ? (search.data ?? []) : [];
+  /** The results are the answer to exactly what is in the field (not the previous term's, kept while it loads). */
+  const fresh = active && term === value.trim() && search.isSuccess && !search.isPlaceholderData;
+  const [enterPending, setEnterPending] = useState(false);
   const status = !active || (search.isPending && search.isFetching)
     ? 'Searching...'
     : search.isError
@@ -37,6 +41,12 @@ export function MemberSearch() {
     combobox.closeDropdown();
     navigate(memberPath(Number(userId)));
   };
+
+  useEffect(() => {
+    if (!enterPending || !(fresh || search.isError)) return;
+    setEnterPending(false);
+    if (fresh && results.length > 0) open(String(results[0].userId));
+  });
 
   return (
     <Combobox store={combobox} onOptionSubmit={open} withinPortal>
@@ -52,15 +62,16 @@ export function MemberSearch() {
           value={value}
           onChange={(event) => {
             setValue(event.currentTarget.value);
+            setEnterPending(false);
             combobox.openDropdown();
           }}
           onFocus={() => combobox.openDropdown()}
           onBlur={() => combobox.closeDropdown()}
           onKeyDown={(event) => {
-            if (event.key === 'Enter' && combobox.getSelectedOptionIndex() === -1 && results.length > 0) {
-              event.preventDefault();
-              open(String(results[0].userId));
-            }
+            if (event.key !== 'Enter' || combobox.getSelectedOptionIndex() !== -1 || value.trim().length < SEARCH_MIN_LENGTH) return;
+            event.preventDefault();
+            if (!fresh) setEnterPending(true);
+            else if (results.length > 0) open(String(results[0].userId));
           }}
         />
       </Combobox.Target>
