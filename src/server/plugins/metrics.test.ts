@@ -191,11 +191,15 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       insert into bank_batches (status, created_by, lines, total_paise, settled_lines, settled_paise, released_at) values
         ('released', 1, 3, 60050, 1, 20000, now() - interval '4 days'), ('draft', 1, 0, 0, 0, 0, null), ('pending_release', 1, 1, 100, 0, 0, null)
       returning id`);
+    // Each line's reference is BT<batch>-<line id> (drizzle/0036's CHECK).
     await t.database.query(`
-      insert into bank_transfer_lines (batch_id, user_id, ledger_entry_id, amount_paise, beneficiary_name, account_number, ifsc, reference, status, in_transit_since, utr)
-      values ($1, 1, -901, 20000, 'A', '1', 'HDFC0000001', 'BT-M-1', 'settled', now() - interval '4 days', 'UTR1'),
-             ($1, 1, -902, 30000, 'B', '2', 'HDFC0000001', 'BT-M-2', 'in_transit', now() - interval '4 days', null),
-             ($1, 1, -903, 10050, 'C', '3', 'HDFC0000001', 'BT-M-3', 'in_transit', now() - interval '1 hour', null)`, [released.id]);
+      with v (entry, amount, name, status, since, utr) as (values
+             (-901, 20000, 'A', 'settled', now() - interval '4 days', 'UTR1'),
+             (-902, 30000, 'B', 'in_transit', now() - interval '4 days', null),
+             (-903, 10050, 'C', 'in_transit', now() - interval '1 hour', null)),
+           ids as (select v.*, nextval(pg_get_serial_sequence('bank_transfer_lines', 'id')) as id from v)
+      insert into bank_transfer_lines (id, batch_id, user_id, ledger_entry_id, amount_paise, beneficiary_name, account_number, ifsc, reference, status, in_transit_since, utr)
+      select id, $1, 1, entry, amount, name, '1', 'HDFC0000001', 'BT' || $1::int8 || '-' || id, status, since, utr from ids`, [released.id]);
     try {
       const samples = await scrape();
       expect(value(samples, 'backoffice_bank_transfers_in_transit')).toBe(2);
@@ -207,7 +211,7 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       expect(value(samples, 'backoffice_bank_batches_waiting', { status: 'pending_release' })).toBe(1);
 
       // The bank confirms the older line: the other is now the oldest.
-      await t.database.query(`update bank_transfer_lines set status = 'settled', utr = 'UTR2' where reference = 'BT-M-2'`);
+      await t.database.query(`update bank_transfer_lines set status = 'settled', utr = 'UTR2' where batch_id = $1 and ledger_entry_id = -902`, [released.id]);
       await t.database.query(`update bank_batches set settled_lines = 2, settled_paise = 50000 where id = $1`, [released.id]);
       const after = await scrape();
       expect(value(after, 'backoffice_bank_transfers_in_transit')).toBe(1);

@@ -57,7 +57,7 @@ export const bankTransferLines = pgTable(
     accountNumber: text('account_number').notNull(),
     ifsc: text('ifsc').notNull(),
     bankName: text('bank_name'),
-    /** BT<batch>-<line>: what the bank's answer names. */
+    /** BT<batch>-<line id> (a CHECK says so; unique through the id): what the bank's answer names. */
     reference: text('reference').notNull(),
     status: text('status').$type<BankLineStatus>().notNull().default('queued'),
     utr: text('utr'),
@@ -72,9 +72,9 @@ export const bankTransferLines = pgTable(
   },
   (t) => [
     check('bank_transfer_lines_amount_positive', sql`${t.amountPaise} > 0`),
+    check('bank_transfer_lines_reference_named', sql`${t.reference} = 'BT' || ${t.batchId} || '-' || ${t.id}`),
     check('bank_transfer_lines_status_check', sql`${t.status} IN ('queued', 'in_transit', 'settled', 'returned', 'cancelled')`),
     uniqueIndex('bank_transfer_lines_entry_uq').on(t.ledgerEntryId).where(sql`${t.status} <> 'cancelled'`),
-    uniqueIndex('bank_transfer_lines_reference_uq').on(t.reference),
     uniqueIndex('bank_transfer_lines_return_uq').on(t.returnTransferId).where(sql`${t.returnTransferId} IS NOT NULL`),
     index('bank_transfer_lines_batch_idx').on(t.batchId, t.id),
     index('bank_transfer_lines_transit_idx').on(t.inTransitSince, t.id).where(sql`${t.status} = 'in_transit'`),

@@ -273,20 +273,26 @@ export interface StagedAnswer {
   reason: string | null;
 }
 
+/**
+ * The line id a reference names (BT<batch>-<line id>, drizzle/0036), or null: the answers find their
+ * lines by primary key and then check the whole reference, so a line needs no index on its reference.
+ */
+const LINE_ID_OF_REFERENCE = sql.raw(`case when x.reference ~ '^BT[0-9]{1,18}-[0-9]{1,18}$' then substring(x.reference from '-([0-9]+)$')::int8 end`);
+
 /** The answers of one call, in a temporary table of the transaction, loaded in chunks of JSON. */
 export async function stageAnswers(db: Db, answers: StagedAnswer[], chunk = 50_000) {
   await db.execute(sql`drop table if exists pg_temp.bank_answers`);
   await db.execute(sql`drop table if exists pg_temp.bank_plan`);
   await db.execute(sql`
-    create temp table bank_answers (ord int, line int, reference text, want text, utr text, reason text) on commit drop`);
+    create temp table bank_answers (ord int, line int, reference text, line_id int8, want text, utr text, reason text) on commit drop`);
   for (let i = 0; i < answers.length; i += chunk) {
     const json = JSON.stringify(answers.slice(i, i + chunk));
     await db.execute(sql`
-      insert into bank_answers (ord, line, reference, want, utr, reason)
-      select x.ord, x.line, x.reference, x.want, x.utr, x.reason
+      insert into bank_answers (ord, line, reference, line_id, want, utr, reason)
+      select x.ord, x.line, x.reference, ${LINE_ID_OF_REFERENCE}, x.want, x.utr, x.reason
         from json_to_recordset(${json}::json) as x(ord int, line int, reference text, want text, utr text, reason text)`);
   }
-  await db.execute(sql`create index on bank_answers (reference, ord)`);
+  await db.execute(sql`create index on bank_answers (line_id)`);
   await db.execute(sql`analyze bank_answers`);
 }
 
@@ -299,7 +305,7 @@ export async function stageAnswers(db: Db, answers: StagedAnswer[], chunk = 50_0
 export async function planAnswers(db: Db) {
   await db.execute(sql`
     select b.id from bank_batches b
-     where b.id in (select t.batch_id from bank_answers a join bank_transfer_lines t on t.reference = a.reference)
+     where b.id in (select t.batch_id from bank_answers a join bank_transfer_lines t on t.id = a.line_id and t.reference = a.reference)
      order by b.id for update`);
   await db.execute(sql`
     create temp table bank_plan on commit drop as
@@ -317,7 +323,7 @@ export async function planAnswers(db: Db) {
       from (select a.*, row_number() over w as rank, first_value(a.want) over w as first_want
               from bank_answers a
             window w as (partition by a.reference order by (a.want = 'pending'), a.ord)) a
-      left join bank_transfer_lines t on t.reference = a.reference`);
+      left join bank_transfer_lines t on t.id = a.line_id and t.reference = a.reference`);
 }
 
 /**

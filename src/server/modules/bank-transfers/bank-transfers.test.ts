@@ -207,6 +207,27 @@ describe('bank transfers', () => {
     expect((await get(cashier, '/bank-transfers/batches')).statusCode).toBe(403);
   });
 
+  it('an answer finds its line by the id its reference names and the whole reference: another batch, zeros or case are unknown; a line cannot be given another reference', async () => {
+    const cashier = await operator('wallet_manage', 'wallet_view');
+    const gatherer = await operator('bank_transfers');
+    const checker = await operator('bank_transfers', 'money_approve');
+    const m = await memberWithBank('Farah Reference');
+    await withdraw(cashier, m, 10);
+    const batch = (await post(gatherer, '/bank-transfers/batches', { template: 'generic' })).json().data;
+    await releaseBatch(gatherer, checker, batch.id);
+    const [line] = (await get(checker, `/bank-transfers/batches/${batch.id}/lines`)).json().data;
+    const id = String(line.reference).split('-')[1];
+    expect(line.reference).toBe(`BT${batch.id}-${id}`);
+    const wrong = [`BT${batch.id + 1}-${id}`, `BT${batch.id}-0${id}`, `bt${batch.id}-${id}`, `BT${batch.id}-${id}x`, `BT${batch.id}-99999999999999999999`];
+    const res = await importText(checker, ['Reference,Status,UTR,Reason', ...wrong.map((r) => `${r},SUCCESS,UTRX1,`), ''].join('\r\n'));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ answers: 5, settled: 0, unknown: 5 });
+    const settled = await importText(checker, `Reference,Status,UTR,Reason\r\n${line.reference},SUCCESS,UTRX2,\r\n`);
+    expect(settled.json().data).toMatchObject({ answers: 1, settled: 1, unknown: 0 });
+    await expect(ctx.t.database.query(`update bank_transfer_lines set reference = 'BT-other' where id = $1`, [Number(id)]))
+      .rejects.toThrow(/bank_transfer_lines_reference_named/);
+  });
+
   it('the simulator: instant and delayed success, rejection, duplicate and out-of-order webhooks', async () => {
     const cashier = await operator('wallet_manage', 'wallet_view');
     const maker = await operator('bank_transfers');
