@@ -70,6 +70,27 @@ describe('the money invariants check', () => {
     expect(await moneyInvariantViolations(t.database)).toEqual([]);
   });
 
+  it('finds a bank line in transit that bank_in_transit does not list, and a listed line that is not in transit (drizzle/0037)', async () => {
+    const [batch] = await t.database.query<{ id: number }>(
+      `insert into bank_batches (status, created_by, lines, total_paise, released_at) values ('released', 1, 2, 300, now()) returning id::int8 as id`);
+    const lines = await t.database.query<{ id: number }>(`
+      with ids as (select nextval(pg_get_serial_sequence('bank_transfer_lines', 'id')) as id, k from generate_series(1, 2) k)
+      insert into bank_transfer_lines (id, batch_id, user_id, ledger_entry_id, amount_paise, beneficiary_name, account_number, ifsc, reference, status, in_transit_since)
+      select id, $1, 1, -990 - k, 100 * k, 'A', '1', 'HDFC0000001', 'BT' || $1::int8 || '-' || id, case k when 1 then 'in_transit' else 'settled' end, now()
+        from ids order by k returning id::int8 as id`, [batch.id]);
+    await t.database.query(`insert into bank_in_transit (line_id, batch_id, amount_paise, since) values ($1, $2, 200, now())`, [lines[1].id, batch.id]);
+    try {
+      const violations = await moneyInvariantViolations(t.database);
+      expect(violations).toContain(`bank line ${lines[0].id}: in transit, not listed in bank_in_transit`);
+      expect(violations).toContain(`bank line ${lines[1].id}: listed in transit, not in transit`);
+    } finally {
+      await t.database.query('delete from bank_in_transit where batch_id = $1', [batch.id]);
+      await t.database.query('delete from bank_transfer_lines where batch_id = $1', [batch.id]);
+      await t.database.query('delete from bank_batches where id = $1', [batch.id]);
+    }
+    expect(await moneyInvariantViolations(t.database)).toEqual([]);
+  });
+
   it('finds a payout of a member who does not exist, and refuses to delete a member with money rows (no foreign key)', async () => {
     const [orphan] = await t.database.query<{ id: number }>(
       `insert into daily_payouts (user_id, payout_date, amount_paise, status) values (987654321, date '1999-01-02', 100, 'Failure')

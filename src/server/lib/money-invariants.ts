@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts';
  * The money invariants: each member's cached balance equals the sum of their ledger rows and is
  * never negative, and the per-day (ledger_daily) and all-time (ledger_totals) totals kept by
  * triggers match the ledger, and every ledger batch_id and daily payout ledger_entry_id resolves
- * (those two links have no foreign key: drizzle/0017), and each member's recovery owed equals the
+ * (those two links have no foreign key: drizzle/0017), bank_in_transit lists exactly the bank lines in transit, and each member's recovery owed equals the
  * open part of their shortfalls, whose recovered part the recovery ledger rows add up to (issue 22). The tests check them after every money test, the bench after its
  * run, and `npm run verify-ledger` on a live database.
  * Returns the violations, so a failure names the member or the ledger kind.
@@ -53,7 +53,16 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
     union all
     select 'daily payout ' || p.id || ': ledger entry ' || p.ledger_entry_id || ' does not exist'
       from daily_payouts p
-     where p.ledger_entry_id is not null and not exists (select 1 from ledger_entries l where l.id = p.ledger_entry_id)`);
+     where p.ledger_entry_id is not null and not exists (select 1 from ledger_entries l where l.id = p.ledger_entry_id)
+    union all
+    -- bank_in_transit (drizzle/0037) lists exactly the bank lines in transit, as they are.
+    select 'bank line ' || coalesce(t.id, it.line_id) || ': ' || case when t.id is null then 'listed in transit, not in transit'
+             when it.line_id is null then 'in transit, not listed in bank_in_transit'
+             else 'listed in transit with another batch, amount or time' end
+      from (select id, batch_id, amount_paise, in_transit_since from bank_transfer_lines where status = 'in_transit') t
+      full join bank_in_transit it on it.line_id = t.id
+     where t.id is null or it.line_id is null
+        or (it.batch_id, it.amount_paise, it.since) is distinct from (t.batch_id, t.amount_paise, t.in_transit_since)`);
   // Recoveries (issue 22): what a member owes is what the reversals could not take back less what
   // their credits have settled; each shortfall is settled at most in full; the recovery ledger rows
   // add up to what was settled.

@@ -200,6 +200,10 @@ describe('GET /metrics with METRICS_TOKEN', () => {
            ids as (select v.*, nextval(pg_get_serial_sequence('bank_transfer_lines', 'id')) as id from v)
       insert into bank_transfer_lines (id, batch_id, user_id, ledger_entry_id, amount_paise, beneficiary_name, account_number, ifsc, reference, status, in_transit_since, utr)
       select id, $1, 1, entry, amount, name, '1', 'HDFC0000001', 'BT' || $1::int8 || '-' || id, status, since, utr from ids`, [released.id]);
+    // The lines in transit are listed in bank_in_transit (drizzle/0037), as the release lists them.
+    await t.database.query(`
+      insert into bank_in_transit (line_id, batch_id, amount_paise, since)
+      select id, batch_id, amount_paise, in_transit_since from bank_transfer_lines where batch_id = $1 and status = 'in_transit'`, [released.id]);
     try {
       const samples = await scrape();
       expect(value(samples, 'backoffice_bank_transfers_in_transit')).toBe(2);
@@ -211,13 +215,16 @@ describe('GET /metrics with METRICS_TOKEN', () => {
       expect(value(samples, 'backoffice_bank_batches_waiting', { status: 'pending_release' })).toBe(1);
 
       // The bank confirms the older line: the other is now the oldest.
-      await t.database.query(`update bank_transfer_lines set status = 'settled', utr = 'UTR2' where batch_id = $1 and ledger_entry_id = -902`, [released.id]);
+      await t.database.query(`
+        with s as (update bank_transfer_lines set status = 'settled', utr = 'UTR2' where batch_id = $1 and ledger_entry_id = -902 returning id)
+        delete from bank_in_transit where line_id in (select id from s)`, [released.id]);
       await t.database.query(`update bank_batches set settled_lines = 2, settled_paise = 50000 where id = $1`, [released.id]);
       const after = await scrape();
       expect(value(after, 'backoffice_bank_transfers_in_transit')).toBe(1);
       expect(value(after, 'backoffice_bank_transfers_in_transit_rupees')).toBe(100.5);
       expect(value(after, 'backoffice_bank_transfers_oldest_unconfirmed_seconds')).toBeLessThan(3600 + 60);
     } finally {
+      await t.database.query(`delete from bank_in_transit where batch_id = $1`, [released.id]);
       await t.database.query(`delete from bank_transfer_lines where batch_id = $1`, [released.id]);
       await t.database.query(`delete from bank_batches where id = any($1::int8[])`, [[released.id, draft.id, pending.id]]);
     }

@@ -126,15 +126,15 @@ function poolMetrics(database: Database, registry: Registry) {
 
 /**
  * Bank transfers in transit and batches waiting, in one small statement: the lines in transit are
- * counted and the oldest found on the partial index bank_transfer_lines_transit_idx (only lines in
- * transit are in it, oldest first); their amount is the open part of the released batches
+ * counted and the oldest found in bank_in_transit (only lines in transit are in it; its since
+ * index puts the oldest first); their amount is the open part of the released batches
  * (bank_batches_status_idx: a handful of rows, kept in the same transaction as each line's
  * settlement or return); the batches waiting are counted on the same index.
  */
 async function bankTransit(database: Database) {
   const [row] = await database.query<{ lines: string; paise: string; oldest: number | null; draft: string; pending: string }>(`
-    select (select count(*) from bank_transfer_lines where status = 'in_transit')::int8 as lines,
-           (select extract(epoch from now() - min(in_transit_since))::float8 from bank_transfer_lines where status = 'in_transit') as oldest,
+    select (select count(*) from bank_in_transit)::int8 as lines,
+           (select extract(epoch from now() - min(since))::float8 from bank_in_transit) as oldest,
            (select coalesce(sum(total_paise - settled_paise - returned_paise), 0) from bank_batches where status = 'released')::int8 as paise,
            (select count(*) from bank_batches where status = 'draft')::int8 as draft,
            (select count(*) from bank_batches where status = 'pending_release')::int8 as pending`);

@@ -25,7 +25,7 @@ const WAITING = sql`
     from ledger_entries l
     join book_legs bl on bl.transfer_id = l.transfer_id and bl.account = 'withdrawals_payable'
    where l.kind in ('wallet_withdrawal', 'bank_payout') and l.transfer_id is not null and l.amount_paise < 0
-     and not exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and t.status <> 'cancelled')
+     and not exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and not t.cancelled)
      and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)`;
 
 
@@ -76,7 +76,7 @@ export async function gather(db: Db, createdBy: number, template: BankFileTempla
       select s.id, (select id from batch), s.user_id, s.entry_id, s.amount_paise, s.account_holder_name, s.account_number, s.ifsc, s.bank,
              'BT' || (select id from batch) || '-' || s.id
         from src s
-      on conflict (ledger_entry_id) where status <> 'cancelled' do nothing
+      on conflict (ledger_entry_id) where not cancelled do nothing
       returning amount_paise
     )
     select (select id from batch)::int8 as id, count(*)::int8 as n, coalesce(sum(amount_paise), 0)::int8 as total from ins`));
@@ -158,7 +158,7 @@ export async function lockBatch(db: Db, id: number): Promise<LockedBatch | null>
 export async function markCancelled(db: Db, batchId: number, by: number): Promise<{ lines: number; totalPaise: number }> {
   const [row] = rowsOf<{ n: string; total: string }>(await db.execute(sql`
     with freed as (
-      update bank_transfer_lines set status = 'cancelled' where batch_id = ${batchId} and status = 'queued' returning amount_paise
+      update bank_transfer_lines set status = 'cancelled', cancelled = true where batch_id = ${batchId} and status = 'queued' returning amount_paise
     ), batch as (
       update bank_batches set status = 'cancelled', cancelled_by = ${by}, cancelled_at = now() where id = ${batchId} and status = 'draft' returning id
     )
@@ -177,8 +177,14 @@ export async function markPendingRelease(db: Db, batchId: number, approvalId: nu
 }
 
 export async function markReleased(db: Db, batchId: number, releasedBy: number, transferId: number): Promise<number> {
+  // Each line released is listed in bank_in_transit by the same statement.
   const moved = rowsOf(await db.execute(sql`
-    update bank_transfer_lines set status = 'in_transit', in_transit_since = now() where batch_id = ${batchId} and status = 'queued' returning id`));
+    with released as (
+      update bank_transfer_lines set status = 'in_transit', in_transit_since = now() where batch_id = ${batchId} and status = 'queued'
+      returning id, batch_id, amount_paise, in_transit_since)
+    insert into bank_in_transit (line_id, batch_id, amount_paise, since)
+    select id, batch_id, amount_paise, in_transit_since from released
+    returning line_id`));
   await db.execute(sql`
     update bank_batches set status = 'released', released_by = ${releasedBy}, released_at = now(), release_transfer_id = ${transferId}
      where id = ${batchId}`);
@@ -218,14 +224,16 @@ export async function listLines(db: Db, batchId: number, status: BankLineStatus 
   return { data: rows.map(toLine), total: Number(n) };
 }
 
-/** Lines in transit, oldest first (bank_transfer_lines_transit_idx), with their age in days. */
+/** Lines in transit, oldest first (bank_in_transit_since_idx), with their age in days. */
 export async function inTransit(db: Db, page: number, limit: number): Promise<{ data: TransitLine[]; total: number }> {
   const rows = rowsOf<LineRow>(await db.execute(sql`
     select t.*, u.full_name, e.kind as source_kind, floor(extract(epoch from now() - t.in_transit_since) / 86400)::int as age_days
-      from bank_transfer_lines t left join users u on u.user_id = t.user_id
+      from (select line_id, since from bank_in_transit order by since, line_id limit ${limit} offset ${(page - 1) * limit}) it
+      join bank_transfer_lines t on t.id = it.line_id
+      left join users u on u.user_id = t.user_id
       left join ledger_entries e on e.id = t.ledger_entry_id
-     where t.status = 'in_transit' order by t.in_transit_since, t.id limit ${limit} offset ${(page - 1) * limit}`));
-  const [{ n }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::int8 as n from bank_transfer_lines where status = 'in_transit'`));
+     order by it.since, it.line_id`));
+  const [{ n }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::int8 as n from bank_in_transit`));
   return { data: rows.map((r) => ({ ...toLine(r), ageDays: Number(r.age_days) })), total: Number(n) };
 }
 
@@ -248,7 +256,7 @@ export async function fileLines(db: Db, batchId: number, afterId: number, limit:
     select t.id, t.beneficiary_name, t.account_number, t.ifsc, t.bank_name, t.amount_paise, t.reference, u.email, e.kind as source_kind
       from bank_transfer_lines t left join users u on u.user_id = t.user_id
       left join ledger_entries e on e.id = t.ledger_entry_id
-     where t.batch_id = ${batchId} and t.id > ${afterId} and t.status <> 'cancelled' order by t.id limit ${limit}`));
+     where t.batch_id = ${batchId} and t.id > ${afterId} and not t.cancelled order by t.id limit ${limit}`));
   return rows.map((r) => ({
     id: Number(r.id), beneficiaryName: r.beneficiary_name as string, accountNumber: r.account_number as string, ifsc: r.ifsc as string,
     bankName: (r.bank_name as string | null) ?? null, amountPaise: Number(r.amount_paise), reference: r.reference as string,
@@ -324,6 +332,9 @@ export async function planAnswers(db: Db) {
               from bank_answers a
             window w as (partition by a.reference order by (a.want = 'pending'), a.ord)) a
       left join bank_transfer_lines t on t.id = a.line_id and t.reference = a.reference`);
+  // Without statistics the settle UPDATE's join with the plan was estimated at a handful of rows
+  // and could be planned as a nested loop over the lines in transit (quadratic at 1M lines).
+  await db.execute(sql`analyze bank_plan`);
 }
 
 /**
@@ -350,12 +361,16 @@ export async function plannedByBatch(db: Db, outcome: 'settled' | 'returned') {
   }));
 }
 
+/** Settles the batch's lines the plan settles (a HOT update of each: drizzle/0037) and takes them off bank_in_transit. */
 export async function markSettled(db: Db, batchId: number, transferId: number): Promise<number> {
   const rows = rowsOf(await db.execute(sql`
-    update bank_transfer_lines t set status = 'settled', utr = p.utr, settled_at = now(), settle_transfer_id = ${transferId}
-      from bank_plan p
-     where p.outcome = 'settled' and p.batch_id = ${batchId} and t.id = p.line_id and t.status = 'in_transit'
-    returning t.id`));
+    with settled as (
+      update bank_transfer_lines t set status = 'settled', utr = p.utr, settled_at = now(), settle_transfer_id = ${transferId}
+        from bank_plan p
+       where p.outcome = 'settled' and p.batch_id = ${batchId} and t.id = p.line_id and t.status = 'in_transit'
+      returning t.id)
+    delete from bank_in_transit it using settled s where it.line_id = s.id
+    returning it.line_id`));
   return rows.length;
 }
 
@@ -374,7 +389,8 @@ export const returnMarks = sql`,
            return_transfer_id = l.transfer_id
       from posting_lines l
      where t.id = l.line_id and t.status = 'in_transit' and (select ok from posting_ok)
-    returning t.id)`;
+    returning t.id),
+  bank_returned_off as (delete from bank_in_transit it using bank_returned r where it.line_id = r.id returning it.line_id)`;
 
 export async function countAnswered(db: Db, batchId: number, settled: { lines: number; paise: number }, returned: { lines: number; paise: number }) {
   await db.execute(sql`

@@ -55,7 +55,7 @@ export async function assertBooks(t: TestContext, booksToken: string, after: str
              where l.kind in ('wallet_withdrawal', 'bank_payout') and l.amount_paise < 0
                and exists (select 1 from book_legs g where g.transfer_id = l.transfer_id and g.account = 'withdrawals_payable')
                and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
-               and not exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and t.status <> 'cancelled')) w,
+               and not exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and not t.cancelled)) w,
            (select coalesce(sum(amount_paise), 0) as s from bank_transfer_lines where status = 'queued') q
      where a.s <> w.s + q.s`), after).toEqual([]);
   const trial = await t.app.inject({ method: 'GET', url: '/api/books/trial-balance', headers: bearer(booksToken) });

@@ -52,7 +52,7 @@ function reversalRows(runId: number, members: MemberRange): SQL {
         from ledger_entries l
        where ${ofRun}
          and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
-         and not (l.kind = 'bank_payout' and exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and t.status <> 'cancelled'))
+         and not (l.kind = 'bank_payout' and exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and not t.cancelled))
       window per_user as (partition by l.user_id)
     ),
     comp as materialized (
@@ -194,7 +194,7 @@ export async function reversalPreview(db: Db, runId: number) {
            (select coalesce(-sum(l.amount_paise), 0) from ledger_entries l
              where l.run_id = ${runId}::int8 and l.kind = 'bank_payout' and l.reversal_of is null
                and not exists (select 1 from ledger_entries r where r.reversal_of = l.id)
-               and exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and t.status <> 'cancelled'))::int8 as "bankSent",
+               and exists (select 1 from bank_transfer_lines t where t.ledger_entry_id = l.id and not t.cancelled))::int8 as "bankSent",
            (select coalesce(-sum(back), 0) from comp)::int8 as "takenBack",
            (select coalesce(sum(short) filter (where short > 0), 0) from per_user)::int8 as shortfall,
            (select count(*) filter (where short > 0) from per_user)::int8 as "shortfallMembers",
