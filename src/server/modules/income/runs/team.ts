@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { IncomeSettings } from '../../../../contract/income.ts';
 import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import { downlineWalkCte } from '../../network/tree.ts';
 import { addDays } from '../settings.ts';
 import type { RunPeriod, RunScope } from './kind.ts';
 
@@ -61,8 +62,8 @@ export const directsCte = (cursor: number | null) => sql`
      group by c.referred_by)`;
 
 /**
- * The CTEs `team_walk` and `team(user_id, size, business)` for the members of `roots` (a CTE name
- * with a user_id column): size = live members below (all levels, at most TEAM_DEPTH), business =
+ * The CTEs `team_walk` (the network's downline walk, network/tree.ts) and `team(user_id, size,
+ * business)` for the members of `roots` (a CTE name with a user_id column): size = live members below (all levels, at most TEAM_DEPTH), business =
  * the membership fees of everyone below (all levels), only fees sold within `within` when given.
  * Walks down the tree from the roots through users_referred_by_idx; over a whole run every member
  * is visited once per ancestor (members × average depth), the top of the tree in the first chunk.
@@ -71,12 +72,7 @@ export const directsCte = (cursor: number | null) => sql`
 export function teamCtes(roots: SQL, within: RunPeriod | null): SQL {
   const feeWindow = within ? sql`and m.created_at >= ${startBound(within)} and m.created_at < ${endBound(within)}` : sql``;
   return sql`
-  team_walk(root, member, live, depth) as (
-    select r.user_id, u.user_id, u.deleted_at is null, 1 from ${roots} r join users u on u.referred_by = r.user_id
-    union all
-    select w.root, u.user_id, u.deleted_at is null, w.depth + 1
-      from team_walk w join users u on u.referred_by = w.member where w.depth < ${TEAM_DEPTH}
-  ),
+  ${downlineWalkCte(roots, TEAM_DEPTH)},
   team as (
     select w.root as user_id, count(*) filter (where w.live)::int8 as size, coalesce(sum(m.amount_paise), 0)::int8 as business
       from team_walk w left join memberships m on m.user_id = w.member ${feeWindow}
