@@ -2,15 +2,19 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { IncomeSettings } from '../../../../contract/income.ts';
 import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import type { CountRow } from '../../../db/rows.ts';
 import { downlineWalkCte } from '../../network/tree.ts';
 import { addDays } from '../settings.ts';
-import type { RunPeriod, RunScope } from './kind.ts';
+import type { RunPeriod, RunScope, Tally } from './kind.ts';
 
 /**
  * What the royalty, reward and rank-promotion runs share: their periods, when they are due, the
  * chunk of members a step goes through, and the network figures they measure a member by (active
  * direct referrals, team size, team business), each one set-based statement part.
  */
+
+/** A preview's count of the members a run would credit (or promote): `count(*)::int8 as paid`. */
+export type PaidRow = Pick<Tally, 'paid'>;
 
 /** How deep a walk down the referral tree goes ("all levels", bounded). */
 export const TEAM_DEPTH = 50;
@@ -121,6 +125,6 @@ export async function creditChunk(tx: Db, scope: RunScope, chunk: CreditChunk, c
 
 /** Members in all (the progress bar's total for kinds that go through every member). */
 export async function memberCount(db: Db): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int8 as n from users`));
+  const [row] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from users`));
   return Number(row.n);
 }
