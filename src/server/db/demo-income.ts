@@ -9,6 +9,8 @@ import * as plans from '../modules/income/plans.repository.ts';
 import { addDays, istToday, settingsOn, upsertSettingsVersion } from '../modules/income/settings.ts';
 import { bookHistory, HISTORY_TRANSFER_ID } from './books.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
+import type { CountRow } from './rows.ts';
+import type { membershipPlanVersions } from './schema/income.ts';
 
 /**
  * The demo data's income (issue 16: "the demo generator creates members and memberships and then
@@ -59,9 +61,12 @@ export function activationStart(today: string, days: number, bulk: boolean): str
   return wanted > earliest ? wanted : earliest;
 }
 
+/** A plan's newest version as the demo reads it, before its daily amount is worked out. */
+type DemoVersionRow = DemoTerms & Pick<typeof membershipPlanVersions.$inferSelect, 'dailyMode' | 'dailyValue' | 'active'>;
+
 /** Plans and settings in force from `from`, created only when none exist (a second seed reuses them). */
 async function ensurePlansAndSettings(tx: Db, from: string): Promise<DemoTerms[]> {
-  const existing = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int8 as n from membership_plans`));
+  const existing = rowsOf<CountRow>(await tx.execute(sql`select count(*)::int8 as n from membership_plans`));
   if (Number(existing[0].n) === 0) {
     for (const p of DEMO_PLANS) {
       const planId = await plans.insertPlan(tx, p.name);
@@ -72,7 +77,7 @@ async function ensurePlansAndSettings(tx: Db, from: string): Promise<DemoTerms[]
       });
     }
   }
-  const saved = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int8 as n from income_settings_versions`));
+  const saved = rowsOf<CountRow>(await tx.execute(sql`select count(*)::int8 as n from income_settings_versions`));
   if (Number(saved[0].n) === 0) {
     const versionId = await upsertSettingsVersion(tx, from, DEFAULT_INCOME_SETTINGS, null);
     await audit(tx, null, {
@@ -81,7 +86,7 @@ async function ensurePlansAndSettings(tx: Db, from: string): Promise<DemoTerms[]
     });
   }
   // The versions a demo activation sells: each active plan's version in force on `from`.
-  const rows = rowsOf<DemoTerms & { dailyMode: 'percent' | 'fixed'; dailyValue: number; active: boolean }>(await tx.execute(sql`
+  const rows = rowsOf<DemoVersionRow>(await tx.execute(sql`
     select distinct on (v.plan_id) v.plan_id as "planId", v.version_id as "versionId", p.name, v.price_paise::int8 as "pricePaise",
            v.daily_mode as "dailyMode", v.daily_value::int8 as "dailyValue", v.cap_paise::int8 as "capPaise",
            v.duration_days as "durationDays", v.active

@@ -131,8 +131,11 @@ function poolMetrics(database: Database, registry: Registry) {
  * (bank_batches_status_idx: a handful of rows, kept in the same transaction as each line's
  * settlement or return); the batches waiting are counted on the same index.
  */
+/** Bank lines in transit (count, amount, oldest age in seconds) and batches waiting (draft, pending release). */
+type BankTransitRow = { lines: string; paise: string; oldest: number | null; draft: string; pending: string };
+
 async function bankTransit(database: Database) {
-  const [row] = await database.query<{ lines: string; paise: string; oldest: number | null; draft: string; pending: string }>(`
+  const [row] = await database.query<BankTransitRow>(`
     select (select count(*) from bank_transfer_lines where status = 'in_transit')::int8 as lines,
            (select extract(epoch from now() - min(in_transit_since))::float8 from bank_transfer_lines where status = 'in_transit') as oldest,
            (select coalesce(sum(total_paise - settled_paise - returned_paise), 0) from bank_batches where status = 'released')::int8 as paise,
