@@ -6,6 +6,7 @@ import { runsSettled } from '../modules/income/runs/engine.ts';
 import * as runs from '../modules/income/runs/runs.repository.ts';
 import { scheduleTick } from '../modules/income/runs/scheduler.ts';
 import * as plans from '../modules/income/plans.repository.ts';
+import { uplinesOfEachText } from '../modules/network/tree.ts';
 import { addDays, istToday, settingsOn, upsertSettingsVersion } from '../modules/income/settings.ts';
 import { bookHistory, HISTORY_TRANSFER_ID } from './books.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
@@ -175,12 +176,7 @@ export async function seedMemberships(tx: Db, options: { b: number; n: number; f
   const bp = settings.levelIncome.map(percentToBp);
   await run(tx, `
     create temp table seed_level_income on commit drop as
-    with recursive up (member, user_id, depth, at, price) as (
-      select a.user_id, a.referred_by, 1, a.at, a.price from seed_activations a where a.referred_by is not null
-      union all
-      select up.member, u.referred_by, up.depth + 1, up.at, up.price from up join users u on u.user_id = up.user_id
-       where u.referred_by is not null and up.depth < ${walk}
-    ), active as (
+    with recursive ${uplinesOfEachText('seed_activations', ['at', 'price'], walk)}, active as (
       select up.*, row_number() over (partition by up.member order by up.depth) as nth
         from up join users u on u.user_id = up.user_id and u.deleted_at is null and u.status
         join memberships m on m.user_id = up.user_id and m.status = 'active'

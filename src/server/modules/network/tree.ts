@@ -3,7 +3,8 @@ import { sql, type SQL } from 'drizzle-orm';
 /**
  * Walks of the referral tree as SQL pieces (`with recursive` CTEs), for the statements that walk
  * it inside a larger set-based statement: activation's level income (one statement that finds,
- * locks and credits the uplines) and the runs' team figures (40,000 members a chunk). A piece, not
+ * locks and credits the uplines), the runs' team figures (40,000 members a chunk) and the demo
+ * generator's level income (every seeded activation's uplines at once). A piece, not
  * a function that runs its own query, so that each of those stays one statement with its plan.
  * The statement that uses one must open with `with recursive`. The network's own walks (the
  * upline chain, the fallback downline walk) are in network.repository.ts.
@@ -18,6 +19,20 @@ export const uplineCte = (memberId: number, maxDepth: number): SQL => sql`up (us
       select u.referred_by, 1 from users u where u.user_id = ${memberId} and u.referred_by is not null
       union all
       select u.referred_by, up.depth + 1 from up join users u on u.user_id = up.user_id
+       where u.referred_by is not null and up.depth < ${maxDepth}
+    )`;
+
+/**
+ * The CTE `up(member, user_id, depth, …carry)` as text, for statements written as text (the demo
+ * generator's): the uplines of every row of `rows` (a table with user_id and referred_by), nearest
+ * first, `maxDepth` levels at most, each carrying its row's `carry` columns. One recursive walk
+ * for all the rows at once.
+ */
+export const uplinesOfEachText = (rows: string, carry: readonly string[], maxDepth: number): string =>
+  `up (member, user_id, depth${carry.map((c) => `, ${c}`).join('')}) as (
+      select a.user_id, a.referred_by, 1${carry.map((c) => `, a.${c}`).join('')} from ${rows} a where a.referred_by is not null
+      union all
+      select up.member, u.referred_by, up.depth + 1${carry.map((c) => `, up.${c}`).join('')} from up join users u on u.user_id = up.user_id
        where u.referred_by is not null and up.depth < ${maxDepth}
     )`;
 
