@@ -30,6 +30,11 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
  *   except where a type alone closes the loop, which TypeScript erases).
  * - Services and repositories never import plugins/ (Fastify plugins): shared code a plugin and a
  *   service both need lives in lib/ or in the module that owns it (e.g. modules/auth/session.ts).
+ * - A raw statement's rows have a named type, not an inline object type in `rowsOf<…>` /
+ *   `query<…>` (anywhere in the type argument): a row that is table columns is derived from the
+ *   schema (`Pick<typeof users.$inferSelect, 'userId' | 'fullName'>`), so a renamed column does
+ *   not compile; a computed one is a named type beside the query (or db/rows.ts: CountRow, …).
+ *   Tests (and their kits, src/server/test/) are free to spell a row inline.
  */
 
 const features = 'features/[^/]+/';
@@ -46,6 +51,13 @@ const appFromFeature = {
   message: 'Features do not import app/ (app composes features). Route paths live in lib/paths.ts.',
 };
 const featureImports = (forTests) => ['error', { patterns: [otherFeatureInternals(forTests), appFromFeature, webNotServer] }];
+
+/** `rowsOf<{ … }>(…)`, `db.query<X & { … }>(…)`: an inline object type anywhere in the row type. */
+const noInlineRowType = {
+  selector: ['CallExpression[callee.name=/^(rowsOf|query)$/] > TSTypeParameterInstantiation TSTypeLiteral',
+    'CallExpression[callee.property.name=/^(rowsOf|query)$/] > TSTypeParameterInstantiation TSTypeLiteral'].join(', '),
+  message: 'Name the row type, derived from the schema where it is table columns (Pick<typeof users.$inferSelect, …>), not an inline object type: a renamed column must not compile.',
+};
 
 const noFetch = {
   selector: "CallExpression[callee.name='fetch'], CallExpression[callee.property.name='fetch'][callee.object.name=/^(window|globalThis|self)$/]",
@@ -104,6 +116,12 @@ export default defineConfig([
         ],
       }],
     },
+  },
+  // A later block's no-restricted-syntax replaces this one for the files both match: add noInlineRowType to it.
+  {
+    files: ['src/server/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*-test-kit.ts', 'src/server/test/**'],
+    rules: { 'no-restricted-syntax': ['error', noInlineRowType] },
   },
   {
     files: ['src/web/**/*.{ts,tsx}'],

@@ -7,6 +7,14 @@ import { openPostgres, rowsOf } from '../src/server/db/client.ts';
 import * as repo from '../src/server/modules/bank-transfers/bank-transfers.repository.ts';
 import { applyAnswers } from '../src/server/modules/bank-transfers/bank-transfers.service.ts';
 import { parseResponseFile } from '../src/server/modules/bank-transfers/response-file.ts';
+import type { CountRow } from '../src/server/db/rows.ts';
+import type { bankTransferLines } from '../src/server/db/schema/bank-transfers.ts';
+import type { users } from '../src/server/db/schema/members.ts';
+
+type User = typeof users.$inferSelect;
+/** The first staff account (the actor of the bench's movements). */
+type ActorRow = { user_id: User['userId'] };
+type LineRefRow = Pick<typeof bankTransferLines.$inferSelect, 'id' | 'reference'>;
 
 // BENCH_DATABASE_URL=postgres://…/<big database> node --import tsx bench/bank-import.ts
 //   [--lines 1000000] [--rounds 5] [--rejected-every 20]
@@ -38,7 +46,7 @@ const seconds = (since: number) => (Date.now() - since) / 1000;
 const database = await openPostgres(url, 4);
 const db = database.db;
 try {
-  const [actor] = rowsOf<{ user_id: string }>(await db.execute(sql`select min(user_id) as user_id from users where role_id is not null`));
+  const [actor] = rowsOf<ActorRow>(await db.execute(sql`select min(user_id) as user_id from users where role_id is not null`));
   const actorId = Number(actor.user_id);
 
   // The members who withdraw: the first perRound whose wallet covers `rounds` rupees.
@@ -52,7 +60,7 @@ try {
   // A fresh table has no statistics: without them the bank accounts' anti-join was planned as a
   // nested loop (minutes at 200,000 members).
   await db.execute(sql`analyze bench_withdrawers`);
-  const [{ n: found }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::int8 as n from bench_withdrawers`));
+  const [{ n: found }] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from bench_withdrawers`));
   if (Number(found) < perRound) throw new Error(`${perRound} members with ≥ ₹${rounds} are needed, ${found} found: raise --rounds`);
   // Those without a primary account are listed first, then given one: an INSERT … WHERE NOT EXISTS
   // on a bank_accounts analysed as empty was planned as a nested loop that scanned, for each member,
@@ -102,7 +110,7 @@ try {
 
   t = Date.now();
   const file = path.join(os.tmpdir(), `bank-response-${gathered.batchId}.csv`);
-  const refs = rowsOf<{ id: string; reference: string }>(await db.execute(sql`
+  const refs = rowsOf<LineRefRow>(await db.execute(sql`
     select id, reference from bank_transfer_lines where batch_id = ${gathered.batchId} order by id`));
   const out = ['Reference,Status,UTR,Reason'];
   refs.forEach((l, i) => out.push(i % rejectedEvery === rejectedEvery - 1

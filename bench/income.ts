@@ -15,6 +15,18 @@ import { insertPlan, upsertVersion } from '../src/server/modules/income/plans.re
 import { kick, previewRun, runChunkSize, runToEnd } from '../src/server/modules/income/runs/engine.ts';
 import { reverseRun } from '../src/server/modules/income/runs/reversal.ts';
 import { addDays, istToday, settingsOn } from '../src/server/modules/income/settings.ts';
+import type { incomeRuns } from '../src/server/db/schema/income.ts';
+import type { users } from '../src/server/db/schema/members.ts';
+
+type UserId = (typeof users.$inferSelect)['userId'];
+/** The bench members' first and last ids. */
+type IdRangeRow = { lo: UserId; hi: UserId };
+type UserIdRow = { user_id: UserId };
+/** A connection's backend process id. */
+type PidRow = { pid: number };
+/** The activations' outcome: buyers, memberships, buyers whose 10 levels were paid in full, emptied wallets. */
+type ActivationCheckRow = { buyers: number; members: number; paid: number; emptied: number };
+type RunStatusRow = Pick<typeof incomeRuns.$inferSelect, 'status'>;
 
 // npm run bench -- --only income [--members N] [--keep] [--parts payout,activations]
 //   [--activations N] [--activation-workers K] [--chains C]   (or: node --import tsx bench/income.ts …)
@@ -94,7 +106,7 @@ async function seed(database: Database, day: string) {
       from users where email like 'bench%@income.bench'`);
   // Each member's fee is in the previous month's revenue (ledger_daily, by trigger):
   // a recharge of the price and the fee, the same moment, so balances stay as they were.
-  const [ids] = await database.query<{ lo: number; hi: number }>(
+  const [ids] = await database.query<IdRangeRow>(
     `select min(user_id)::int8 as lo, max(user_id)::int8 as hi from users where email like 'bench%@income.bench'`);
   for (let from = Number(ids.lo); from <= Number(ids.hi); from += step) {
     await database.exec(`
@@ -114,7 +126,7 @@ function previousMonthStart(day: string): string {
 
 /** Links `count` × 10 active seeded members (after the first `skip`) into chains of 10, each referred by the one before; the chains' ends. */
 async function buildChains(database: Database, count: number, skip: number): Promise<number[]> {
-  const ends = await database.query<{ user_id: number }>(`
+  const ends = await database.query<UserIdRow>(`
     with picked as (
       select user_id, row_number() over (order by user_id) - 1 as n
         from (select user_id from users where email like 'bench%@income.bench' and status
@@ -130,7 +142,7 @@ async function buildChains(database: Database, count: number, skip: number): Pro
 
 /** `count` new members holding the price in their wallet, buyer g under ends[g mod chains] (round-robin). */
 async function addBuyers(database: Database, tag: string, count: number, ends: readonly number[], pricePaise: number): Promise<number[]> {
-  const fresh = await database.query<{ user_id: number }>(`
+  const fresh = await database.query<UserIdRow>(`
     with added as (
       insert into users (full_name, email, phone, referral_code, status, referred_by, balance_paise)
       select 'Bench Buyer ${tag} ' || g, '${tag}' || g || '@buyer.bench', (${tag === 'seq' ? 8_000_000_000 : 8_100_000_000} + g)::text,
@@ -173,7 +185,7 @@ async function poolBackends(database: Database, k: number): Promise<number[]> {
   let release = () => {};
   const everyone = new Promise<void>((resolve) => (release = resolve));
   return Promise.all(Array.from({ length: k }, () => database.db.transaction(async (tx) => {
-    const [row] = rowsOf<{ pid: number }>(await tx.execute(sql`select pg_backend_pid() as pid`));
+    const [row] = rowsOf<PidRow>(await tx.execute(sql`select pg_backend_pid() as pid`));
     if (++arrived === k) release();
     await everyone;
     return Number(row.pid);
@@ -220,7 +232,7 @@ async function activateAll(database: Database, planId: number, buyers: readonly 
 
 /** What is wrong with the buyers after their activations: each holds one membership, paid its whole wallet, and gave exactly 10 level-income lines of the expected total. */
 async function activationProblems(database: Database, buyers: readonly number[], levelTotal: number): Promise<string[]> {
-  const [row] = await database.query<{ buyers: number; members: number; paid: number; emptied: number }>(`
+  const [row] = await database.query<ActivationCheckRow>(`
     select count(*)::int as buyers, count(m.id)::int as members,
            count(*) filter (where l.lines = 10 and l.total = ${levelTotal})::int as paid, count(*) filter (where u.balance_paise = 0)::int as emptied
       from users u
@@ -303,7 +315,7 @@ try {
       actorId: 0, makerId: 0, approved: true, approvalThresholdPaise: 0, dailyCreditLimitPaise: 0, dailyDebitLimitPaise: 0,
     }, { runId: run.runId, remarks: 'bench' }, runChunkSize(database)));
     if (reversal.background) await kick(database, run.runId);
-    const [reversed] = await database.query<{ status: string }>('select status from income_runs where run_id = $1', [run.runId]);
+    const [reversed] = await database.query<RunStatusRow>('select status from income_runs where run_id = $1', [run.runId]);
     if (reversed.status !== 'reversed') throw new Error(`the reversal ended ${reversed.status}`);
     log(`reversal (ranges of ${runChunkSize(database).toLocaleString('en-IN')} members, one transaction each): ${seconds(t).toFixed(1)} s`);
     violations = violations.concat(await moneyInvariantViolations(database));

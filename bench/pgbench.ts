@@ -6,6 +6,9 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { CAPTURED_QUERIES_HEADER, decodeCapturedQueries, type CapturedQuery } from '../src/server/db/query-timing.ts';
 
+/** A prepared statement's parameter types (pg_prepared_statements). */
+type ParameterTypesRow = { types: string[] };
+
 /**
  * The pgbench comparison (issue 23): the statements one warm request of a read route runs, as the
  * server captured them (CAPTURE_QUERIES), replayed with `pgbench -M prepared` on the same
@@ -251,7 +254,7 @@ export async function parameterTypes(databaseUrl: string, captured: CapturedQuer
       const name = `bench_param_types_${i}`;
       try {
         await client.query(`prepare ${name} as ${q.text}`);
-        const { rows } = await client.query<{ types: string[] }>('select parameter_types::text[] as types from pg_prepared_statements where name = $1', [name]);
+        const { rows } = await client.query<ParameterTypesRow>('select parameter_types::text[] as types from pg_prepared_statements where name = $1', [name]);
         out.push(rows[0]?.types ?? null);
         await client.query(`deallocate ${name}`);
       } catch {

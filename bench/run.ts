@@ -16,6 +16,14 @@ import { measureLighthouse, type LighthouseResult } from './lighthouse.ts';
 import { captureStatements, pgbenchVersion, preparePgbench, type PgbenchResult } from './pgbench.ts';
 import { pgbenchSection, writeReport, type Report, type Row } from './report.ts';
 import { BENCH_LIMITS, mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
+import type { CountRow } from '../src/server/db/rows.ts';
+import type { users } from '../src/server/db/schema/members.ts';
+
+type UserId = (typeof users.$inferSelect)['userId'];
+type UserIdRow = { user_id: UserId };
+type ReferrerRow = { referred_by: UserId };
+/** The database's size, as pg_size_pretty says it. */
+type DatabaseSizeRow = { size: string };
 
 // npm run bench [-- --smoke] [-- --members N] [-- --seconds S] [-- --keep]
 //                [-- --database NAME] [-- --only TEXT]
@@ -99,20 +107,20 @@ async function seed(database: Database): Promise<{ seconds: number; size: string
     log(`vacuumed in ${((Date.now() - vacuumStarted) / 1000).toFixed(1)} s`);
   }
   // The root whose own referrals are the most: at a million members its network is ~100,000.
-  const [root] = await database.query<{ user_id: number }>(
+  const [root] = await database.query<UserIdRow>(
     'select referred_by as user_id from users where level = 2 group by referred_by order by count(*) desc, referred_by limit 1',
   );
-  const [tree] = await database.query<{ n: number }>(
+  const [tree] = await database.query<CountRow>(
     `with recursive t as (select user_id from users where referred_by = $1 union all
        select u.user_id from users u join t on u.referred_by = t.user_id) select count(*)::int as n from t`,
     [root.user_id],
   );
-  const [referrer] = await database.query<{ referred_by: number }>('select referred_by from users where level = 6 order by user_id limit 1');
-  const wallet = await database.query<{ user_id: number }>('select user_id from users where level = 10 and status order by user_id limit 2000');
-  const [{ n: ledgerRows }] = await database.query<{ n: number }>('select count(*)::int8 as n from ledger_entries');
+  const [referrer] = await database.query<ReferrerRow>('select referred_by from users where level = 6 order by user_id limit 1');
+  const wallet = await database.query<UserIdRow>('select user_id from users where level = 10 and status order by user_id limit 2000');
+  const [{ n: ledgerRows }] = await database.query<CountRow>('select count(*)::int8 as n from ledger_entries');
   const [{ size }] =
     database.kind === 'postgres'
-      ? await database.query<{ size: string }>('select pg_size_pretty(pg_database_size(current_database())) as size')
+      ? await database.query<DatabaseSizeRow>('select pg_size_pretty(pg_database_size(current_database())) as size')
       : [{ size: '' }];
   return {
     seconds: secondsTaken,

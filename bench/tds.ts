@@ -8,6 +8,11 @@ import { runToEnd } from '../src/server/modules/income/runs/engine.ts';
 import { addDays } from '../src/server/modules/income/settings.ts';
 import * as tax from '../src/server/modules/tax/tax.service.ts';
 
+/** A trigger function's calls and time (pg_stat_user_functions). */
+type FunctionStatsRow = { funcname: string; calls: number; total: number };
+/** The ledger's tds lines and all its lines. */
+type TdsLinesRow = { tds: number; lines: number };
+
 // node --import tsx bench/tds.ts [--members N] [--days D] [--runs R] [--database NAME] [--keep] [--explain] [--plain] [--name NAME] [--reps N]
 // The TDS report at scale (issue 25, docs/tax.md), on PostgreSQL (BENCH_DATABASE_URL, default
 // postgres://postgres@127.0.0.1:5432; a database tds_bench_<time>, dropped after unless --keep).
@@ -125,7 +130,7 @@ try {
     if (!argv.includes('--plain')) await database.exec('alter table ledger_entries enable trigger tds_quarters_insert');
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     log(`median run: without the trigger ${median(times.without).toFixed(2)} s, with it ${median(times.with).toFixed(2)} s`);
-    const fns = await database.query<{ funcname: string; calls: number; total: number }>(`
+    const fns = await database.query<FunctionStatsRow>(`
       select funcname, calls::int8 as calls, total_time::float8 as total from pg_stat_user_functions order by total_time desc limit 8`);
     const total = times.with.reduce((a, b) => a + b, 0) + times.without.reduce((a, b) => a + b, 0);
     for (const f of fns) log(`  ${f.funcname}: ${Number(f.calls)} calls, ${(Number(f.total) / 1000).toFixed(2)} s in all (of ${total.toFixed(1)} s of runs)`);
@@ -137,7 +142,7 @@ try {
 }
 
 async function measure() {
-  const [rows] = await database.query<{ tds: number; lines: number }>(`
+  const [rows] = await database.query<TdsLinesRow>(`
     select count(*) filter (where kind = 'tds')::int8 as tds, count(*)::int8 as lines from ledger_entries`);
   log(`ledger: ${Number(rows.lines).toLocaleString('en-IN')} lines, ${Number(rows.tds).toLocaleString('en-IN')} tds lines`);
   if (explain) {

@@ -1,4 +1,5 @@
 import type { Database } from './db/client.ts';
+import type { CountRow } from './db/rows.ts';
 
 /**
  * Rows that matter only for a while, removed in the background so that the tables stay small:
@@ -33,7 +34,7 @@ export async function sweep(database: Database, loginWindowMinutes: number): Pro
   for (const [name, sql] of Object.entries(sweeps(loginWindowMinutes))) {
     removed[name] = 0;
     for (;;) {
-      const [{ n }] = await database.query<{ n: number }>(`with gone as (${sql} returning 1) select count(*)::int as n from gone`);
+      const [{ n }] = await database.query<CountRow>(`with gone as (${sql} returning 1) select count(*)::int as n from gone`);
       removed[name] += n;
       if (n < BATCH) break;
     }

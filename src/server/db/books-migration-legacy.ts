@@ -4,6 +4,16 @@ import path from 'node:path';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './client.ts';
 import { MIGRATIONS_FOLDER } from './driver.ts';
+import type { incomeRuns } from './schema/income.ts';
+import type { users as usersTable } from './schema/members.ts';
+import type { incomeBatches, ledgerEntries } from './schema/money.ts';
+
+type LedgerId = { id: (typeof ledgerEntries.$inferSelect)['id'] };
+type UserId = { id: (typeof usersTable.$inferSelect)['userId'] };
+type RunId = { id: (typeof incomeRuns.$inferSelect)['runId'] };
+type BatchId = { id: (typeof incomeBatches.$inferSelect)['batchId'] };
+/** A broken invariant, said in a sentence. */
+type ViolationRow = { what: string };
 
 /**
  * The database as it stood before the books (issue 25), for books-migration.test.ts: the journal
@@ -66,10 +76,10 @@ export interface Legacy {
  */
 async function writeLines(database: Database, lines: LegacyLine[]): Promise<(LegacyLine & { id: number })[]> {
   // The ids drawn first, in order (as the daily payout drew its credits' ids), then one INSERT.
-  const ids = (await database.query<{ id: number }>(
+  const ids = (await database.query<LedgerId>(
     `select nextval(pg_get_serial_sequence('ledger_entries', 'id'))::int as id from generate_series(1, $1::int) order by 1`, [lines.length],
   )).map((r) => r.id);
-  const rows = await database.query<{ id: number }>(`
+  const rows = await database.query<LedgerId>(`
     insert into ledger_entries (id, user_id, kind, amount_paise, batch_id, description, actor_id, run_id, reversal_of, created_at)
     select id, user_id, kind, amount_paise, batch_id, description, actor_id, run_id, reversal_of, at
       from jsonb_to_recordset($1::jsonb)
@@ -94,7 +104,7 @@ let users = 0;
 /** A users row as insertUser (users.repository.ts) wrote one: name, email, phone, referral code. */
 async function newUser(database: Database, name: string, at: string, staff = false): Promise<number> {
   users += 1;
-  const [row] = await database.query<{ id: number }>(`
+  const [row] = await database.query<UserId>(`
     insert into users (full_name, email, phone, referral_code, can_sign_in, created_at)
     values ($1, lower(replace($1, ' ', '.')) || '@legacy.test', $2, 'LEG' || $2, $3::boolean, $4::timestamptz)
     returning user_id::int as id`, [name, `90000000${String(users).padStart(2, '0')}`, staff, at]);
@@ -102,10 +112,10 @@ async function newUser(database: Database, name: string, at: string, staff = fal
 }
 
 async function newRun(database: Database, kind: string, day: string, batch: { kind: string; rewardType: string | null }, at: string) {
-  const [run] = await database.query<{ id: number }>(`
+  const [run] = await database.query<RunId>(`
     insert into income_runs (kind, period_start, period_end, status, started_at)
     values ($1, $2::date, $2::date, 'running', $3::timestamptz) returning run_id::int as id`, [kind, day, at]);
-  const [b] = await database.query<{ id: number }>(`
+  const [b] = await database.query<BatchId>(`
     insert into income_batches (kind, reward_type, run_date, run_id, created_at)
     values ($1, $2, $3::date, $4::int8, $5::timestamptz) returning batch_id as id`, [batch.kind, batch.rewardType, day, run.id, at]);
   await database.query('update income_runs set batch_id = $2 where run_id = $1::int8', [run.id, b.id]);
@@ -236,7 +246,7 @@ export async function writeLegacyLedger(database: Database): Promise<Legacy> {
  * would prove nothing.
  */
 export async function legacyViolations(database: Database): Promise<string[]> {
-  const rows = await database.query<{ what: string }>(`
+  const rows = await database.query<ViolationRow>(`
     select 'member ' || u.user_id || ': balance ' || u.balance_paise || ', ledger ' || coalesce(s.total, 0) as what
       from users u left join (select user_id, sum(amount_paise) as total from ledger_entries group by user_id) s on s.user_id = u.user_id
      where u.balance_paise <> coalesce(s.total, 0) or u.balance_paise < 0

@@ -4,6 +4,7 @@ import { AppError } from '../lib/errors.ts';
 import { rowsOf, type Db } from './client.ts';
 import { iso } from './rows.ts';
 import type { BookAccount } from './schema/books.ts';
+import type { users } from './schema/members.ts';
 import type { LedgerKind } from './schema/money.ts';
 
 /**
@@ -271,9 +272,12 @@ export interface PostedEntry {
   createdAt: string;
 }
 
+/** A member's balance (users.balance_paise). */
+type BalanceRow = { balance: (typeof users.$inferSelect)['balancePaise'] };
+
 /** The member's balance after the posting statement and its triggers (a credit to a member who owes a recovery is settled by drizzle/functions/recovery.sql). */
 async function balanceOf(tx: Db, userId: number): Promise<number> {
-  const [row] = rowsOf<{ balance: string }>(await tx.execute(sql`select balance_paise as balance from users where user_id = ${userId}`));
+  const [row] = rowsOf<BalanceRow>(await tx.execute(sql`select balance_paise as balance from users where user_id = ${userId}`));
   return Number(row.balance);
 }
 

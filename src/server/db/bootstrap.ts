@@ -85,6 +85,8 @@ export type AdminBootstrap =
 
 /** The bootstrap administrator's phone, or the first free one after it (phone numbers are unique). */
 const ADMIN_PHONE_FIRST = 9_000_000_000;
+/** Whether a staff account already holds the username 'admin'. */
+type UsernameTakenRow = { usernameTaken: boolean };
 
 /**
  * users.phone is required and unique among live rows, but staff accounts (the bootstrap
@@ -92,7 +94,7 @@ const ADMIN_PHONE_FIRST = 9_000_000_000;
  * 9000000000 on. Pass the transaction that inserts the account.
  */
 export async function firstFreeStaffPhone(db: Db): Promise<string> {
-  const [row] = rowsOf<{ phone: string | null }>(await db.execute(sql`
+  const [row] = rowsOf<Pick<typeof users.$inferSelect, 'phone'>>(await db.execute(sql`
     select (select p::text from generate_series(${ADMIN_PHONE_FIRST}::bigint, ${ADMIN_PHONE_FIRST + 999}::bigint) p
              where not exists (select 1 from users where phone = p::text and deleted_at is null) order by p limit 1) as phone`));
   if (!row?.phone) throw new Error('No free placeholder phone number is left for a staff account');
@@ -125,7 +127,7 @@ export async function ensureAdmin(
     .where(and(eq(users.roleId, adminRole.roleId), isNull(users.deletedAt)));
   if (administrators > 0) return { created: false, existing: 'others', administrators };
   const phone = await firstFreeStaffPhone(db);
-  const [{ usernameTaken }] = await database.query<{ usernameTaken: boolean }>(
+  const [{ usernameTaken }] = await database.query<UsernameTakenRow>(
     `select exists (select 1 from users where username = 'admin') as "usernameTaken"`,
   );
   const chosen = password ?? generate();

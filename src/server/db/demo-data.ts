@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { istToday } from '../modules/income/settings.ts';
 import { bookHistory, HISTORY_TRANSFER_ID, postSet } from './books.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
+import type { users } from './schema/members.ts';
 import { activationStart, runEngineOverPastDays, seedMemberships } from './demo-income.ts';
 
 /**
@@ -83,6 +84,9 @@ export function levelSizes(members: number, maxLevels = 10): number[] {
 }
 
 /** Runs one or more statements (separated by `;` at a line end), each as its own query. */
+/** The highest member id so far (the demo's members are numbered after it). */
+type BaseIdRow = { base: (typeof users.$inferSelect)['userId'] };
+
 async function run(tx: Db, text: string): Promise<void> {
   for (const statement of text.split(/;\s*\n/)) {
     if (statement.trim()) await tx.execute(sql.raw(statement));
@@ -98,7 +102,7 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
   const step = (what: string) => progress(`${what} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
   await database.db.transaction(async (tx) => {
-    const [{ base }] = rowsOf<{ base: number | string }>(
+    const [{ base }] = rowsOf<BaseIdRow>(
       await tx.execute(sql`select coalesce(max(user_id), 100000) as base from users`),
     );
     const b = Number(base);

@@ -6,9 +6,12 @@ import { runsSettled } from '../modules/income/runs/engine.ts';
 import * as runs from '../modules/income/runs/runs.repository.ts';
 import { scheduleTick } from '../modules/income/runs/scheduler.ts';
 import * as plans from '../modules/income/plans.repository.ts';
+import { uplinesOfEachText } from '../modules/network/tree.ts';
 import { addDays, istToday, settingsOn, upsertSettingsVersion } from '../modules/income/settings.ts';
 import { bookHistory, HISTORY_TRANSFER_ID } from './books.ts';
 import { rowsOf, type Database, type Db } from './client.ts';
+import type { CountRow } from './rows.ts';
+import type { membershipPlanVersions } from './schema/income.ts';
 
 /**
  * The demo data's income (issue 16: "the demo generator creates members and memberships and then
@@ -59,9 +62,12 @@ export function activationStart(today: string, days: number, bulk: boolean): str
   return wanted > earliest ? wanted : earliest;
 }
 
+/** A plan's newest version as the demo reads it, before its daily amount is worked out. */
+type DemoVersionRow = DemoTerms & Pick<typeof membershipPlanVersions.$inferSelect, 'dailyMode' | 'dailyValue' | 'active'>;
+
 /** Plans and settings in force from `from`, created only when none exist (a second seed reuses them). */
 async function ensurePlansAndSettings(tx: Db, from: string): Promise<DemoTerms[]> {
-  const existing = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int8 as n from membership_plans`));
+  const existing = rowsOf<CountRow>(await tx.execute(sql`select count(*)::int8 as n from membership_plans`));
   if (Number(existing[0].n) === 0) {
     for (const p of DEMO_PLANS) {
       const planId = await plans.insertPlan(tx, p.name);
@@ -72,7 +78,7 @@ async function ensurePlansAndSettings(tx: Db, from: string): Promise<DemoTerms[]
       });
     }
   }
-  const saved = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int8 as n from income_settings_versions`));
+  const saved = rowsOf<CountRow>(await tx.execute(sql`select count(*)::int8 as n from income_settings_versions`));
   if (Number(saved[0].n) === 0) {
     const versionId = await upsertSettingsVersion(tx, from, DEFAULT_INCOME_SETTINGS, null);
     await audit(tx, null, {
@@ -81,7 +87,7 @@ async function ensurePlansAndSettings(tx: Db, from: string): Promise<DemoTerms[]
     });
   }
   // The versions a demo activation sells: each active plan's version in force on `from`.
-  const rows = rowsOf<DemoTerms & { dailyMode: 'percent' | 'fixed'; dailyValue: number; active: boolean }>(await tx.execute(sql`
+  const rows = rowsOf<DemoVersionRow>(await tx.execute(sql`
     select distinct on (v.plan_id) v.plan_id as "planId", v.version_id as "versionId", p.name, v.price_paise::int8 as "pricePaise",
            v.daily_mode as "dailyMode", v.daily_value::int8 as "dailyValue", v.cap_paise::int8 as "capPaise",
            v.duration_days as "durationDays", v.active
@@ -170,12 +176,7 @@ export async function seedMemberships(tx: Db, options: { b: number; n: number; f
   const bp = settings.levelIncome.map(percentToBp);
   await run(tx, `
     create temp table seed_level_income on commit drop as
-    with recursive up (member, user_id, depth, at, price) as (
-      select a.user_id, a.referred_by, 1, a.at, a.price from seed_activations a where a.referred_by is not null
-      union all
-      select up.member, u.referred_by, up.depth + 1, up.at, up.price from up join users u on u.user_id = up.user_id
-       where u.referred_by is not null and up.depth < ${walk}
-    ), active as (
+    with recursive ${uplinesOfEachText('seed_activations', ['at', 'price'], walk)}, active as (
       select up.*, row_number() over (partition by up.member order by up.depth) as nth
         from up join users u on u.user_id = up.user_id and u.deleted_at is null and u.status
         join memberships m on m.user_id = up.user_id and m.status = 'active'

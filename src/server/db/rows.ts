@@ -5,6 +5,21 @@ import { sql, type SQL } from 'drizzle-orm';
  * feature's repository, one per entity, and every query of that entity goes through it.
  */
 
+/**
+ * Computed rows many raw statements share (a row that is table columns is typed from the schema
+ * where it is read: `Pick<typeof table.$inferSelect, …>`). int8 comes as a number from both drivers.
+ */
+/** `count(*)::int8 as n`. */
+export type CountRow = { n: number };
+/** `pg_try_advisory_xact_lock(…) as locked`. */
+export type LockRow = { locked: boolean };
+/** A day as text: `…::date::text as day`. */
+export type DayRow = { day: string };
+/** `exists (…) as yes`. */
+export type ExistsRow = { yes: boolean };
+/** A row of a left join: every column may be null. */
+export type Nullable<T> = { [K in keyof T]: T[K] | null };
+
 /** A timestamp column (Date from Drizzle and node-postgres, string from raw PGlite rows) as ISO 8601. */
 export const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
 
@@ -37,15 +52,18 @@ export const jsonRows = (text: string) => `(select coalesce(json_agg(x), '[]'::j
  * are the page's, with its numbering, and more may be pushed), or on its own (`alone` true, `params`
  * empty), which is asked only when the page is empty and so carries nothing.
  */
+/** The `extra` column pageWith adds to a page's rows. */
+type ExtraRow<Extra> = { extra: Extra };
+
 export async function pageWith<Row, Extra>(
   database: { query<T>(text: string, params?: unknown[]): Promise<T[]> },
   page: { text: (column: string) => string; params: unknown[] },
   extra: (params: unknown[], alone: boolean) => string,
 ): Promise<{ rows: Row[]; extra: Extra }> {
   const params = [...page.params];
-  const rows = await database.query<Row & { extra: Extra }>(page.text(`${jsonRows(extra(params, false))} as extra`), params);
+  const rows = await database.query<Row & ExtraRow<Extra>>(page.text(`${jsonRows(extra(params, false))} as extra`), params);
   if (rows.length > 0) return { rows, extra: rows[0].extra };
   const own: unknown[] = [];
-  const [row] = await database.query<{ extra: Extra }>(`select ${jsonRows(extra(own, true))} as extra`, own);
+  const [row] = await database.query<ExtraRow<Extra>>(`select ${jsonRows(extra(own, true))} as extra`, own);
   return { rows, extra: row.extra };
 }

@@ -1,4 +1,17 @@
 import type { Database } from '../db/client.ts';
+import type { users } from '../db/schema/members.ts';
+import type { LedgerKind } from '../db/schema/money.ts';
+
+/** A member's cached balance and the sum of their ledger rows, as text (exact at any size). */
+type BalanceCheckRow = { user_id: (typeof users.$inferSelect)['userId']; balance: string; ledger: string };
+/** A kind's ledger total and its ledger_daily total, as text. */
+type DailyCheckRow = { kind: LedgerKind; ledger: string; daily: string };
+/** A kind's ledger total and count and what ledger_totals keeps, as text. */
+type TotalsCheckRow = { kind: LedgerKind; ledger: string; kept: string };
+/** A violation, said in a sentence by the statement that found it. */
+type ViolationRow = { what: string };
+/** What verify-ledger went through: members, ledger rows and kinds, as text. */
+type SizeRow = { members: string; rows: string; kinds: string };
 
 /**
  * The money invariants: each member's cached balance equals the sum of their ledger rows and is
@@ -10,18 +23,18 @@ import type { Database } from '../db/client.ts';
  * Returns the violations, so a failure names the member or the ledger kind.
  */
 export async function moneyInvariantViolations(database: Database): Promise<string[]> {
-  const balances = await database.query<{ user_id: number; balance: string; ledger: string }>(`
+  const balances = await database.query<BalanceCheckRow>(`
     select u.user_id, u.balance_paise::text as balance, coalesce(s.total, 0)::text as ledger
       from users u
       left join (select user_id, sum(amount_paise) as total from ledger_entries group by user_id) s on s.user_id = u.user_id
      where u.balance_paise <> coalesce(s.total, 0) or u.balance_paise < 0`);
-  const daily = await database.query<{ kind: string; ledger: string; daily: string }>(`
+  const daily = await database.query<DailyCheckRow>(`
     select coalesce(l.kind, d.kind) as kind, coalesce(l.total, 0)::text as ledger, coalesce(d.total, 0)::text as daily
       from (select kind, sum(amount_paise) as total from ledger_entries group by kind) l
       full join (select kind, sum(total_paise) as total from ledger_daily group by kind) d on d.kind = l.kind
      where coalesce(l.total, 0) <> coalesce(d.total, 0)`);
   // Each day's sides (drizzle/0035): what the Books screen shows as a period's debits and credits.
-  const sides = await database.query<{ what: string }>(`
+  const sides = await database.query<ViolationRow>(`
     select 'kind ' || coalesce(l.kind, d.kind) || ' on ' || coalesce(l.day, d.day)::text || ': ledger debits ' || coalesce(l.debit, 0)
            || ' and credits ' || coalesce(l.credit, 0) || ' paise, ledger_daily ' || coalesce(d.debit, 0) || ' and ' || coalesce(d.credit, 0) as what
       from (select kind, (created_at at time zone 'Asia/Kolkata')::date as day,
@@ -30,7 +43,7 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
       full join (select kind, day, sum(debit_paise) as debit, sum(credit_paise) as credit from ledger_daily group by 1, 2) d
         on d.kind = l.kind and d.day = l.day
      where coalesce(l.debit, 0) <> coalesce(d.debit, 0) or coalesce(l.credit, 0) <> coalesce(d.credit, 0)`);
-  const totals = await database.query<{ kind: string; ledger: string; kept: string }>(`
+  const totals = await database.query<TotalsCheckRow>(`
     select coalesce(l.kind, t.kind) as kind, coalesce(l.total, 0)::text || ' paise in ' || coalesce(l.n, 0) || ' rows' as ledger,
            coalesce(t.total, 0)::text || ' paise in ' || coalesce(t.n, 0) || ' rows' as kept
       from (select kind, sum(amount_paise) as total, count(*) as n from ledger_entries group by kind) l
@@ -38,7 +51,7 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
      where coalesce(l.total, 0) <> coalesce(t.total, 0) or coalesce(l.n, 0) <> coalesce(t.n, 0)`);
   // Links without a foreign key (drizzle/0017, 0021): every batch_id, payout ledger_entry_id and
   // ledger or payout member resolves.
-  const links = await database.query<{ what: string }>(`
+  const links = await database.query<ViolationRow>(`
     select 'ledger entry ' || l.id || ': member ' || l.user_id || ' does not exist' as what
       from ledger_entries l
      where not exists (select 1 from users u where u.user_id = l.user_id)
@@ -66,7 +79,7 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
   // Recoveries (issue 22): what a member owes is what the reversals could not take back less what
   // their credits have settled; each shortfall is settled at most in full; the recovery ledger rows
   // add up to what was settled.
-  const recoveries = await database.query<{ what: string }>(`
+  const recoveries = await database.query<ViolationRow>(`
     select 'member ' || u.user_id || ': recovery owed ' || u.recovery_paise || ' paise, open shortfalls ' || coalesce(s.open, 0)
            || ' paise, recovered ' || coalesce(s.recovered, 0) || ' paise, recovery ledger rows ' || coalesce(-l.total, 0) || ' paise' as what
       from users u
@@ -100,7 +113,7 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
  * gross and deductions; and a run's bank_payout lines are debits of a bank-mode run, at most its net.
  */
 async function booksViolations(database: Database): Promise<string[]> {
-  const found = await database.query<{ what: string }>(`
+  const found = await database.query<ViolationRow>(`
     with m as (select coalesce(transfer_id, id) as tid, sum(amount_paise) as s from ledger_entries group by 1),
          b as (select transfer_id as tid, sum(amount_paise) as s from book_legs group by 1)
     select 'transfer ' || coalesce(m.tid, b.tid) || ': its legs sum to ' || (coalesce(m.s, 0) + coalesce(b.s, 0)) || ' paise' as what
@@ -178,7 +191,7 @@ async function booksViolations(database: Database): Promise<string[]> {
  * returns the process exit code (0 when they hold, 1 on any violation).
  */
 export async function verifyLedger(database: Database, print: (line: string) => void): Promise<number> {
-  const [size] = await database.query<{ members: string; rows: string; kinds: string }>(`
+  const [size] = await database.query<SizeRow>(`
     select (select count(*) from users)::text as members, count(*)::text as rows, count(distinct kind)::text as kinds
       from ledger_entries`);
   const n = (v: string) => Number(v).toLocaleString('en-IN');

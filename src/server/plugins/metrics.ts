@@ -124,6 +124,9 @@ function poolMetrics(database: Database, registry: Registry) {
   counter('backoffice_db_pool_acquire_wait_seconds_total', 'Seconds callers waited for a connection, together.', () => stats().waitSeconds);
 }
 
+/** Bank lines in transit (count, amount, oldest age in seconds) and batches waiting (draft, pending release). */
+type BankTransitRow = { lines: string; paise: string; oldest: number | null; draft: string; pending: string };
+
 /**
  * Bank transfers in transit and batches waiting, in one small statement: the lines in transit are
  * counted and the oldest found in bank_in_transit (only lines in transit are in it; its since
@@ -132,7 +135,7 @@ function poolMetrics(database: Database, registry: Registry) {
  * settlement or return); the batches waiting are counted on the same index.
  */
 async function bankTransit(database: Database) {
-  const [row] = await database.query<{ lines: string; paise: string; oldest: number | null; draft: string; pending: string }>(`
+  const [row] = await database.query<BankTransitRow>(`
     select (select count(*) from bank_in_transit)::int8 as lines,
            (select extract(epoch from now() - min(since))::float8 from bank_in_transit) as oldest,
            (select coalesce(sum(total_paise - settled_paise - returned_paise), 0) from bank_batches where status = 'released')::int8 as paise,

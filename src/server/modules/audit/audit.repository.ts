@@ -2,7 +2,7 @@ import { AUDIT_COUNT_CAP, type AUDIT_SORTS, type AuditEntry } from '../../../con
 import type { SortValue } from '../../../contract/common.ts';
 import { orderSql } from '../../lib/order.ts';
 import type { Database } from '../../db/client.ts';
-import { iso } from '../../db/rows.ts';
+import { iso, type CountRow } from '../../db/rows.ts';
 import type { auditLog } from '../../db/schema/system.ts';
 
 export interface AuditFilter {
@@ -72,7 +72,7 @@ export async function listAudit(database: Database, f: AuditFilter, sort: AuditS
       order by ${orderSql(sort, SORT_COLUMNS, 'a.id')} limit ${limit} offset ${(page - 1) * limit}`,
     w.params,
   );
-  const [{ n }] = await database.query<{ n: number }>(
+  const [{ n }] = await database.query<CountRow>(
     `select count(*)::int as n from (select 1 from audit_log a ${w.text} limit ${AUDIT_COUNT_CAP + 1}) c`,
     w.params,
   );

@@ -47,6 +47,12 @@ interface Entry {
 }
 
 type Log = { warn(o: object, m: string): void };
+/** The auth epoch's current value (CURRENT_VERSION). */
+type VersionRow = { v: number | string };
+/** The auth epoch's next value, just taken and announced. */
+type EpochRow = { w: number | string };
+/** Server copies that have not applied a version yet. */
+type BehindRow = { behind: number };
 
 export async function startSessionCache(database: Database, log: Log): Promise<SessionCache> {
   const id = randomUUID();
@@ -113,7 +119,7 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
       // Listen first, then read the version: a change in between is heard, not missed.
       stopListening = await database.listen(CHANNEL, apply, lost);
       if (closed) return void (await stopListening());
-      const [{ v }] = await database.query<{ v: number | string }>(CURRENT_VERSION);
+      const [{ v }] = await database.query<VersionRow>(CURRENT_VERSION);
       version = Math.max(version, Number(v));
       entries.clear();
       await database.query(`delete from server_copies where seen_at < now() - interval '1 hour'`);
@@ -199,14 +205,14 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
       if (least !== null && Number(v) <= Number(least)) return;
       // A version taken now is announced after every change committed before it: a copy that has
       // applied it has emptied its cache of them all.
-      const [{ w }] = await database.query<{ w: number | string }>(
+      const [{ w }] = await database.query<EpochRow>(
         `select w, pg_notify('${CHANNEL}', w::text) from (select nextval('auth_epoch')::int8 as w) s`,
       );
       const target = Number(w);
       const deadline = Date.now() + SETTLE_TIMEOUT_MS;
       await applied(target, SETTLE_TIMEOUT_MS);
       for (let pause = 2; Date.now() < deadline; pause = Math.min(pause * 2, 50)) {
-        const [{ behind }] = await database.query<{ behind: number }>(
+        const [{ behind }] = await database.query<BehindRow>(
           `select count(*)::int as behind from server_copies
             where applied_version < $1 and seen_at > now() - make_interval(secs => ${LIVE_SECONDS})`,
           [target],

@@ -4,12 +4,37 @@ import type { BankBatch, BankBatchStatus, BankFileTemplate, BankLine, BankLineSt
 import { paiseToRupees } from '../../../contract/common.ts';
 import { BANK_GATHER_LOCK } from '../../db/books.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { iso } from '../../db/rows.ts';
+import { iso, type CountRow } from '../../db/rows.ts';
+import type { bankBatches, bankTransferLines } from '../../db/schema/bank-transfers.ts';
+import type { users } from '../../db/schema/members.ts';
 
 /**
  * Money out to banks: the queries. Every money movement goes through db/books.ts (the service
  * posts); these read and mark the batches and their lines.
  */
+
+type Batch = typeof bankBatches.$inferSelect;
+type Line = typeof bankTransferLines.$inferSelect;
+type Paise = Line['amountPaise'];
+/** The money waiting to be gathered: lines with a primary account (n, total) and without (bad, bad_total). */
+type WaitingTotalsRow = { n: number; total: Paise; bad: number; bad_total: Paise };
+/** A waiting withdrawal whose member has no primary bank account. */
+type NotGatherableRow = {
+  entry_id: Line['ledgerEntryId'];
+  user_id: Line['userId'];
+  full_name: (typeof users.$inferSelect)['fullName'] | null;
+  amount_paise: Paise;
+};
+/** A new batch: its id, its lines and their total. */
+type GatheredRow = { id: Batch['id']; n: Batch['lines']; total: Batch['totalPaise'] };
+/** Lines of a batch and their total. */
+type LinesTotalRow = { n: Batch['lines']; total: Batch['totalPaise'] };
+/** The answers of one outcome planned for a batch (bank_plan, the import's temp table). */
+type PlannedBatchRow = { batch_id: Batch['id']; n: number; total: Paise; release_transfer_id: Batch['releaseTransferId'] };
+/** The import's answers by outcome. */
+type OutcomeRow = { outcome: string; n: number; total: Paise };
+/** An answer that neither settles nor returns a line, with the line's status when it names one. */
+type ProblemRow = { line: number; reference: Line['reference']; outcome: string; want: string; line_status: Line['status'] | null };
 
 const rupees = (paise: unknown) => paiseToRupees(Number(paise ?? 0));
 const isoOrNull = (v: unknown) => (v === null || v === undefined ? null : iso(v as Date | string));
@@ -30,14 +55,14 @@ const WAITING = sql`
 
 
 export async function gatherable(db: Db) {
-  const [totals] = rowsOf<{ n: string; total: string; bad: string; bad_total: string }>(await db.execute(sql`
+  const [totals] = rowsOf<WaitingTotalsRow>(await db.execute(sql`
     select count(*) filter (where b.user_id is not null)::int8 as n,
            coalesce(sum(w.amount_paise) filter (where b.user_id is not null), 0)::int8 as total,
            count(*) filter (where b.user_id is null)::int8 as bad,
            coalesce(sum(w.amount_paise) filter (where b.user_id is null), 0)::int8 as bad_total
       from (${WAITING}) w
       left join bank_accounts b on b.user_id = w.user_id and b.is_primary`));
-  const bad = rowsOf<{ entry_id: string; user_id: string; full_name: string | null; amount_paise: string }>(await db.execute(sql`
+  const bad = rowsOf<NotGatherableRow>(await db.execute(sql`
     select w.entry_id, w.user_id, u.full_name, w.amount_paise
       from (${WAITING}) w
       left join users u on u.user_id = w.user_id
@@ -62,7 +87,7 @@ export async function gatherable(db: Db) {
  */
 export async function gather(db: Db, createdBy: number, template: BankFileTemplate): Promise<{ batchId: number; lines: number; totalPaise: number }> {
   await db.execute(sql`select pg_advisory_xact_lock(${BANK_GATHER_LOCK}::int8)`);
-  const [row] = rowsOf<{ id: string; n: string; total: string }>(await db.execute(sql`
+  const [row] = rowsOf<GatheredRow>(await db.execute(sql`
     with batch as (insert into bank_batches (created_by, template) values (${createdBy}, ${template}) returning id),
     src as (
       select nextval(pg_get_serial_sequence('bank_transfer_lines', 'id')) as id, w.entry_id, w.user_id, w.amount_paise,
@@ -125,7 +150,7 @@ export async function batchById(db: Db, id: number): Promise<BankBatch | null> {
 export async function listBatches(db: Db, status: BankBatchStatus | undefined, page: number, limit: number) {
   const where = status ? sql`where b.status = ${status}` : sql``;
   const rows = rowsOf<BatchRow>(await db.execute(sql`${BATCH_SELECT} ${where} order by b.id desc limit ${limit} offset ${(page - 1) * limit}`));
-  const [{ n }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::int8 as n from bank_batches b ${where}`));
+  const [{ n }] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from bank_batches b ${where}`));
   return { data: rows.map(toBatch), total: Number(n) };
 }
 
@@ -156,7 +181,7 @@ export async function lockBatch(db: Db, id: number): Promise<LockedBatch | null>
 
 /** Cancels a draft (the caller holds it locked): its lines turn 'cancelled', so WAITING offers them again. */
 export async function markCancelled(db: Db, batchId: number, by: number): Promise<{ lines: number; totalPaise: number }> {
-  const [row] = rowsOf<{ n: string; total: string }>(await db.execute(sql`
+  const [row] = rowsOf<LinesTotalRow>(await db.execute(sql`
     with freed as (
       update bank_transfer_lines set status = 'cancelled', cancelled = true where batch_id = ${batchId} and status = 'queued' returning amount_paise
     ), batch as (
@@ -167,7 +192,7 @@ export async function markCancelled(db: Db, batchId: number, by: number): Promis
 }
 
 export async function queuedTotal(db: Db, batchId: number): Promise<{ lines: number; totalPaise: number }> {
-  const [row] = rowsOf<{ n: string; total: string }>(await db.execute(sql`
+  const [row] = rowsOf<LinesTotalRow>(await db.execute(sql`
     select count(*)::int8 as n, coalesce(sum(amount_paise), 0)::int8 as total from bank_transfer_lines where batch_id = ${batchId} and status = 'queued'`));
   return { lines: Number(row.n), totalPaise: Number(row.total) };
 }
@@ -220,7 +245,7 @@ export async function listLines(db: Db, batchId: number, status: BankLineStatus 
     select t.*, u.full_name, e.kind as source_kind from bank_transfer_lines t left join users u on u.user_id = t.user_id
       left join ledger_entries e on e.id = t.ledger_entry_id
      where ${where} order by t.id limit ${limit} offset ${(page - 1) * limit}`));
-  const [{ n }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::int8 as n from bank_transfer_lines t where ${where}`));
+  const [{ n }] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from bank_transfer_lines t where ${where}`));
   return { data: rows.map(toLine), total: Number(n) };
 }
 
@@ -233,7 +258,7 @@ export async function inTransit(db: Db, page: number, limit: number): Promise<{ 
       left join users u on u.user_id = t.user_id
       left join ledger_entries e on e.id = t.ledger_entry_id
      order by it.since, it.line_id`));
-  const [{ n }] = rowsOf<{ n: string }>(await db.execute(sql`select count(*)::int8 as n from bank_in_transit`));
+  const [{ n }] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from bank_in_transit`));
   return { data: rows.map((r) => ({ ...toLine(r), ageDays: Number(r.age_days) })), total: Number(n) };
 }
 
@@ -352,7 +377,7 @@ export async function noteMemberDeleted(db: Db): Promise<number> {
 }
 
 export async function plannedByBatch(db: Db, outcome: 'settled' | 'returned') {
-  return rowsOf<{ batch_id: string; n: string; total: string; release_transfer_id: string | null }>(await db.execute(sql`
+  return rowsOf<PlannedBatchRow>(await db.execute(sql`
     select p.batch_id, count(*)::int8 as n, sum(p.amount_paise)::int8 as total, b.release_transfer_id
       from bank_plan p join bank_batches b on b.id = p.batch_id
      where p.outcome = ${outcome} group by p.batch_id, b.release_transfer_id order by p.batch_id`)).map((r) => ({
@@ -402,12 +427,12 @@ export async function countAnswered(db: Db, batchId: number, settled: { lines: n
 }
 
 export async function outcomeCounts(db: Db) {
-  return rowsOf<{ outcome: string; n: string; total: string }>(await db.execute(sql`
+  return rowsOf<OutcomeRow>(await db.execute(sql`
     select outcome, count(*)::int8 as n, coalesce(sum(amount_paise), 0)::int8 as total from bank_plan group by outcome`));
 }
 
 export async function problems(db: Db, cap: number) {
-  return rowsOf<{ line: number; reference: string; outcome: string; want: string; line_status: string | null }>(await db.execute(sql`
+  return rowsOf<ProblemRow>(await db.execute(sql`
     select line, reference, outcome, want, line_status from bank_plan
      where outcome not in ('settled', 'returned') order by ord limit ${cap}`));
 }

@@ -1,5 +1,7 @@
 import type { Database } from '../../db/client.ts';
-import { pageWith } from '../../db/rows.ts';
+import { pageWith, type DayRow } from '../../db/rows.ts';
+import type { bookAccounts, bookLegs } from '../../db/schema/books.ts';
+import type { ledgerEntries } from '../../db/schema/money.ts';
 
 /**
  * The books read (issue 25, docs/books.md). Raw SQL, designed for 10,000,000 transfers:
@@ -30,7 +32,7 @@ const nOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v
 
 /** Today in India (yyyy-mm-dd), as the database sees it. */
 export async function indiaToday(database: Database): Promise<string> {
-  const [row] = await database.query<{ day: string }>(`select ((now() at time zone 'Asia/Kolkata')::date)::text as day`);
+  const [row] = await database.query<DayRow>(`select ((now() at time zone 'Asia/Kolkata')::date)::text as day`);
   return row.day;
 }
 
@@ -46,7 +48,7 @@ export interface AccountRow {
  * book_daily, the member wallets from ledger_daily (every kind), both summed over their shards.
  */
 export async function trialBalance(database: Database, day: string) {
-  const rows = await database.query<AccountRow & { balance: string | number }>(`
+  const rows = await database.query<BalanceRow>(`
     with company as (
       select account, sum(total_paise)::int8 as total from book_daily where day <= $1::date group by account
     ), wallets as (
@@ -71,6 +73,15 @@ export interface PeriodTotals {
   debitsPaise: number;
   creditsPaise: number;
 }
+
+/** An account of the chart with its balance at the end of a day. */
+type BalanceRow = AccountRow & { balance: string | number };
+/** A transfer's legs on one account, added up. */
+type AccountLegsRow = Pick<typeof bookLegs.$inferSelect, 'account'> & Pick<typeof bookAccounts.$inferSelect, 'name'> & {
+  amount: (typeof bookLegs.$inferSelect)['amountPaise'];
+};
+/** A transfer's member lines: how many and their sum. */
+type LineTotalsRow = { lines: number; total: (typeof ledgerEntries.$inferSelect)['amountPaise'] };
 
 type TotalsRow = AccountRow & { opening: string | number; closing: string | number; legs: string | number; debits: string | number; credits: string | number };
 
@@ -290,7 +301,7 @@ export async function transferHeader(database: Database, id: number) {
 }
 
 export async function transferLegs(database: Database, id: number) {
-  const rows = await database.query<{ account: string; name: string; amount: string }>(`
+  const rows = await database.query<AccountLegsRow>(`
     select b.account, a.name, sum(b.amount_paise)::int8 as amount
       from book_legs b join book_accounts a on a.code = b.account
      where b.transfer_id = $1::int8
@@ -313,7 +324,7 @@ export const COUNTER_ACCOUNT = `
      then 'company_bank' else book_account(e.kind) end)`;
 
 export async function transferLineTotals(database: Database, id: number) {
-  const [row] = await database.query<{ lines: string; total: string }>(
+  const [row] = await database.query<LineTotalsRow>(
     `select count(*)::int8 as lines, coalesce(sum(e.amount_paise), 0)::int8 as total from ledger_entries e where ${LINES_OF}`, [id]);
   return { lines: n(row.lines), totalPaise: n(row.total) };
 }

@@ -1,5 +1,6 @@
 import type { DashboardDay, DashboardStats } from '../../../contract/dashboard.ts';
 import type { Database } from '../../db/client.ts';
+import type { bookDaily } from '../../db/schema/books.ts';
 import { statCounters } from '../../db/schema/system.ts';
 
 const COUNTERS = {
@@ -26,8 +27,12 @@ export async function stats(database: Database): Promise<DashboardStats> {
  * hot path: plain SQL the client prepares (Drizzle's statements pass their values where
  * EXPLAIN_QUERIES cannot see them); int8 arrives as a number from both drivers.
  */
+type Paise = (typeof bookDaily.$inferSelect)['totalPaise'];
+/** A day of the charts: new members, membership revenue, payouts made and failed. */
+type ChartDayRow = { date: string; new_members: number; revenue_paise: Paise; ok: number; failed: number };
+
 export async function charts(database: Database, days: number): Promise<DashboardDay[]> {
-  const rows = await database.query<{ date: string; new_members: number; revenue_paise: number; ok: number; failed: number }>(`
+  const rows = await database.query<ChartDayRow>(`
   with days as (
     select d::date as day
       from generate_series((now() at time zone 'Asia/Kolkata')::date - ($1::int - 1),

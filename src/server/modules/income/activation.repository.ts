@@ -3,7 +3,7 @@ import { isoToWireDate, paiseToRupees } from '../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, incomeSettings, type IncomeSettings, type MembershipDetail } from '../../../contract/income.ts';
 import { postSet } from '../../db/books.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { iso, isoDate } from '../../db/rows.ts';
+import { iso, isoDate, type DayRow, type Nullable } from '../../db/rows.ts';
 import type { memberships, users } from '../../db/schema/members.ts';
 import { levelIncomeCtes, type LevelShare } from './level-income.ts';
 import { dailyPaiseOf, type PlanTermsInForce } from './settings.ts';
@@ -16,7 +16,7 @@ export type ActivationMember = Pick<User, 'userId' | 'status'>;
 
 /** The business day in Asia/Kolkata (yyyy-mm-dd) by the database's clock, and the live member if any. */
 export async function todayAndMember(db: Db, userId: number): Promise<{ day: string; member: ActivationMember | null }> {
-  const [row] = rowsOf<{ day: string; userId: number | null; status: boolean | null }>(await db.execute(sql`
+  const [row] = rowsOf<DayRow & Nullable<ActivationMember>>(await db.execute(sql`
     select (now() at time zone 'Asia/Kolkata')::date::text as day, u.user_id as "userId", u.status
       from (select 1) one left join users u on u.user_id = ${userId} and u.deleted_at is null`));
   return { day: row.day, member: row.userId === null ? null : { userId: Number(row.userId), status: Boolean(row.status) } };

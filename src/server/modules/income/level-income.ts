@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { uplineCte } from '../network/tree.ts';
 
 /**
  * Level income (issue 16): on each activation the uplines 1–10 levels up get a share of the
@@ -27,7 +28,7 @@ export const shareOf = (pricePaise: number, bp: number) => {
 /**
  * The CTEs of the activation's one write statement (activation.repository postActivation) that
  * find who gets what; a recursive WITH must open the statement. `up`: the member's uplines,
- * `maxDepth` levels at most. `locked`: the member's row and every upline's, locked in user-id
+ * `maxDepth` levels at most (the network's upline walk, network/tree.ts). `locked`: the member's row and every upline's, locked in user-id
  * order (with their balance as of the lock), so two activations under a shared upline never
  * deadlock and the balances later moved in the statement cannot change meanwhile. `shares`
  * (level, user_id, amount): level k of `levelBp` goes to the upline at depth k (no compression)
@@ -38,12 +39,7 @@ export const shareOf = (pricePaise: number, bp: number) => {
  */
 export function levelIncomeCtes(memberId: number, maxDepth: number, levelBp: readonly number[], pricePaise: number, compression: boolean) {
   return sql`
-    up (user_id, depth) as (
-      select u.referred_by, 1 from users u where u.user_id = ${memberId} and u.referred_by is not null
-      union all
-      select u.referred_by, up.depth + 1 from up join users u on u.user_id = up.user_id
-       where u.referred_by is not null and up.depth < ${maxDepth}
-    ), locked as (
+    ${uplineCte(memberId, maxDepth)}, locked as (
       select u.user_id, u.status, u.deleted_at, u.balance_paise from users u
        where u.user_id = any (array(select user_id from up union all select ${memberId}::int8))
        order by u.user_id for update

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees } from '../../../contract/common.ts';
 import { bpToPercent, type Plan, type PlanVersion } from '../../../contract/income.ts';
 import { nameKey } from '../../db/schema/catalogue.ts';
+import type { membershipPlans, membershipPlanVersions } from '../../db/schema/income.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { iso, isoDate } from '../../db/rows.ts';
 import { dailyPaiseOf } from './settings.ts';
@@ -125,7 +126,7 @@ export async function planNameTaken(db: Db, name: string, exceptPlanId = 0): Pro
 }
 
 export async function insertPlan(db: Db, name: string): Promise<number> {
-  const [row] = rowsOf<{ planId: number }>(await db.execute(sql`insert into membership_plans (name) values (${name}) returning plan_id as "planId"`));
+  const [row] = rowsOf<Pick<typeof membershipPlans.$inferSelect, 'planId'>>(await db.execute(sql`insert into membership_plans (name) values (${name}) returning plan_id as "planId"`));
   return row.planId;
 }
 
@@ -140,7 +141,7 @@ export async function renamePlan(db: Db, planId: number, name: string): Promise<
  * replaced: then nothing is written and null comes back.
  */
 export async function upsertVersion(db: Db, planId: number, v: PlanVersionValues): Promise<number | null> {
-  const [row] = rowsOf<{ versionId: number }>(await db.execute(sql`
+  const [row] = rowsOf<Pick<typeof membershipPlanVersions.$inferSelect, 'versionId'>>(await db.execute(sql`
     insert into membership_plan_versions (plan_id, effective_from, price_paise, daily_mode, daily_value, duration_days, cap_paise, active, created_by)
     values (${planId}, ${v.effectiveFrom}::date, ${v.pricePaise}, ${v.dailyMode}, ${v.dailyValue}, ${v.durationDays}, ${v.capPaise}, ${v.active}, ${v.createdBy})
     on conflict (plan_id, effective_from) do update

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { DEFAULT_INCOME_SETTINGS, incomeSettings, type IncomeSettings } from '../../../contract/income.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
-import { isoDate } from '../../db/rows.ts';
+import { isoDate, type DayRow } from '../../db/rows.ts';
+import type { incomeSettingsVersions } from '../../db/schema/income.ts';
+import type { users } from '../../db/schema/members.ts';
 
 /**
  * What every part of the income engine reads: the business day in India time, the compensation
@@ -9,9 +11,18 @@ import { isoDate } from '../../db/rows.ts';
  * effective_from day; the one in force on a day is the latest that is not after it.
  */
 
+type SettingsVersion = typeof incomeSettingsVersions.$inferSelect;
+/** A version as the engine reads it (effective_from as text). */
+type VersionRow = Pick<SettingsVersion, 'versionId' | 'effectiveFrom' | 'settings'>;
+type TimelineRow = Pick<SettingsVersion, 'versionId' | 'settings'> & { from: SettingsVersion['effectiveFrom'] };
+/** A version with who saved it (the settings screen's history). */
+type StoredVersionRow = Pick<SettingsVersion, 'versionId' | 'effectiveFrom' | 'settings' | 'createdBy' | 'createdAt'> & {
+  createdByName: (typeof users.$inferSelect)['fullName'] | null;
+};
+
 /** Today's business day in Asia/Kolkata (yyyy-mm-dd), by the database's clock. */
 export async function istToday(db: Db): Promise<string> {
-  const [row] = rowsOf<{ day: string | Date }>(await db.execute(sql`select (now() at time zone 'Asia/Kolkata')::date::text as day`));
+  const [row] = rowsOf<DayRow>(await db.execute(sql`select (now() at time zone 'Asia/Kolkata')::date::text as day`));
   return isoDate(row.day);
 }
 
@@ -31,7 +42,7 @@ export interface SettingsInForce {
 
 /** The compensation settings in force on `day` (yyyy-mm-dd). */
 export async function settingsOn(db: Db, day: string): Promise<SettingsInForce> {
-  const [row] = rowsOf<{ versionId: number; effectiveFrom: string | Date; settings: unknown }>(await db.execute(sql`
+  const [row] = rowsOf<VersionRow>(await db.execute(sql`
     select version_id as "versionId", effective_from::text as "effectiveFrom", settings
       from income_settings_versions where effective_from <= ${day}::date
      order by effective_from desc limit 1`));
@@ -51,7 +62,7 @@ export interface SettingsTimeline {
 }
 
 export async function settingsTimeline(db: Db): Promise<SettingsTimeline> {
-  const rows = rowsOf<{ versionId: number; from: string | Date; settings: unknown }>(await db.execute(sql`
+  const rows = rowsOf<TimelineRow>(await db.execute(sql`
     select version_id as "versionId", effective_from::text as "from", settings from income_settings_versions order by effective_from`));
   const versions = rows.map((r) => ({
     versionId: Number(r.versionId),
@@ -109,7 +120,7 @@ export interface SettingsVersionRow {
 
 /** Every saved settings version, newest (latest effective_from) first. */
 export async function settingsVersions(db: Db): Promise<SettingsVersionRow[]> {
-  const rows = rowsOf<Omit<SettingsVersionRow, 'effectiveFrom'> & { effectiveFrom: string | Date; settings: unknown }>(await db.execute(sql`
+  const rows = rowsOf<StoredVersionRow>(await db.execute(sql`
     select s.version_id as "versionId", s.effective_from::text as "effectiveFrom", s.settings,
            s.created_by as "createdBy", u.full_name as "createdByName", s.created_at as "createdAt"
       from income_settings_versions s left join users u on u.user_id = s.created_by
@@ -128,7 +139,7 @@ export async function settingsVersions(db: Db): Promise<SettingsVersionRow[]> {
  * replaced: then nothing is written and null comes back.
  */
 export async function upsertSettingsVersion(db: Db, effectiveFrom: string, settings: IncomeSettings, createdBy: number | null): Promise<number | null> {
-  const [row] = rowsOf<{ versionId: number }>(await db.execute(sql`
+  const [row] = rowsOf<Pick<SettingsVersion, 'versionId'>>(await db.execute(sql`
     insert into income_settings_versions (effective_from, settings, created_by)
     values (${effectiveFrom}::date, ${JSON.stringify(settings)}::jsonb, ${createdBy})
     on conflict (effective_from) do update

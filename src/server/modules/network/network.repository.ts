@@ -1,16 +1,17 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { DownlineMember, DownlineTree, MemberRef, NetworkNode } from '../../../contract/network.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
-import { iso } from '../../db/rows.ts';
+import { iso, type Nullable } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
 
 type UserColumns = typeof users.$inferSelect;
-type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 /** A member as a downline shows them (spec §3 Downline member), by the schema's column names. */
 type MemberRow = Pick<UserColumns, 'userId' | 'fullName' | 'level' | 'state' | 'status' | 'createdAt'>;
 /** A direct referral in the genealogy: the member, whether deleted, and their own direct referrals. */
 type NodeRow = MemberRow & { deleted: boolean; directReferrals: number };
+/** How many rows the page's statement counted, beside each row of the page. */
+type Total = { total: number };
 
 /** MemberRow's columns of the users row aliased `a`, for the raw statements below. */
 const memberColumns = (a: string) =>
@@ -43,7 +44,7 @@ export async function directDownline(
   page: number,
   limit: number,
 ): Promise<{ total: number; members: DownlineMember[] } | null> {
-  const rows = await database.query<{ total: number } & Nullable<MemberRow>>(
+  const rows = await database.query<Total & Nullable<MemberRow>>(
     `select (select count(*) from users where referred_by = $1 and deleted_at is null and not can_sign_in) as total, x.*
        from users r left join (
          select ${memberColumns('u')} from users u
@@ -73,7 +74,7 @@ export async function directReferralCount(db: Db, userId: number): Promise<numbe
  * touch only the page's rows.
  */
 export async function childrenPage(db: Db, userId: number, page: number, limit: number): Promise<{ total: number; nodes: NetworkNode[] }> {
-  const rows = rowsOf<{ total: number } & Nullable<NodeRow>>(
+  const rows = rowsOf<Total & Nullable<NodeRow>>(
     await db.execute(sql`
       with c as materialized (select user_id from users where referred_by = ${userId} and not can_sign_in)
       select t.total, x.* from (select count(*) as total from c) t
@@ -129,6 +130,9 @@ const fromLevelJson = ([userId, fullName, level, state, status, createDate]: Lev
   createDate,
 });
 
+/** The member's card and their levels as the tree's statement sends them: [depth, count, [member, …]]. */
+type TreeRow = Pick<UserColumns, 'fullName' | 'level' | 'referralCode' | 'status'> & { levels: [number, number, LevelMemberJson[]][] };
+
 /** `created_at` as ISO 8601 in UTC to the millisecond, as `iso` writes a Date (db/rows.ts). */
 const ISO_CREATED = `to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -149,9 +153,7 @@ export async function downlineTree(
   depth: number,
   limit: number,
 ): Promise<{ member: Pick<MemberRef, 'fullName' | 'level' | 'referralCode' | 'status'>; levels: DownlineTree['levels'] } | null> {
-  const [row] = await database.query<Pick<MemberRef, 'fullName' | 'level' | 'referralCode' | 'status'> & {
-    levels: [number, number, LevelMemberJson[]][];
-  }>(
+  const [row] = await database.query<TreeRow>(
     `select r.full_name as "fullName", r.level, r.referral_code as "referralCode", r.status,
             (select coalesce(json_agg(json_build_array(d.depth, d.members,
                       (select coalesce(json_agg(json_build_array(u.user_id, u.full_name, u.level, u.state, u.status, ${ISO_CREATED})
@@ -171,6 +173,9 @@ export async function downlineTree(
   return { member, levels: short ? await walkedTree(database, userId, depth, limit, levels) : levels };
 }
 
+/** A member the fallback walk found, with the level it is on. */
+type WalkedRow = MemberRow & { depth: number };
+
 /** How many members of a level the fallback walk carries to the next one. */
 const WALK_WIDTH = 200;
 
@@ -187,7 +192,7 @@ async function walkedTree(
   limit: number,
   counted: DownlineTree['levels'],
 ): Promise<DownlineTree['levels']> {
-  const members = await database.query<MemberRow & { depth: number }>(
+  const members = await database.query<WalkedRow>(
     `with recursive walk(depth, ids) as (
        select 0, array[$1::int8]
        union all

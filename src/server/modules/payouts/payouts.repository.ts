@@ -6,7 +6,7 @@ import { orderSql } from '../../lib/order.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
 import { iso, pageWith } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
-import { dailyPayouts } from '../../db/schema/money.ts';
+import { dailyPayouts, type moneyRequests } from '../../db/schema/money.ts';
 
 export interface PayoutFilters {
   fromDate?: string;
@@ -15,7 +15,14 @@ export interface PayoutFilters {
   userName?: string;
 }
 
-type PayoutStatus = (typeof dailyPayouts.$inferSelect)['status'];
+type PayoutColumns = typeof dailyPayouts.$inferSelect;
+type PayoutStatus = PayoutColumns['status'];
+type PayoutId = Pick<PayoutColumns, 'id'>;
+/** A payout as a bulk Pay Now locks it. */
+type LockedPayoutRow = Pick<PayoutColumns, 'id' | 'userId' | 'amountPaise' | 'status' | 'runId'>;
+type RequestId = Pick<typeof moneyRequests.$inferSelect, 'id'>;
+/** A payout held by a pending approval request. */
+type HeldPayoutRow = { payoutId: PayoutColumns['id']; requestId: RequestId['id'] };
 
 /** A payout as the list and export statements give it: the day as text, the time as the driver reads it. */
 type PayoutRow = Pick<typeof dailyPayouts.$inferSelect,
@@ -236,14 +243,14 @@ export async function failedPayoutIds(database: Database, f: PayoutFilters, cap:
   const filter = where({ ...f, status: 'Failure' }, params);
   params.push(cap + 1);
   // daily_payouts_status_id_idx: the Failure rows by id (with a range, daily_payouts_date_id_idx).
-  const rows = await database.query<{ id: number }>(`
+  const rows = await database.query<PayoutId>(`
     select p.id from daily_payouts p join users u on u.user_id = p.user_id ${filter} order by p.id limit $${params.length}`, params);
   return rows.map((r) => Number(r.id));
 }
 
 /** The bulk's payouts, locked in id order (two bulks at once wait for each other, never deadlock). */
 export async function lockPayouts(db: Db, ids: number[]) {
-  const rows = rowsOf<{ id: number; userId: number; amountPaise: number; status: PayoutStatus; runId: number | null }>(await db.execute(sql`
+  const rows = rowsOf<LockedPayoutRow>(await db.execute(sql`
     select id::int8 as id, user_id::int8 as "userId", amount_paise::int8 as "amountPaise", status, run_id::int8 as "runId"
       from daily_payouts where id = any(${`{${ids.join(',')}}`}::int8[]) order by id for update`));
   return rows.map((r) => ({ ...r, id: Number(r.id), userId: Number(r.userId), amountPaise: Number(r.amountPaise), runId: orNull(r.runId) }));
@@ -259,7 +266,7 @@ export async function lockRunsOf(db: Db, payoutIds: number[]) {
 
 /** Pending approval requests holding any of these payouts (one by one or in a bulk): payout id → request id. */
 export async function pendingPayoutRequests(db: Db, ids: number[]): Promise<Map<number, number>> {
-  const rows = rowsOf<{ payoutId: number; requestId: number }>(await db.execute(sql`
+  const rows = rowsOf<HeldPayoutRow>(await db.execute(sql`
     select x.id::int8 as "payoutId", r.id::int8 as "requestId"
       from money_requests r
       cross join lateral (
@@ -274,7 +281,7 @@ export async function pendingPayoutRequests(db: Db, ids: number[]): Promise<Map<
 
 /** A pending bulk request of this maker and bulk, to add a later chunk's held payouts to. */
 export async function addToPendingBulk(db: Db, makerId: number, bulkId: string, ids: number[], paise: number): Promise<number | null> {
-  const [row] = rowsOf<{ id: number }>(await db.execute(sql`
+  const [row] = rowsOf<RequestId>(await db.execute(sql`
     update money_requests
        set payload = jsonb_set(payload, '{payoutIds}', (payload->'payoutIds') || ${JSON.stringify(ids)}::jsonb),
            amount_paise = amount_paise + ${paise}

@@ -24,6 +24,9 @@ export type IncomeSort = SortValue<(typeof INCOME_SORTS)[number]>;
 type BatchRow = Pick<typeof incomeBatches.$inferSelect, 'batchId' | 'rewardType' | 'runDate'> & { kind: IncomeFilters['kind']; runId: number | null };
 
 type Ledger = typeof ledgerEntries.$inferSelect;
+/** A level income credit, with its level read off the description. */
+type LevelCreditRow = CreditRow & { level: string | null };
+
 /** A receiver's credit as the statements give it: their name, rank, and the time as the driver reads it. */
 type CreditRow = Pick<Ledger, 'id' | 'batchId' | 'userId' | 'amountPaise'> & {
   userName: string;
@@ -76,6 +79,8 @@ export function wholeMonths(fromDate: string, toDate: string): string[] | null {
 
 type UserTotalRow = Pick<Ledger, 'userId'> & { paise: number; n: number };
 type Totals = Pick<typeof incomeMonthTotals.$inferSelect, 'users'> & { paise: number; n: number };
+/** What the months' reversals took back. */
+type ReversedTotal = { paise: (typeof incomeMonthTotals.$inferSelect)['totalPaise'] };
 type ReversalRow = Pick<Ledger, 'userId'> & { paise: number; runId: number | null };
 
 /**
@@ -120,7 +125,7 @@ async function receiverTotals(database: Database, f: IncomeFilters, sort: Income
           : `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users
                from income_month_users where kind = $1 and reward_key = $2 and month = any($3::date[])`,
         [f.kind, key, months]),
-        database.query<{ paise: number }>(`
+        database.query<ReversedTotal>(`
           select coalesce(sum(total_paise), 0)::int8 as paise from income_month_totals where kind = $1 and reward_key = $2 and month = any($3::date[])`,
         [f.kind, `${key}:reversed`, months]),
         database.query<UserTotalRow>(one
@@ -316,7 +321,7 @@ export async function incomeCsvBatch(
 export async function levelIncomeCsvBatch(database: Database, f: IncomeFilters, after: IncomeKeyset | null, size: number) {
   const params: unknown[] = [f.fromDate, f.toDate, after?.id ?? 0, size];
   if (f.userName) params.push(containsPattern(f.userName));
-  const rows = await database.query<CreditRow & { level: string | null }>(`
+  const rows = await database.query<LevelCreditRow>(`
     select ${CREDIT_COLUMNS}, substring(l.description from '^Level ([0-9]+) ') as level
       from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
      where l.kind = 'level_income' and ${IST_RANGE} and l.id > $3 ${f.userName ? `and ${NAME_MATCH(5)}` : ''}

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { maskPan, type MemberPan, type PanChangeRequest } from '../../../contract/tax.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
+import type { moneyRequests } from '../../db/schema/money.ts';
 import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -27,8 +28,11 @@ async function memberRow(db: Db, userId: number, lock: boolean): Promise<MemberR
   return row ? { ...row, userId: Number(row.userId) } : null;
 }
 
+/** A pending PAN change: its request and the PAN it asks for. */
+type PendingPanRow = Pick<typeof moneyRequests.$inferSelect, 'id'> & { pan: string };
+
 async function pendingOf(db: Db, userId: number): Promise<{ id: number; pan: string } | null> {
-  const [row] = rowsOf<{ id: number; pan: string }>(await db.execute(sql`
+  const [row] = rowsOf<PendingPanRow>(await db.execute(sql`
     select id, payload->>'pan' as pan from money_requests
      where status = 'pending' and kind = 'pan_change' and user_id = ${userId} order by id limit 1`));
   return row ? { id: Number(row.id), pan: row.pan } : null;

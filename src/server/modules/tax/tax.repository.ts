@@ -3,6 +3,7 @@ import { DEFAULT_INCOME_SETTINGS, percentToBp } from '../../../contract/income.t
 import type { TdsSection } from '../../../contract/tax.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { isoDate } from '../../db/rows.ts';
+import type { bookAccounts, bookDaily } from '../../db/schema/books.ts';
 import type { tdsQuarterMembers, tdsQuarterTotals } from '../../db/schema/money.ts';
 import { settingsTimeline } from '../income/settings.ts';
 
@@ -163,12 +164,19 @@ export interface StatementAccountRow {
   legs: number;
 }
 
+/** An income or expense account with its movement and legs over a period (book_daily). */
+type AccountMovementRow = Pick<typeof bookAccounts.$inferSelect, 'code' | 'name'> & {
+  type: StatementAccountRow['type'];
+  movement: (typeof bookDaily.$inferSelect)['totalPaise'];
+  legs: (typeof bookDaily.$inferSelect)['legs'];
+};
+
 /**
  * Each income and expense account of the chart with its movement over the days `from`..`to`
  * (credit-positive, summed over book_daily's days and shards: one primary-key range per account).
  */
 export async function accountMovements(db: Db, from: string, to: string): Promise<StatementAccountRow[]> {
-  const rows = rowsOf<{ code: string; name: string; type: 'income' | 'expense'; movement: number; legs: number }>(await db.execute(sql`
+  const rows = rowsOf<AccountMovementRow>(await db.execute(sql`
     select a.code, a.name, a.type, coalesce(m.movement, 0)::int8 as movement, coalesce(m.legs, 0)::int8 as legs
       from book_accounts a
       left join lateral (

@@ -2,10 +2,11 @@ import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { User, UserSort, UserSortKey } from '../../../contract/users.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
 import { memberSearchMatch } from '../../db/member-search.ts';
-import { iso, paramSql } from '../../db/rows.ts';
+import { iso, paramSql, type CountRow } from '../../db/rows.ts';
 import { orderSql } from '../../lib/order.ts';
 import { ranks } from '../../db/schema/catalogue.ts';
 import { users } from '../../db/schema/members.ts';
+import type { searchCounts, userSegments } from '../../db/schema/system.ts';
 
 export type NewUser = Omit<typeof users.$inferInsert, 'userId' | 'referralCode'>;
 
@@ -14,9 +15,18 @@ export function referralCodeFor(userId: number): string {
   return `BO${userId}`;
 }
 
+/** The next user id, taken from the sequence. */
+type NextIdRow = { id: UserColumns['userId'] };
+type UserId = Pick<UserColumns, 'userId'>;
+type KeptCount = Pick<typeof searchCounts.$inferSelect, 'matches'>;
+/** A page of the member list: each row with the count (`total`), and the kept count of a frequent search. */
+type UserPageRow = UserRow & { total: number | string | null; kept?: KeptCount['matches'] | string | null };
+/** What a bulk status change finds of each id. */
+type StatusRow = Pick<UserColumns, 'userId' | 'canSignIn' | 'status'> & { live: boolean };
+
 /** Inserts a member or account with its id and referral code taken in one statement. */
 export async function insertUser(db: Db, values: NewUser): Promise<typeof users.$inferSelect> {
-  const [{ id: userId }] = rowsOf<{ id: number }>(
+  const [{ id: userId }] = rowsOf<NextIdRow>(
     await db.execute(sql`select nextval(pg_get_serial_sequence('users', 'user_id')) as id`),
   );
   const [row] = await db.insert(users).values({ ...values, userId, referralCode: referralCodeFor(userId) }).returning();
@@ -148,9 +158,9 @@ const keptCountSql = (key: unknown[], arg: (v: unknown) => string) =>
 async function keepSearchCount(database: Database, key: unknown[], countSql: string, countParams: unknown[]): Promise<number> {
   return database.db.transaction(async (tx) => {
     await tx.execute(sql`lock table search_counts in share row exclusive mode`);
-    const [kept] = rowsOf<{ matches: number }>(await tx.execute(paramSql(KEPT_COUNT_SQL, key)));
+    const [kept] = rowsOf<KeptCount>(await tx.execute(paramSql(KEPT_COUNT_SQL, key)));
     if (kept) return Number(kept.matches);
-    const [{ n }] = rowsOf<{ n: number | string }>(await tx.execute(paramSql(countSql, countParams)));
+    const [{ n }] = rowsOf<CountRow>(await tx.execute(paramSql(countSql, countParams)));
     await tx.execute(sql.raw(`delete from search_counts where not (${SEARCH_COUNT_FRESH})`));
     await tx.execute(sql`insert into search_counts (term, level_key, rank_key, matches) values (${key[0]}, ${key[1]}, ${key[2]}, ${Number(n)})
       on conflict (term, level_key, rank_key) do update set matches = excluded.matches, counted_at = now()`);
@@ -237,7 +247,7 @@ export async function listUsers(database: Database, f: UserFilter): Promise<{ us
         from (select 1) o left join (${page(`select u.user_id from users u where ${filter} order by ${order('u')} ${window()}`)}) x on true
        order by ${pageOrder}`;
   }
-  const rows = await database.query<UserRow & { total: number | string | null; kept?: number | string | null }>(text, params);
+  const rows = await database.query<UserPageRow>(text, params);
   const members = rows.filter((r) => r.userId !== null).map(toUser);
   const first = rows[0];
   if (!term) return { users: members, total: Number(first.total) };
@@ -286,7 +296,7 @@ function keysetFilter(f: MemberFilter, arg: (v: unknown) => string): { where: st
 export async function memberIds(database: Database, f: MemberFilter, cap: number): Promise<number[]> {
   const { params, arg } = binder();
   const { where, order } = keysetFilter(f, arg);
-  const rows = await database.query<{ userId: number | string }>(
+  const rows = await database.query<UserId>(
     `select u.user_id as "userId" from users u where ${where} order by ${order} limit ${arg(cap + 1)}`, params);
   return rows.map((r) => Number(r.userId));
 }
@@ -305,7 +315,7 @@ export async function membersBatch(database: Database, f: MemberFilter, afterId:
 
 /** What a bulk status change finds of each id: whether it is a live member, staff, and its status. */
 export async function statusOf(db: Db, ids: number[]): Promise<{ userId: number; canSignIn: boolean; live: boolean; status: boolean }[]> {
-  const rows = rowsOf<{ userId: number | string; canSignIn: boolean; live: boolean; status: boolean }>(await db.execute(sql`
+  const rows = rowsOf<StatusRow>(await db.execute(sql`
     select user_id as "userId", can_sign_in as "canSignIn", deleted_at is null as live, status
       from users where user_id = any(${`{${ids.join(',')}}`}::int8[])`));
   return rows.map((r) => ({ ...r, userId: Number(r.userId) }));
@@ -317,7 +327,7 @@ export async function statusOf(db: Db, ids: number[]): Promise<{ userId: number;
  * the first's row locks, then re-checks `status <> $status` and leaves the rows it finds done.
  */
 export async function setMembersStatus(db: Db, ids: number[], status: boolean): Promise<number[]> {
-  const rows = rowsOf<{ userId: number | string }>(await db.execute(sql`
+  const rows = rowsOf<UserId>(await db.execute(sql`
     update users set status = ${status}, updated_at = now()
      where user_id = any(${`{${ids.join(',')}}`}::int8[]) and deleted_at is null and not can_sign_in and status <> ${status}
      returning user_id as "userId"`));
@@ -326,7 +336,7 @@ export async function setMembersStatus(db: Db, ids: number[], status: boolean): 
 
 /** The levels live members hold, from the trigger-kept user_segments (a few rows, never the table). */
 export async function memberLevels(database: Database): Promise<number[]> {
-  const rows = await database.query<{ level: number }>('select distinct level from user_segments where live > 0 order by level');
+  const rows = await database.query<Pick<typeof userSegments.$inferSelect, 'level'>>('select distinct level from user_segments where live > 0 order by level');
   return rows.map((r) => r.level);
 }
 

@@ -1,5 +1,8 @@
 import type { MemberLedgerFilters } from '../../../contract/wallet.ts';
 import type { Database } from '../../db/client.ts';
+import type { CountRow } from '../../db/rows.ts';
+import type { users } from '../../db/schema/members.ts';
+import type { ledgerEntries, moneyRequests } from '../../db/schema/money.ts';
 
 /**
  * Issue 24: one member's money for the member page — what they earned per kind, their membership
@@ -10,6 +13,20 @@ import type { Database } from '../../db/client.ts';
  *   (user_id, kind, created_at, id) INCLUDE (amount_paise, reversal_of) (drizzle/0025);
  * - the approval behind a line: money_requests_user_approved_idx (user_id, id) where approved.
  */
+
+type Ledger = typeof ledgerEntries.$inferSelect;
+type User = typeof users.$inferSelect;
+type Paise = Ledger['amountPaise'];
+/** A line and the member's balance after it. */
+type BalanceAfterRow = { id: Ledger['id']; after: Paise };
+/** The approved request behind a line, with its maker's and checker's names. */
+type LineApprovalRow = { id: (typeof moneyRequests.$inferSelect)['id']; entry: Ledger['id']; maker: User['fullName'] | null; checker: User['fullName'] | null };
+/** The member's lines of a kind added up, originals and reversals apart. */
+type KindSumRow = Pick<Ledger, 'kind'> & { reversal: boolean; total: Paise };
+/** A live account's name, kind and money. */
+type AccountRow = Pick<User, 'fullName' | 'canSignIn'> & { balance: User['balancePaise']; recovery: User['recoveryPaise'] };
+/** A statement period's opening balance, credits, debits and line count. */
+type StatementTotalsRow = { opening: Paise; credits: Paise; debits: Paise; lines: number };
 
 /** Where a CSV batch ended: the last line's time as the database wrote it (text, to the microsecond) and id. */
 export interface LedgerKeyset {
@@ -102,7 +119,7 @@ export async function ledgerPage(database: Database, userId: number, f: MemberLe
 /** How many lines match: one member's index range, counted from the index. */
 export async function ledgerCount(database: Database, userId: number, f: MemberLedgerFilters) {
   const { params, p } = statement();
-  const [row] = await database.query<{ n: string | number }>(
+  const [row] = await database.query<CountRow>(
     `select count(*)::int8 as n from ledger_entries where ${ledgerWhere(userId, f, p, null)}`, params);
   return Number(row.n);
 }
@@ -134,7 +151,7 @@ export async function balancesAfter(
   const bounds = [`l.user_id = ${u}::int8`, `(l.created_at, l.id) >= (${p(lower.at)}::text::timestamptz, ${p(lower.id)}::int8)`];
   if (upper) bounds.push(`(l.created_at, l.id) < (${p(upper.at)}::text::timestamptz, ${p(upper.id)}::int8)`);
   const startSql = start === null ? `(select balance_paise from users where user_id = ${u}::int8)` : `${p(start)}::int8`;
-  const rows = await database.query<{ id: string | number; after: string | number }>(`
+  const rows = await database.query<BalanceAfterRow>(`
     with w as (
       select l.id, coalesce(sum(l.amount_paise) over (order by l.created_at desc, l.id desc
                               rows between unbounded preceding and 1 preceding), 0) as newer
@@ -160,7 +177,7 @@ export interface LineApproval {
  */
 export async function approvalsOf(database: Database, userId: number, ids: number[]): Promise<Map<number, LineApproval>> {
   if (ids.length === 0) return new Map();
-  const rows = await database.query<{ id: string | number; entry: string | number; maker: string | null; checker: string | null }>(`
+  const rows = await database.query<LineApprovalRow>(`
     select m.id, l.id as entry, mk.full_name as maker, ck.full_name as checker
       from ledger_entries l
       join lateral (
@@ -178,7 +195,7 @@ export async function approvalsOf(database: Database, userId: number, ids: numbe
 
 /** The member's lines added up per kind, originals and reversals apart (from the index alone). */
 export async function sumsByKind(database: Database, userId: number) {
-  const rows = await database.query<{ kind: string; reversal: boolean; total: string | number }>(`
+  const rows = await database.query<KindSumRow>(`
     select kind, reversal_of is not null as reversal, sum(amount_paise)::int8 as total
       from ledger_entries where user_id = $1::int8
      group by kind, reversal_of is not null`, [userId]);
@@ -187,7 +204,7 @@ export async function sumsByKind(database: Database, userId: number) {
 
 /** A live account by id: a member (no sign-in) or a staff account; null when there is none. */
 export async function accountOf(database: Database, userId: number) {
-  const [row] = await database.query<{ fullName: string; canSignIn: boolean; balance: string | number; recovery: string | number }>(`
+  const [row] = await database.query<AccountRow>(`
     select full_name as "fullName", can_sign_in as "canSignIn", balance_paise::int8 as balance, recovery_paise::int8 as recovery
       from users where user_id = $1::int8 and deleted_at is null`, [userId]);
   return row ? { fullName: row.fullName, canSignIn: row.canSignIn, balancePaise: Number(row.balance), recoveryPaise: Number(row.recovery) } : null;
@@ -212,7 +229,7 @@ export async function membershipOf(database: Database, userId: number) {
  * or of ledger_user_created_idx (user_id, created_at).
  */
 export async function statementTotals(database: Database, userId: number, from: string, to: string) {
-  const [row] = await database.query<{ opening: string; credits: string; debits: string; lines: string }>(`
+  const [row] = await database.query<StatementTotalsRow>(`
     select coalesce(sum(amount_paise) filter (where created_at < ($2::date)::timestamp at time zone 'Asia/Kolkata'), 0)::int8 as opening,
            coalesce(sum(amount_paise) filter (where created_at >= ($2::date)::timestamp at time zone 'Asia/Kolkata' and amount_paise > 0), 0)::int8 as credits,
            coalesce(-sum(amount_paise) filter (where created_at >= ($2::date)::timestamp at time zone 'Asia/Kolkata' and amount_paise < 0), 0)::int8 as debits,

@@ -13,6 +13,9 @@ type User = typeof users.$inferSelect;
 /** A wallet row as the raw list and export statements give it (the name is the username, else the full name). */
 type TransactionRow = Pick<Ledger, 'id' | 'userId' | 'amountPaise'> & Pick<User, 'fullName'> & { userName: string; kind: LedgerKindName };
 
+/** An export batch's row: the time as ISO text, and the value its keyset goes on from. */
+type BatchRow = TransactionRow & { dateTime: string; cursorAt: string };
+
 /** The one mapper of a wallet transaction; `dateTime` is already ISO text. */
 const toTransaction = (r: TransactionRow, dateTime: string): WalletTransaction => ({
   id: r.id,
@@ -30,6 +33,8 @@ const WALLET_KINDS: readonly WalletType[] = ['wallet_recharge', 'wallet_withdraw
 const LISTED = `l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", u.full_name as "fullName",
   l.amount_paise as "amountPaise", l.created_at as "createdAt", l.kind`;
 type Listed = TransactionRow & { createdAt: Date | string };
+/** A page's row, carrying the filtered total. */
+type ListedPage = Listed & { total: number };
 type Counted = { n: number };
 
 /** The wallet list's filters as the service hands them over: dates yyyy-mm-dd, amounts in paise. */
@@ -175,7 +180,7 @@ export async function listWalletTransactions(database: Database, f: WalletListFi
       join users u on u.user_id = l.user_id
      order by ${mergedOrder(f.sort)}
      limit ${p(limit)} offset ${p(offset)}`;
-  const rows = await database.query<Listed & { total: number }>(text, params);
+  const rows = await database.query<ListedPage>(text, params);
   let total = rows.length > 0 ? Number(rows[0].total) : 0;
   if (rows.length === 0 && offset > 0) {
     const counted = statement();
@@ -198,7 +203,7 @@ export async function walletTransactionsBatch(database: Database, f: WalletListF
   const take = p(size);
   const ranges = kinds.map((k) => kindRows(kindRange(k, f, p, after), take));
   const byDate = sortParts(f.sort).key === 'createdAt';
-  const rows = await database.query<TransactionRow & { dateTime: string; cursorAt: string }>(`
+  const rows = await database.query<BatchRow>(`
     select l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", u.full_name as "fullName",
            l.amount_paise as "amountPaise",
            to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",

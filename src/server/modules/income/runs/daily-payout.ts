@@ -3,6 +3,8 @@ import { isoToWireDate } from '../../../../contract/common.ts';
 import { percentToBp, type IncomeSettings } from '../../../../contract/income.ts';
 import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import type { CountRow } from '../../../db/rows.ts';
+import type { memberships } from '../../../db/schema/members.ts';
 import { sendToBank } from './bank-payout.ts';
 import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
 
@@ -191,7 +193,7 @@ export const dailyPayout: RunKindHandler = {
   isDue: (period, settings, now) =>
     isBusinessDay(period.start, settings) && (period.start < now.day || (period.start === now.day && now.time >= settings.payoutTime)),
   async begin(tx, scope) {
-    const [row] = rowsOf<{ n: number }>(await tx.execute(sql`select count(*)::int8 as n from memberships where status = 'active'`));
+    const [row] = rowsOf<CountRow>(await tx.execute(sql`select count(*)::int8 as n from memberships where status = 'active'`));
     return {
       total: Number(row.n),
       state: {
@@ -208,7 +210,7 @@ export const dailyPayout: RunKindHandler = {
     for (let k = 1; k < parts; k++) {
       const offset = Math.floor((total * k) / parts) - 1;
       if (offset < 0) continue;
-      const [row] = rowsOf<{ id: number }>(await tx.execute(sql`
+      const [row] = rowsOf<Pick<typeof memberships.$inferSelect, 'id'>>(await tx.execute(sql`
         select id::int8 as id from memberships where status = 'active' order by id offset ${offset} limit 1`));
       if (row && (ends.length === 0 || Number(row.id) > ends[ends.length - 1])) ends.push(Number(row.id));
     }

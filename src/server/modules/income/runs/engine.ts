@@ -3,6 +3,7 @@ import { isoToWireDate } from '../../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
 import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { isRetryable, retryPause } from '../../../db/retry.ts';
+import type { LockRow } from '../../../db/rows.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
 import { istToday, settingsTimeline, type SettingsInForce, type SettingsTimeline } from '../settings.ts';
@@ -118,7 +119,7 @@ class Conflict extends Error {}
 
 
 async function chunk(tx: Db, runId: number, slice: number, size: number): Promise<ChunkOutcome> {
-  const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RUN_LOCK + slice}, ${runId}::int) as locked`));
+  const [lock] = rowsOf<LockRow>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RUN_LOCK + slice}, ${runId}::int) as locked`));
   if (!lock.locked) return 'busy';
   const run = await repo.runById(tx, runId);
   const from = run?.cursors[slice];

@@ -1,7 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client.ts';
-import { inRange, type RunKindHandler } from './kind.ts';
-import { chunkCte, dailyDue, directsCte, memberCount, teamCtes } from './team.ts';
+import type { users } from '../../../db/schema/members.ts';
+import { inRange, type RunKindHandler, type Tally } from './kind.ts';
+import { chunkCte, dailyDue, directsCte, memberCount, teamCtes, type PaidRow } from './team.ts';
+
+/** A chunk's promotions: members gone through, the last of them (the cursor after), members promoted. */
+type PromotedRow = Pick<Tally, 'units'> & PaidRow & { cursor: (typeof users.$inferSelect)['userId'] | null };
 
 /**
  * Rank promotion (daily, issue 16): members who meet a higher rank's criteria move up to it,
@@ -84,7 +88,7 @@ export const rankPromotion: RunKindHandler = {
   async step(tx, scope, cursor, limit) {
     const ladder = (scope.state.ladder ?? []) as LadderRank[];
     if (ladder.length === 0) return { units: 0, paid: 0, failed: 0, grossPaise: 0, deductionsPaise: 0, failedPaise: 0, cursor, done: true };
-    const [row] = rowsOf<{ units: number; cursor: number | null; paid: number }>(await tx.execute(sql`
+    const [row] = rowsOf<PromotedRow>(await tx.execute(sql`
       with recursive ${chunkCte(cursor, limit)}, ${directsCte(cursor)}, ${teamCtes(sql`chunk`, null)},
       ${bestCtes(ladder, sql`chunk`)},
       promoted as (
@@ -120,7 +124,7 @@ export const rankPromotion: RunKindHandler = {
   async preview(db) {
     const ladder = await ladderOf(db);
     if (ladder.length === 0) return { units: 0, paid: 0, failed: 0, grossPaise: 0, deductionsPaise: 0, failedPaise: 0 };
-    const [row] = rowsOf<{ paid: number }>(await db.execute(sql`
+    const [row] = rowsOf<PaidRow>(await db.execute(sql`
       with recursive everyone as (select user_id from users), ${directsCte(null)}, ${teamCtes(sql`everyone`, null)},
       ${bestCtes(ladder, sql`everyone`)}
       select count(*)::int8 as paid from best`));

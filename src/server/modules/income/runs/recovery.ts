@@ -3,7 +3,19 @@ import { isoToWireDate, paiseToRupees } from '../../../../contract/common.ts';
 import type { MemberRecovery, RunKind } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { isoDate } from '../../../db/rows.ts';
+import type { incomeRuns, runShortfalls } from '../../../db/schema/income.ts';
+import type { users } from '../../../db/schema/members.ts';
 import { AppError } from '../../../lib/errors.ts';
+
+type Shortfall = typeof runShortfalls.$inferSelect;
+/** What a member owes in all (users.recovery_paise). */
+type OwedRow = { owed: (typeof users.$inferSelect)['recoveryPaise'] };
+/** A shortfall not yet recovered, with its run's kind and period. */
+type OpenShortfallRow = Pick<Shortfall, 'runId'> & Pick<typeof incomeRuns.$inferSelect, 'periodStart'> & {
+  kind: RunKind;
+  paise: Shortfall['shortfallPaise'];
+  recovered: Shortfall['recoveredPaise'];
+};
 
 /**
  * Recoveries (issue 22): a reversal records what a member's balance no longer covered as a
@@ -13,10 +25,10 @@ import { AppError } from '../../../lib/errors.ts';
  * settles). This reads what a member owes, for the member page.
  */
 export async function memberRecovery(db: Db, userId: number): Promise<MemberRecovery> {
-  const [member] = rowsOf<{ owed: number }>(await db.execute(sql`
+  const [member] = rowsOf<OwedRow>(await db.execute(sql`
     select recovery_paise::int8 as owed from users where user_id = ${userId} and deleted_at is null`));
   if (!member) throw new AppError(404, `Member ${userId} not found`);
-  const rows = rowsOf<{ runId: number; kind: RunKind; periodStart: string; paise: number; recovered: number }>(await db.execute(sql`
+  const rows = rowsOf<OpenShortfallRow>(await db.execute(sql`
     select s.run_id::int8 as "runId", r.kind, r.period_start::text as "periodStart", s.shortfall_paise::int8 as paise,
            s.recovered_paise::int8 as recovered
       from run_shortfalls s join income_runs r on r.run_id = s.run_id

@@ -1,30 +1,39 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import type { CountRow, ExistsRow } from '../../../db/rows.ts';
+import type { users } from '../../../db/schema/members.ts';
+import type { ledgerEntries, moneyRequests } from '../../../db/schema/money.ts';
 import { inRange, type MemberRange } from './kind.ts';
 
 /** A reversal's reads and writes (reversal.ts): the run's money, its approval, and its ranges of members. */
+
+type Paise = (typeof ledgerEntries.$inferSelect)['amountPaise'];
+/** What a run's ledger rows add up to. */
+type NetRow = { net: Paise };
+/** How many members the next range holds, and its last one. */
+type RangeEndRow = CountRow & { last: (typeof users.$inferSelect)['userId'] | null };
 
 /**
  * What the run credited in all, net of its deductions (and of any Pay Now lines written on its
  * Failure rows); what it sent on to the bank (bank_payout) is not a deduction: it was paid.
  */
 export async function runNetPaise(db: Db, runId: number): Promise<number> {
-  const [row] = rowsOf<{ net: string | number | null }>(await db.execute(sql`
+  const [row] = rowsOf<NetRow>(await db.execute(sql`
     select coalesce(sum(amount_paise), 0)::int8 as net from ledger_entries where run_id = ${runId} and reversal_of is null and kind <> 'bank_payout'`));
   return Number(row.net);
 }
 
 /** True when the run wrote a ledger row of this member (an operator never reverses their own money). */
 export async function paidInRun(db: Db, runId: number, userId: number): Promise<boolean> {
-  const [row] = rowsOf<{ yes: boolean }>(await db.execute(sql`
+  const [row] = rowsOf<ExistsRow>(await db.execute(sql`
     select exists (select 1 from ledger_entries where user_id = ${userId} and run_id = ${runId}) as yes`));
   return Boolean(row.yes);
 }
 
 /** The pending approval request reversing this run, if there is one. */
 export async function pendingReversal(db: Db, runId: number): Promise<number | null> {
-  const [row] = rowsOf<{ id: number }>(await db.execute(sql`
+  const [row] = rowsOf<Pick<typeof moneyRequests.$inferSelect, 'id'>>(await db.execute(sql`
     select id::int8 as id from money_requests
      where status = 'pending' and kind = 'run_reversal' and payload->>'runId' = ${String(runId)} limit 1`));
   return row ? Number(row.id) : null;
@@ -143,7 +152,7 @@ export async function beginReversal(db: Db, runId: number, actorId: number, reve
  * it also holds every member of the run without a ledger row (Failure rows, promotions).
  */
 export async function reversalRangeEnd(db: Db, runId: number, after: number, size: number): Promise<number | null> {
-  const [row] = rowsOf<{ n: number; last: number | null }>(await db.execute(sql`
+  const [row] = rowsOf<RangeEndRow>(await db.execute(sql`
     select count(*)::int8 as n, max(user_id)::int8 as last from (
       select distinct l.user_id from ledger_entries l
        where l.run_id = ${runId}::int8 and l.user_id > ${after}::int8 order by l.user_id limit ${size}) m`));

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { BANK_GATHER_LOCK } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import type { LockRow } from '../../../db/rows.ts';
 import { AppError } from '../../../lib/errors.ts';
 import type { MoneyResult } from '../../../lib/idempotency.ts';
 import { holdForApproval, aboveThreshold, type MoneyContext } from '../../approvals/four-eyes.ts';
@@ -41,7 +42,7 @@ const REVERSAL_LOCK = 800_926;
  * (another copy holds the run, or it is not reversing); 'more' or 'reversed' otherwise.
  */
 export async function reversalChunk(tx: Db, runId: number, size: number): Promise<{ next: 'more' | 'reversed'; done: reversals.Compensated } | null> {
-  const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${REVERSAL_LOCK}, ${runId}::int) as locked`));
+  const [lock] = rowsOf<LockRow>(await tx.execute(sql`select pg_try_advisory_xact_lock(${REVERSAL_LOCK}, ${runId}::int) as locked`));
   if (!lock.locked) return null;
   // The run's row first (as Pay Now takes a payout's run before the payout: issue 24), so the two never deadlock.
   const run = await repo.runById(tx, runId, true);

@@ -1,8 +1,18 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type IncomeSettings } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import type { ranks } from '../../../db/schema/catalogue.ts';
+import type { ledgerEntries } from '../../../db/schema/money.ts';
 import { inRange, type RunKindHandler, type RunPeriod, type Tally } from './kind.ts';
-import { chunkCte, creditChunk, dailyDue, directsCte, memberCount, monthOf, periodOver, teamCtes } from './team.ts';
+import { chunkCte, creditChunk, dailyDue, directsCte, memberCount, monthOf, periodOver, teamCtes, type PaidRow } from './team.ts';
+
+type Rank = typeof ranks.$inferSelect;
+/** The referral bonus's preview: members gone through and members it would pay. */
+type UnitsPaidRow = Pick<Tally, 'units'> & PaidRow;
+/** A rank's monthly reward. */
+type RankRewardRow = Pick<Rank, 'rankId'> & { paise: Rank['monthlyRewardPaise'] };
+/** The monthly reward's preview: members it would pay and the sum. */
+type AwardTotalsRow = PaidRow & { gross: (typeof ledgerEntries.$inferSelect)['amountPaise'] };
 
 /**
  * The reward runs (issue 16), credits as ledger `reward` rows in the run's income batch (kind
@@ -77,7 +87,7 @@ export const referralBonus: RunKindHandler = {
   async preview(db, scope) {
     const amountPaise = rupeesToPaise(scope.settings.referralBonus);
     if (amountPaise === 0) return NOTHING;
-    const [row] = rowsOf<{ units: number; paid: number }>(await db.execute(sql`
+    const [row] = rowsOf<UnitsPaidRow>(await db.execute(sql`
       with ${directsCte(null)}, ${qualifiedCte}
       select (select count(*) from users)::int8 as units, count(*)::int8 as paid from qualified`));
     const paid = Number(row.paid);
@@ -111,7 +121,7 @@ function rankRewardsCte(rewards: Record<string, number>): SQL {
 /** What the month pays, or null when it pays nothing (mode off, no rewarding rank, amount 0). */
 async function monthlyStateOf(db: Db, settings: IncomeSettings): Promise<MonthlyState | null> {
   if (settings.monthlyRewardMode === 'rank') {
-    const ranks = rowsOf<{ rankId: number; paise: number }>(await db.execute(sql`
+    const ranks = rowsOf<RankRewardRow>(await db.execute(sql`
       select rank_id as "rankId", monthly_reward_paise::int8 as paise from ranks
        where status and monthly_reward_paise > 0 order by rank_id`));
     if (ranks.length === 0) return null;
@@ -172,7 +182,7 @@ export const monthlyReward: RunKindHandler = {
     const state = await monthlyStateOf(db, scope.settings);
     if (!state) return NOTHING;
     const units = await memberCount(db);
-    const [row] = rowsOf<{ paid: number; gross: number }>(await db.execute(sql`
+    const [row] = rowsOf<AwardTotalsRow>(await db.execute(sql`
       with recursive everyone as (select user_id from users), ${awardCtes(state, scope.period, sql`everyone`)}
       select count(*)::int8 as paid, coalesce(sum(amount), 0)::int8 as gross from award`));
     return { ...NOTHING, units, paid: Number(row.paid), grossPaise: Number(row.gross) };

@@ -1,8 +1,19 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { percentToBp } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import type { bookDaily } from '../../../db/schema/books.ts';
+import type { ranks } from '../../../db/schema/catalogue.ts';
 import type { RunKindHandler, RunPeriod, RunScope } from './kind.ts';
-import { creditChunk, endBound, isoWeekOf, monthOf, periodOver } from './team.ts';
+import { creditChunk, endBound, isoWeekOf, monthOf, periodOver, type PaidRow } from './team.ts';
+
+type Rank = typeof ranks.$inferSelect;
+type Paise = (typeof bookDaily.$inferSelect)['totalPaise'];
+/** The period's membership revenue (book_daily of membership_revenue). */
+type RevenueRow = { paise: Paise };
+/** A rank's royalty weight. */
+type RankWeightRow = Pick<Rank, 'rankId'> & { weight: Rank['royaltyWeight'] };
+/** The pool, Σ weight × members, the eligible members and what their shares add up to. */
+type PoolRow = { pool: Paise; weightSum: number; eligible: number; shared: Paise };
 
 /**
  * Royalty: a pool (royaltyPoolPercent of the period's revenue, the membership fees) shared by rank
@@ -45,16 +56,16 @@ const eligibleFrom = (period: RunPeriod) => sql`
   where u.deleted_at is null and u.status and u.created_at < ${endBound(period)}`;
 
 async function stateOf(db: Db, period: RunPeriod, poolPercent: number): Promise<RoyaltyState> {
-  const [revenue] = rowsOf<{ paise: number }>(await db.execute(sql`
+  const [revenue] = rowsOf<RevenueRow>(await db.execute(sql`
     select coalesce(sum(total_paise), 0)::int8 as paise from book_daily
      where account = 'membership_revenue' and day between ${period.start}::date and ${period.end}::date`));
   const revenuePaise = Math.max(0, Number(revenue.paise));
   const poolBp = percentToBp(poolPercent);
-  const ranks = rowsOf<{ rankId: number; weight: number }>(await db.execute(sql`
+  const ranks = rowsOf<RankWeightRow>(await db.execute(sql`
     select rank_id as "rankId", royalty_weight::int8 as weight from ranks where status and royalty_weight > 0 order by rank_id`));
   const weights: Record<string, number> = Object.fromEntries(ranks.map((r) => [String(r.rankId), Number(r.weight)]));
   // Pool, Σweights and Σshares in SQL with numeric: no float ever touches the money.
-  const [row] = rowsOf<{ pool: number; weightSum: number; eligible: number; shared: number }>(await db.execute(sql`
+  const [row] = rowsOf<PoolRow>(await db.execute(sql`
     with ${weightsCte(weights)},
     pool as (select floor(${revenuePaise}::numeric * ${poolBp}::int8 / 10000)::int8 as paise),
     by_weight as (select w.weight, count(*)::int8 as n from ${eligibleFrom(period)} group by w.weight),
@@ -114,7 +125,7 @@ export const royalty: RunKindHandler = {
     if (state.weightSum === 0 || state.poolPaise === 0) {
       return { units: state.eligible, paid: 0, failed: 0, grossPaise: 0, deductionsPaise: 0, failedPaise: 0 };
     }
-    const [row] = rowsOf<{ paid: number }>(await db.execute(sql`
+    const [row] = rowsOf<PaidRow>(await db.execute(sql`
       with ${weightsCte(state.weights)}
       select count(*) filter (where ${share(state)} > 0)::int8 as paid from ${eligibleFrom(scope.period)}`));
     return {

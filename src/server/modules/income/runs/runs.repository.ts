@@ -2,9 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees, type SortValue } from '../../../../contract/common.ts';
 import type { Run, RunDetail, RunKind, RunLine, RUN_SORTS, RunStatus } from '../../../../contract/income.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
-import { iso, isoDate } from '../../../db/rows.ts';
-import { incomeRuns } from '../../../db/schema/income.ts';
-import { moneyRequests } from '../../../db/schema/money.ts';
+import { iso, isoDate, type CountRow } from '../../../db/rows.ts';
+import { incomeRuns, type runShortfalls } from '../../../db/schema/income.ts';
+import type { memberships, users } from '../../../db/schema/members.ts';
+import { moneyRequests, type incomeBatches } from '../../../db/schema/money.ts';
 import { orderSql } from '../../../lib/order.ts';
 import type { RunScope, Tally } from './kind.ts';
 
@@ -26,6 +27,19 @@ export type RunRow = Pick<
   finishedAt: Date | string | null;
   reversedAt: Date | string | null;
 };
+
+type RunId = Pick<RunRow, 'runId'>;
+type Shortfall = typeof runShortfalls.$inferSelect;
+/** A member's shortfall on a run, with the member's name. */
+type ShortfallRow = Pick<Shortfall, 'userId'> & {
+  userName: (typeof users.$inferSelect)['fullName'];
+  paise: Shortfall['shortfallPaise'];
+  recovered: Shortfall['recoveredPaise'];
+};
+/** A membership's first day as text. */
+type StartsOnRow = { day: (typeof memberships.$inferSelect)['startsOn'] };
+/** An operator's name (full name, else username). */
+type NameRow = { name: (typeof users.$inferSelect)['fullName'] | null };
 
 const RUN_COLUMNS = sql.raw(`
   r.run_id::int8 as "runId", r.kind, r.period_start::text as "periodStart", r.period_end::text as "periodEnd", r.status,
@@ -145,7 +159,7 @@ export interface NewRun {
  * income_runs_once_uq: a concurrent start waits for the first to commit, then finds its row).
  */
 export async function insertRun(db: Db, run: NewRun): Promise<number | null> {
-  const [row] = rowsOf<{ runId: number }>(await db.execute(sql`
+  const [row] = rowsOf<RunId>(await db.execute(sql`
     insert into income_runs (kind, period_start, period_end, status, settings, settings_version_id, started_by)
     values (${run.kind}, ${run.periodStart}::date, ${run.periodEnd}::date, 'running', ${JSON.stringify(run.settings)}::jsonb,
             ${run.settingsVersionId}, ${run.startedBy})
@@ -155,7 +169,7 @@ export async function insertRun(db: Db, run: NewRun): Promise<number | null> {
 }
 
 export async function createBatch(db: Db, batch: { kind: string; rewardType: string | null; runDate: string }, runId: number): Promise<number> {
-  const [row] = rowsOf<{ batchId: number }>(await db.execute(sql`
+  const [row] = rowsOf<Pick<typeof incomeBatches.$inferSelect, 'batchId'>>(await db.execute(sql`
     insert into income_batches (kind, reward_type, run_date, run_id)
     values (${batch.kind}, ${batch.rewardType}, ${batch.runDate}::date, ${runId}) returning batch_id as "batchId"`));
   return Number(row.batchId);
@@ -211,14 +225,14 @@ export async function markResumed(db: Db, runId: number): Promise<boolean> {
 
 /** The ids of the runs in any of these statuses, oldest period first. */
 export async function runsWithStatus(db: Db, statuses: RunStatus[]): Promise<number[]> {
-  const rows = rowsOf<{ runId: number }>(await db.execute(sql`
+  const rows = rowsOf<RunId>(await db.execute(sql`
     select run_id::int8 as "runId" from income_runs where status = any(${`{${statuses.join(',')}}`}::text[]) order by period_start, run_id`));
   return rows.map((r) => Number(r.runId));
 }
 
 /** Runs of a kind from a day on (the schedule's look-back), reversed ones included. */
 export async function runsSince(db: Db, kind: RunKind, from: string): Promise<{ runId: number; periodStart: string; status: RunStatus }[]> {
-  const rows = rowsOf<{ runId: number; periodStart: string; status: RunStatus }>(await db.execute(sql`
+  const rows = rowsOf<Pick<RunRow, 'runId' | 'periodStart' | 'status'>>(await db.execute(sql`
     select run_id::int8 as "runId", period_start::text as "periodStart", status from income_runs
      where kind = ${kind} and period_start >= ${from}::date order by period_start, run_id`));
   return rows.map((r) => ({ ...r, runId: Number(r.runId), periodStart: isoDate(r.periodStart) }));
@@ -236,12 +250,12 @@ export async function listRuns(db: Db, f: { kind?: RunKind; status?: RunStatus }
   const rows = rowsOf<RunRow>(await db.execute(sql`
     select ${RUN_COLUMNS} from income_runs r left join users s on s.user_id = r.started_by left join users v on v.user_id = r.reversed_by
      where ${where} order by ${order} limit ${limit} offset ${(page - 1) * limit}`));
-  const [count] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int8 as n from income_runs r where ${where}`));
+  const [count] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from income_runs r where ${where}`));
   return { data: rows.map(normalise).map(toRun), total: Number(count.n) };
 }
 
 export async function shortfallsOf(db: Db, runId: number): Promise<RunDetail['shortfalls']> {
-  const rows = rowsOf<{ userId: number; userName: string; paise: number; recovered: number }>(await db.execute(sql`
+  const rows = rowsOf<ShortfallRow>(await db.execute(sql`
     select f.user_id::int8 as "userId", coalesce(u.username, u.full_name) as "userName", f.shortfall_paise::int8 as paise,
            f.recovered_paise::int8 as recovered
       from run_shortfalls f join users u on u.user_id = f.user_id
@@ -256,7 +270,7 @@ export async function shortfallsOf(db: Db, runId: number): Promise<RunDetail['sh
  * oldest active membership's first day, one row of memberships_active_idx (ids follow activation).
  */
 export async function firstEarningDay(db: Db): Promise<string | null> {
-  const [row] = rowsOf<{ day: string | null }>(await db.execute(sql`
+  const [row] = rowsOf<StartsOnRow>(await db.execute(sql`
     select starts_on::text as day from memberships where status = 'active' order by id limit 1`));
   return row?.day ? isoDate(row.day) : null;
 }
@@ -278,7 +292,7 @@ export async function runsBatch(db: Db, f: { kind?: RunKind; status?: RunStatus 
 /** Names of operators by id (the reversal's requester), for the run's labelled fields. */
 export async function nameOf(db: Db, userId: number | null): Promise<string | null> {
   if (userId === null) return null;
-  const [row] = rowsOf<{ name: string | null }>(await db.execute(sql`
+  const [row] = rowsOf<NameRow>(await db.execute(sql`
     select coalesce(full_name, username) as name from users where user_id = ${userId}`));
   return row?.name ?? null;
 }

@@ -2,14 +2,19 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { IncomeSettings } from '../../../../contract/income.ts';
 import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
+import type { CountRow } from '../../../db/rows.ts';
+import { downlineWalkCte } from '../../network/tree.ts';
 import { addDays } from '../settings.ts';
-import type { RunPeriod, RunScope } from './kind.ts';
+import type { RunPeriod, RunScope, Tally } from './kind.ts';
 
 /**
  * What the royalty, reward and rank-promotion runs share: their periods, when they are due, the
  * chunk of members a step goes through, and the network figures they measure a member by (active
  * direct referrals, team size, team business), each one set-based statement part.
  */
+
+/** A preview's count of the members a run would credit (or promote): `count(*)::int8 as paid`. */
+export type PaidRow = Pick<Tally, 'paid'>;
 
 /** How deep a walk down the referral tree goes ("all levels", bounded). */
 export const TEAM_DEPTH = 50;
@@ -61,8 +66,8 @@ export const directsCte = (cursor: number | null) => sql`
      group by c.referred_by)`;
 
 /**
- * The CTEs `team_walk` and `team(user_id, size, business)` for the members of `roots` (a CTE name
- * with a user_id column): size = live members below (all levels, at most TEAM_DEPTH), business =
+ * The CTEs `team_walk` (the network's downline walk, network/tree.ts) and `team(user_id, size,
+ * business)` for the members of `roots` (a CTE name with a user_id column): size = live members below (all levels, at most TEAM_DEPTH), business =
  * the membership fees of everyone below (all levels), only fees sold within `within` when given.
  * Walks down the tree from the roots through users_referred_by_idx; over a whole run every member
  * is visited once per ancestor (members × average depth), the top of the tree in the first chunk.
@@ -71,12 +76,7 @@ export const directsCte = (cursor: number | null) => sql`
 export function teamCtes(roots: SQL, within: RunPeriod | null): SQL {
   const feeWindow = within ? sql`and m.created_at >= ${startBound(within)} and m.created_at < ${endBound(within)}` : sql``;
   return sql`
-  team_walk(root, member, live, depth) as (
-    select r.user_id, u.user_id, u.deleted_at is null, 1 from ${roots} r join users u on u.referred_by = r.user_id
-    union all
-    select w.root, u.user_id, u.deleted_at is null, w.depth + 1
-      from team_walk w join users u on u.referred_by = w.member where w.depth < ${TEAM_DEPTH}
-  ),
+  ${downlineWalkCte(roots, TEAM_DEPTH)},
   team as (
     select w.root as user_id, count(*) filter (where w.live)::int8 as size, coalesce(sum(m.amount_paise), 0)::int8 as business
       from team_walk w left join memberships m on m.user_id = w.member ${feeWindow}
@@ -125,6 +125,6 @@ export async function creditChunk(tx: Db, scope: RunScope, chunk: CreditChunk, c
 
 /** Members in all (the progress bar's total for kinds that go through every member). */
 export async function memberCount(db: Db): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int8 as n from users`));
+  const [row] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from users`));
   return Number(row.n);
 }
