@@ -3,22 +3,10 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rowsOf, type Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema/system.ts';
-import { audit, auditRow, type AuditEntry } from './audit.ts';
+import { audit, auditRow } from './audit.ts';
 import type { Ctx } from './context.ts';
 import { AppError } from './errors.ts';
-
-/**
- * What a money handler answers, stored with its key so a retry gets the very same answer, and
- * what it did for the audit log: the wrapper writes that row in the same transaction (with the
- * key's answer, in one statement), so no money movement goes unaudited.
- */
-export interface MoneyResult {
-  status: number;
-  body: unknown;
-  audit: AuditEntry;
-  /** Work the movement leaves to the background once it has committed (a long reversal's next ranges). */
-  afterCommit?: () => void;
-}
+import type { MoneyResult } from './money/movement.ts';
 
 type StoredKey = Pick<typeof idempotencyKeys.$inferSelect, 'requestHash' | 'statusCode' | 'response'>;
 

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { actorId, type Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import { moneyContext, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
 import { activationBody } from '../../../contract/income.ts';
 import { bankChangeRequest } from '../../../contract/banks.ts';
 import { applyBankChange } from '../banks/banks.service.ts';
@@ -23,7 +23,6 @@ import { reverseRun } from '../income/runs/reversal.ts';
 import { replayBulkPayouts, transferAdmin } from '../payouts/payouts.service.ts';
 import { decideWithdrawal, rechargeOrWithdraw } from '../wallet/wallet.service.ts';
 import * as repo from './approvals.repository.ts';
-import { moneyContext, type MoneyContext } from './four-eyes.ts';
 
 export function listApprovals(ctx: Ctx, input: { status?: ApprovalStatus; sort: repo.ApprovalSort; page: number; limit: number }) {
   return repo.listApprovals(ctx.database.db, input.status, input.sort, input.page, input.limit);

@@ -6,8 +6,8 @@ import type { Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError, invalidInput } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { holdForApproval, moneyContext, type MoneyContext } from '../approvals/four-eyes.ts';
+import { moneyContext, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
+import { holdForApproval } from '../../lib/money/four-eyes.ts';
 import { requireUser } from '../users/users.service.ts';
 import * as repo from './banks.repository.ts';
 

@@ -3,8 +3,8 @@ import { LEVELS, percentToBp, type ActivationBody, type MembershipDetail } from 
 import type { Db } from '../../db/client.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { aboveThreshold, formatRupees, holdForApproval, refuseOwnWallet, type MoneyContext } from '../approvals/four-eyes.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
+import { aboveThreshold, formatRupees, holdForApproval, refuseOwnWallet } from '../../lib/money/four-eyes.ts';
 import * as repo from './activation.repository.ts';
 import { requireMemberWallet } from '../wallet/wallet.service.ts';
 import { MAX_WALK } from './level-income.ts';

@@ -4,9 +4,9 @@ import type { CompensationBounds } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import { iso } from '../../db/rows.ts';
-import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
+import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
 import { changeDetails, settingsProjection } from './projection.ts';
 import { addDays, istToday, settingsOn, settingsVersions, upsertSettingsVersion, type SettingsVersionRow } from './settings.ts';
 

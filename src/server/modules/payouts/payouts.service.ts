@@ -4,10 +4,10 @@ import type { Db } from '../../db/client.ts';
 import { postEntries, postEntry, type LedgerPosting } from '../../db/books.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import {
-  countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason, type MoneyContext,
-} from '../approvals/four-eyes.ts';
+  countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason,
+} from '../../lib/money/four-eyes.ts';
 import { requireMemberWallet } from '../wallet/wallet.service.ts';
 import { sendToBank } from '../income/runs/bank-payout.ts';
 import * as repo from './payouts.repository.ts';

@@ -4,8 +4,8 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { holdForApproval, moneyContext, type MoneyContext } from '../approvals/four-eyes.ts';
+import { moneyContext, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
+import { holdForApproval } from '../../lib/money/four-eyes.ts';
 import { settingsOn, istToday } from '../income/settings.ts';
 
 /**

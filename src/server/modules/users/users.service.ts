@@ -6,7 +6,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/system.ts';
 import { audit, auditRow } from '../../lib/audit.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { MoneyResult } from '../../lib/money/movement.ts';
 import type { Actor, Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import * as repo from './users.repository.ts';

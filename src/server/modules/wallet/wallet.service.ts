@@ -5,11 +5,10 @@ import { iso } from '../../db/rows.ts';
 import { postEntry } from '../../db/books.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import {
   countDailyCredit, holdForApproval, movedToday, needsApproval, operatorDay, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason,
-  type MoneyContext,
-} from '../approvals/four-eyes.ts';
+} from '../../lib/money/four-eyes.ts';
 import { actorId } from '../../lib/context.ts';
 import * as repo from './wallet.repository.ts';
 import * as withdrawals from './withdrawals.repository.ts';

@@ -4,7 +4,7 @@ import { DEFAULT_INCOME_SETTINGS, RUN_KINDS, type RunKind } from '../../../../co
 import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { isRetryable, retryPause } from '../../../db/retry.ts';
 import { AppError } from '../../../lib/errors.ts';
-import type { MoneyResult } from '../../../lib/idempotency.ts';
+import type { MoneyResult } from '../../../lib/money/movement.ts';
 import { istToday, settingsTimeline, type SettingsInForce, type SettingsTimeline } from '../settings.ts';
 import type { RunPeriod, Tally } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
