@@ -1,10 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { paiseToRupees } from '../../../contract/common.ts';
-import type { ApprovalKind } from '../../../contract/approvals.ts';
+import type { ApprovalKind, AwaitingApproval } from '../../../contract/approvals.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { operatorMemberDaily, type moneyRequests, type operatorDailyCredits } from '../../db/schema/money.ts';
 import { AppError } from '../errors.ts';
-import type { MoneyContext, MoneyResult } from './movement.ts';
+import type { MoneyContext, MoneyDone } from './movement.ts';
 
 type Credited = Pick<typeof operatorDailyCredits.$inferSelect, 'paise' | 'debitPaise'>;
 type RequestId = Pick<typeof moneyRequests.$inferSelect, 'id'>;
@@ -139,7 +139,7 @@ export interface HeldMovement {
  * endpoint answers 202 with the request's id (and the idempotency wrapper stores that answer,
  * so a retry gets the same id).
  */
-export async function holdForApproval(tx: Db, ctx: MoneyContext, held: HeldMovement): Promise<MoneyResult> {
+export async function holdForApproval(tx: Db, ctx: MoneyContext, held: HeldMovement): Promise<MoneyDone<AwaitingApproval>> {
   const [created] = rowsOf<RequestId>(await tx.execute(sql`
     insert into money_requests (kind, user_id, amount_paise, payload, maker_id)
     values (${held.kind}, ${held.userId}, ${held.amountPaise}, ${JSON.stringify(held.payload)}::jsonb, ${ctx.makerId})

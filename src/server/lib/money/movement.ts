@@ -31,15 +31,44 @@ export function moneyContext(ctx: Ctx): MoneyContext {
   return { actorId: actor, makerId: actor, approved: false, approvalThresholdPaise, dailyCreditLimitPaise, dailyDebitLimitPaise };
 }
 
-/**
- * What a money handler answers, stored with its key so a retry gets the very same answer, and
- * what it did for the audit log: the wrapper writes that row in the same transaction (with the
- * key's answer, in one statement), so no money movement goes unaudited.
- */
-export interface MoneyResult {
-  status: number;
-  body: unknown;
+/** The answer of a movement that was done: what the approval records and shows the checker. */
+export type MoneyReply<D = unknown> = { success: true; message: string; data: D };
+
+/** The success statuses a money endpoint answers with (201 created, 202 filed for a checker). */
+export type MoneyDoneStatus = 200 | 201 | 202;
+/** The statuses of a refusal a movement answers (and commits) instead of throwing it. */
+export type MoneyRefusalStatus = 400 | 403 | 404 | 409 | 422;
+
+/** The body of an error answer, as every endpoint's errors are (`errorResponse` in the contract). */
+export interface MoneyRefusal {
+  success: false;
+  message: string;
+}
+
+interface Outcome<S, B> {
+  status: S;
+  body: B;
   audit: AuditEntry;
   /** Work the movement leaves to the background once it has committed (a long reversal's next ranges). */
   afterCommit?: () => void;
 }
+
+/** A movement that was done (or filed for a checker): `T` is the endpoint's reply. */
+export type MoneyDone<T> = Outcome<MoneyDoneStatus, T>;
+
+/**
+ * A refusal that must still commit what it wrote (an approval that found its request expired
+ * marks it so). A refusal that writes nothing throws an AppError instead, which rolls back.
+ */
+export type MoneyRefused = Outcome<MoneyRefusalStatus, MoneyRefusal>;
+
+/**
+ * What a money handler answers, stored with its key so a retry gets the very same answer, and
+ * what it did for the audit log: the wrapper writes that row in the same transaction (with the
+ * key's answer, in one statement), so no money movement goes unaudited. `T` is the reply the
+ * endpoint declares in the contract (`idempotent` hands it to the route, which must declare it).
+ */
+export type MoneyResult<T> = MoneyDone<T> | MoneyRefused;
+
+/** Whether a movement answered a refusal (status ≥ 400). */
+export const isRefused = <T>(result: MoneyResult<T>): result is MoneyRefused => result.status >= 400;

@@ -1,12 +1,13 @@
-import { BULK_IDS_CAP, type Approval, type ApprovalKind, type ApprovalStatus, type BulkDecision, type BulkDecisionResult } from '../../../contract/approvals.ts';
+import { BULK_IDS_CAP, type Approval, type approvalsApi, type ApprovalKind, type ApprovalStatus, type BulkDecision, type BulkDecisionResult } from '../../../contract/approvals.ts';
 import { isoToWireDate } from '../../../contract/common.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import { transferBody } from '../../../contract/payouts.ts';
 import { rechargeBody, withdrawalDecisionBody } from '../../../contract/wallet.ts';
 import type { Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { actorId, type Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { moneyContext, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
+import { isRefused, moneyContext, type MoneyRefused, type MoneyReply, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
 import { activationBody } from '../../../contract/income.ts';
 import { bankChangeRequest } from '../../../contract/banks.ts';
 import { applyBankChange } from '../banks/banks.service.ts';
@@ -60,7 +61,7 @@ export function myRequestsBatch(ctx: Ctx, status: ApprovalStatus | undefined, be
  * its own audit row, so one refusal rolls back that request alone. A request already decided the
  * same way (a repeated bulk) is reported as done before, never decided twice.
  */
-export async function decideMany(tx: Db, ctx: Ctx, body: BulkDecision): Promise<MoneyResult> {
+export async function decideMany(tx: Db, ctx: Ctx, body: BulkDecision): Promise<MoneyResult<ReplyOf<typeof approvalsApi.bulk>>> {
   const done: BulkDecisionResult['done'] = [];
   const failed: BulkDecisionResult['failed'] = [];
   const after: (() => void)[] = [];
@@ -74,8 +75,8 @@ export async function decideMany(tx: Db, ctx: Ctx, body: BulkDecision): Promise<
         await audit(sp, ctx, result.audit);
         return result;
       });
-      if (outcome.status >= 400) {
-        failed.push({ id, message: (outcome.body as { message: string }).message });
+      if (isRefused(outcome)) {
+        failed.push({ id, message: outcome.body.message });
         continue;
       }
       if (outcome.afterCommit) after.push(outcome.afterCommit);
@@ -116,7 +117,7 @@ export async function getApproval(ctx: Ctx, id: number): Promise<Approval> {
  * parsed with the endpoint's own schema again, so a request can only replay what that endpoint
  * accepts.
  */
-async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown, checker: Ctx): Promise<MoneyResult> {
+async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown, checker: Ctx): Promise<MoneyResult<MoneyReply>> {
   const { database } = checker;
   switch (kind) {
     case 'wallet_recharge':
@@ -190,7 +191,7 @@ async function refuseDecided(tx: Db, id: number): Promise<never> {
  * refused (balance, payout already paid, daily limit) everything rolls back and the request stays
  * pending.
  */
-export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: string | undefined): Promise<MoneyResult> {
+export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: string | undefined): Promise<MoneyResult<ReplyOf<typeof approvalsApi.approve>>> {
   const checkerId = actorId(ctx);
   const claimed = await repo.claimPending(tx, id, { status: 'approved', checkerId, remarks: remarks ?? null });
   if (!claimed) return refuseDecided(tx, id);
@@ -227,7 +228,7 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
  * A request that can no longer be approved turns 'expired' (kept, with why), and the checker is
  * answered 409: the answer is stored like any other, so nothing moves and a retry answers the same.
  */
-async function expire(tx: Db, id: number, checkerId: number, why: string): Promise<MoneyResult> {
+async function expire(tx: Db, id: number, checkerId: number, why: string): Promise<MoneyRefused> {
   const message = `Approval request ${id} has expired: ${why}. Nothing moved`;
   await repo.markExpired(tx, id, checkerId, message);
   const data = (await repo.approvalById(tx, id))!;
@@ -243,7 +244,7 @@ async function expire(tx: Db, id: number, checkerId: number, why: string): Promi
 }
 
 /** POST /approvals/:id/reject: nothing moves. The maker may withdraw their own request this way. */
-export async function rejectRequest(tx: Db, ctx: Ctx, id: number, remarks: string): Promise<MoneyResult> {
+export async function rejectRequest(tx: Db, ctx: Ctx, id: number, remarks: string): Promise<MoneyResult<ReplyOf<typeof approvalsApi.reject>>> {
   const claimed = await repo.claimPending(tx, id, { status: 'rejected', checkerId: actorId(ctx), remarks });
   if (!claimed) return refuseDecided(tx, id);
   const data = (await repo.approvalById(tx, id))!;

@@ -1,5 +1,6 @@
 import { isoToWireDate, paiseToRupees } from '../../../contract/common.ts';
-import { LEVELS, percentToBp, type ActivationBody, type MembershipDetail } from '../../../contract/income.ts';
+import { LEVELS, percentToBp, type ActivationBody, type activationApi, type MembershipDetail } from '../../../contract/income.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { Db } from '../../db/client.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -19,7 +20,7 @@ import { addDays } from './settings.ts';
  * daily credit limit: the fee is revenue, and level income is the plan's own rule, not an
  * operator's credit.
  */
-export async function activateMembership(tx: Db, money: MoneyContext, body: ActivationBody): Promise<MoneyResult> {
+export async function activateMembership(tx: Db, money: MoneyContext, body: ActivationBody): Promise<MoneyResult<ReplyOf<typeof activationApi.activate>>> {
   refuseOwnWallet(money, body.userId);
   await requireMemberWallet(tx, body.userId); // staff hold no wallet nor membership (issue 22)
   const outside = body.paidVia === 'outside';

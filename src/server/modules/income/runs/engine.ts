@@ -240,7 +240,7 @@ export async function resumeRuns(database: Database): Promise<number[]> {
 export const runChunkSize = (database: Database) => workersOf(database).chunkSize;
 
 /** A reversal that left ranges for the background sets a worker going on it once it has committed. */
-export function afterReversal(database: Database, runId: number, result: MoneyResult & { background: boolean }): MoneyResult {
+export function afterReversal<T>(database: Database, runId: number, result: MoneyResult<T> & { background: boolean }): MoneyResult<T> {
   const { background, ...money } = result;
   return background ? { ...money, afterCommit: () => void kick(database, runId) } : money;
 }
