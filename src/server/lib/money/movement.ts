@@ -1,9 +1,13 @@
+import type { z } from 'zod';
+import type { ApprovalKind } from '../../../contract/approvals.ts';
+import type { Db } from '../../db/client.ts';
 import type { AuditEntry } from '../audit.ts';
 import { actorId, type Ctx } from '../context.ts';
 
 /**
  * The shape every money movement shares (docs/structure.md, "A money movement"): who moves it and
- * under which rules (MoneyContext), and what it answers (MoneyResult).
+ * under which rules (MoneyContext), what it answers (MoneyResult), and how it declares itself to
+ * the approvals (Movement, listed in movements.ts).
  */
 
 /**
@@ -72,3 +76,50 @@ export type MoneyResult<T> = MoneyDone<T> | MoneyRefused;
 
 /** Whether a movement answered a refusal (status ≥ 400). */
 export const isRefused = <T>(result: MoneyResult<T>): result is MoneyRefused => result.status >= 400;
+
+/**
+ * When the direct path files a movement for a second operator instead of doing it (its execute
+ * applies the rule with four-eyes.ts; this says which rule it is, for the reader and the docs).
+ * - `summed`: when what the maker moved to and from the member today passes the approval threshold
+ *   (needsApproval), and it counts against the maker's daily credit or debit limit;
+ * - `threshold`: when this movement alone is above the threshold (aboveThreshold);
+ * - `always`: every time (a lever that makes money at scale, a number where money goes).
+ */
+export interface FourEyesPolicy {
+  holds: 'summed' | 'threshold' | 'always';
+  /** The maker's daily limit it counts against, if any. */
+  dailyLimit?: 'credit' | 'debit';
+  /** The rule in a sentence. */
+  rule: string;
+}
+
+/**
+ * A kind of money movement that may wait for a second operator (an ApprovalKind), declared in the
+ * module that owns it (`<module>.movements.ts`) and listed once in movements.ts. The approvals
+ * store its request (holdForApproval) and, when a checker approves it, parse the stored payload
+ * with `input` and run `execute` with money.approved: the very service function of the direct
+ * path, so the approval can do only what the endpoint accepts.
+ */
+/** What an approval records of a movement's answer and shows the checker (`result`): an object. */
+export type MovementReply = MoneyReply<Record<string, unknown>>;
+
+export interface Movement<K extends ApprovalKind = ApprovalKind, I = unknown, R extends MovementReply = MovementReply> {
+  kind: K;
+  /** The stored request's payload, as the direct path filed it. */
+  input: z.ZodType<I>;
+  fourEyes: FourEyesPolicy;
+  /**
+   * Why a pending request of this kind can no longer be approved (a change whose day has come),
+   * or null; read from the payload as it was stored, before it is parsed. The approvals check the
+   * maker and the member themselves.
+   */
+  expiry?(tx: Db, payload: unknown): Promise<string | null>;
+  /** The movement, replayed in the approval's transaction: `checker` is the approving operator's ctx. */
+  execute(tx: Db, money: MoneyContext, input: I, checker: Ctx): Promise<MoneyResult<R>>;
+}
+
+/** Declares a movement; the input and reply types are inferred from its schema and its execute. */
+export const defineMovement = <K extends ApprovalKind, I, R extends MovementReply>(movement: Movement<K, I, R>): Movement<K, I, R> => movement;
+
+/** The registry's type: one movement for every ApprovalKind (a new kind does not compile without its movement). */
+export type Movements = { readonly [K in ApprovalKind]: Movement<K> };

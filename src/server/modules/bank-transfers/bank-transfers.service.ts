@@ -124,8 +124,7 @@ export type BankRelease = MoneyReply<{ batchId: number; lines: number; total: nu
  * withdrawals_payable to bank_in_transit, its lines turn in transit; with the simulator provider
  * the lines are sent once the transaction has committed.
  */
-export async function replayBankRelease(tx: Db, money: MoneyContext, checker: Ctx, payload: unknown): Promise<MoneyResult<BankRelease>> {
-  const batchId = Number((payload as { batchId?: unknown } | null)?.batchId);
+export async function replayBankRelease(tx: Db, money: MoneyContext, checker: Ctx, batchId: number): Promise<MoneyResult<BankRelease>> {
   if (!Number.isSafeInteger(batchId) || batchId <= 0) throw new AppError(400, 'The request names no bank batch');
   const batch = await repo.lockBatch(tx, batchId);
   if (!batch) throw new AppError(404, `Bank batch ${batchId} not found`);

@@ -196,11 +196,3 @@ export async function changePlan(tx: Db, money: MoneyContext, bounds: Compensati
     },
   };
 }
-
-/** An approval's replay of a filed plan or plan change (the body is parsed with the endpoint's schema again). */
-export function replayPlan(tx: Db, money: MoneyContext, bounds: CompensationBounds, payload: unknown): Promise<MoneyResult<ReplyOf<typeof plansApi.create> | ReplyOf<typeof plansApi.change>>> {
-  const { planId, body } = payload as { planId?: number; body: unknown };
-  const input = planBody.parse(body);
-  return planId === undefined ? createPlan(tx, money, bounds, input) : changePlan(tx, money, bounds, Number(planId), input);
-}
-

@@ -1,5 +1,5 @@
 import { isoToWireDate } from '../../../contract/common.ts';
-import { DEFAULT_INCOME_SETTINGS, settingsBody, type IncomeSettings, type incomeSettingsApi, type SettingsVersion } from '../../../contract/income.ts';
+import { DEFAULT_INCOME_SETTINGS, type IncomeSettings, type incomeSettingsApi, type SettingsVersion } from '../../../contract/income.ts';
 import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { CompensationBounds } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
@@ -137,9 +137,3 @@ export async function saveSettings(
     },
   };
 }
-
-/** An approval's replay of a filed settings version (parsed with the endpoint's schema again). */
-export function replaySettings(tx: Db, money: MoneyContext, bounds: CompensationBounds, payload: unknown): Promise<MoneyResult<ReplyOf<typeof incomeSettingsApi.save>>> {
-  return saveSettings(tx, money, bounds, settingsBody.parse((payload as { body: unknown }).body));
-}
-

@@ -238,8 +238,8 @@ export async function payBulk(tx: Db, money: MoneyContext, body: { ids: number[]
 }
 
 /** An approved bulk request: its payouts paid as the bulk would pay them, with the checker as actor. */
-export async function replayBulkPayouts(tx: Db, money: MoneyContext, payload: unknown): Promise<MoneyResult<ReplyOf<typeof payoutsApi.payBulk>>> {
-  const ids = ((payload as { payoutIds?: unknown[] }).payoutIds ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+export async function replayBulkPayouts(tx: Db, money: MoneyContext, payload: { payoutIds?: unknown[] }): Promise<MoneyResult<ReplyOf<typeof payoutsApi.payBulk>>> {
+  const ids = (payload.payoutIds ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
   if (ids.length === 0) throw new AppError(400, 'The request names no payouts');
   // Approving the request is what was pending on these payouts: the pending check must not refuse them.
   return payBulk(tx, money, { ids });

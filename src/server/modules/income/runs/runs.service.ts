@@ -172,10 +172,11 @@ export async function fileRerun(tx: Db, ctx: Ctx, money: MoneyContext, input: Ru
 }
 
 /** An approved re-run: the run's first transaction in the approval's, its chunks once that has committed. */
-export async function replayRerun(tx: Db, ctx: Ctx, money: MoneyContext, payload: unknown): Promise<MoneyResult<MoneyReply<{ runId: number; status: RunStatus }>>> {
-  const { kind, date } = payload as { kind: RunKind; date: string };
-  const day = wireDateToIso(String(date));
-  if (!day) throw new AppError(400, `Invalid date ${String(date)}`);
+export async function replayRerun(
+  tx: Db, ctx: Ctx, money: MoneyContext, { kind, date }: { kind: RunKind; date: string },
+): Promise<MoneyResult<MoneyReply<{ runId: number; status: RunStatus }>>> {
+  const day = wireDateToIso(date);
+  if (!day) throw new AppError(400, `Invalid date ${date}`);
   const runId = await beginRun(tx, ctx.database, { kind, day, startedBy: money.makerId, rerunApproved: true });
   if (runId === null) throw new AppError(409, `The ${kindLabel(kind).toLowerCase()} period of ${String(date)} already has a run`);
   const run = (await repo.runById(tx, runId))!;
