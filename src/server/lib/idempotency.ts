@@ -3,22 +3,11 @@ import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rowsOf, type Db } from '../db/client.ts';
 import { idempotencyKeys } from '../db/schema/system.ts';
-import { audit, auditRow, type AuditEntry } from './audit.ts';
+import { audit, auditRow } from './audit.ts';
 import type { Ctx } from './context.ts';
 import { AppError } from './errors.ts';
-
-/**
- * What a money handler answers, stored with its key so a retry gets the very same answer, and
- * what it did for the audit log: the wrapper writes that row in the same transaction (with the
- * key's answer, in one statement), so no money movement goes unaudited.
- */
-export interface MoneyResult {
-  status: number;
-  body: unknown;
-  audit: AuditEntry;
-  /** Work the movement leaves to the background once it has committed (a long reversal's next ranges). */
-  afterCommit?: () => void;
-}
+import type { MoneyResult } from './money/movement.ts';
+import type { Sent } from './routes.ts';
 
 type StoredKey = Pick<typeof idempotencyKeys.$inferSelect, 'requestHash' | 'statusCode' | 'response'>;
 
@@ -76,12 +65,12 @@ async function refuseKeylessDuplicate(tx: Db, ctx: Ctx, request: FastifyRequest)
  * Without the header the movement runs in one transaction, refused as a duplicate when an
  * identical one was done less than a minute ago (refuseKeylessDuplicate).
  */
-export async function idempotent(
+export async function idempotent<T>(
   ctx: Ctx,
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (tx: Db) => Promise<MoneyResult>,
-): Promise<FastifyReply> {
+  work: (tx: Db) => Promise<MoneyResult<T>>,
+): Promise<Sent<T>> {
   const { db } = ctx.database;
   const header = request.headers[IDEMPOTENCY_HEADER];
   if (header === undefined) {
@@ -102,7 +91,7 @@ export async function idempotent(
   const hash = requestHash(request);
   const route = `${request.method} ${request.routeOptions.url ?? request.url}`;
 
-  let outcome: { replay: StoredKey } | { result: MoneyResult };
+  let outcome: { replay: StoredKey } | { result: MoneyResult<T> };
   try {
     outcome = await db.transaction(async (tx) => {
       const claimed = rowsOf(await tx.execute(sql`

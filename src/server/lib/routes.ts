@@ -8,12 +8,22 @@ import {
 /** The request a handler of endpoint E receives: params, query and body parsed by E's schemas. */
 export type EndpointRequest<E> = FastifyRequest<{ Params: ParamsOut<E>; Querystring: QueryOut<E>; Body: BodyOut<E> }>;
 
+declare const sentBody: unique symbol;
+
+/**
+ * A reply already sent with a body of type T (a money movement's answer, sent by `idempotent`):
+ * a handler may return it only if T is one of the endpoint's declared replies. A reply sent
+ * without saying what (a stream, a file) carries no T and passes. Without `then`: a FastifyReply
+ * is thenable, and what an async handler returns is awaited, which would drop T.
+ */
+export type Sent<T> = Omit<FastifyReply, 'then'> & { readonly [sentBody]?: T };
+
 /**
  * A route handler: HTTP only. It maps the request to a service's input and returns the answer
  * (sent with the endpoint's first success status), or sends on `reply` itself and returns it
  * (another status, a stream).
  */
-export type Handler<E> = (request: EndpointRequest<E>, reply: FastifyReply) => Promise<ReplyOf<E> | FastifyReply>;
+export type Handler<E> = (request: EndpointRequest<E>, reply: FastifyReply) => Promise<ReplyOf<E> | Sent<ReplyOf<E>>>;
 
 export type Handlers<G> = { [K in keyof G]: Handler<G[K]> };
 

@@ -4,7 +4,7 @@ import { paiseToRupees } from '../../../contract/common.ts';
 import type { Approval, APPROVAL_SORTS, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
 import type { SortValue } from '../../../contract/common.ts';
 import { orderBy } from '../../lib/order.ts';
-import { rowsOf, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
 import { moneyRequests } from '../../db/schema/money.ts';
@@ -110,13 +110,6 @@ export async function liveness(db: Db, makerId: number, userId: number | null): 
     .where(and(inArray(users.userId, ids), eq(users.status, true), isNull(users.deletedAt)));
   const live = new Set(rows.map((r) => r.userId));
   return { makerActive: live.has(makerId), memberActive: userId === null || live.has(userId) };
-}
-
-/** A settings change filed while no version was ever saved may start on its own day (the first save). */
-export async function firstSettingsSave(db: Db, kind: string): Promise<boolean> {
-  if (kind !== 'settings_change') return false;
-  const rows = rowsOf(await db.execute(sql`select 1 from income_settings_versions limit 1`));
-  return rows.length === 0;
 }
 
 /** An approval that found the request expired: it stays so, with why, decided by the checker who tried. */

@@ -1,29 +1,12 @@
-import { BULK_IDS_CAP, type Approval, type ApprovalKind, type ApprovalStatus, type BulkDecision, type BulkDecisionResult } from '../../../contract/approvals.ts';
-import { isoToWireDate } from '../../../contract/common.ts';
-import { transferBody } from '../../../contract/payouts.ts';
-import { rechargeBody, withdrawalDecisionBody } from '../../../contract/wallet.ts';
+import { BULK_IDS_CAP, type Approval, type approvalsApi, type ApprovalKind, type ApprovalStatus, type BulkDecision, type BulkDecisionResult } from '../../../contract/approvals.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import { actorId, type Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { activationBody } from '../../../contract/income.ts';
-import { bankChangeRequest } from '../../../contract/banks.ts';
-import { applyBankChange } from '../banks/banks.service.ts';
-import { replayBankRelease } from '../bank-transfers/bank-transfers.service.ts';
-import { panChangeRequest } from '../../../contract/tax.ts';
-import { applyPanChange } from '../tax/pan.service.ts';
-import { activateMembership } from '../income/activation.service.ts';
-import { replayPlan } from '../income/plans.service.ts';
-import { replayRerun } from '../income/runs/runs.service.ts';
-import { replaySettings } from '../income/settings.service.ts';
-import { istToday } from '../income/settings.ts';
-import { afterReversal, runChunkSize } from '../income/runs/engine.ts';
-import { reverseRun } from '../income/runs/reversal.ts';
-import { replayBulkPayouts, transferAdmin } from '../payouts/payouts.service.ts';
-import { decideWithdrawal, rechargeOrWithdraw } from '../wallet/wallet.service.ts';
+import { isRefused, moneyContext, type MoneyRefused, type MovementReply, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
+import { MOVEMENTS } from '../../lib/money/movements.ts';
 import * as repo from './approvals.repository.ts';
-import { moneyContext, type MoneyContext } from './four-eyes.ts';
 
 export function listApprovals(ctx: Ctx, input: { status?: ApprovalStatus; sort: repo.ApprovalSort; page: number; limit: number }) {
   return repo.listApprovals(ctx.database.db, input.status, input.sort, input.page, input.limit);
@@ -61,7 +44,7 @@ export function myRequestsBatch(ctx: Ctx, status: ApprovalStatus | undefined, be
  * its own audit row, so one refusal rolls back that request alone. A request already decided the
  * same way (a repeated bulk) is reported as done before, never decided twice.
  */
-export async function decideMany(tx: Db, ctx: Ctx, body: BulkDecision): Promise<MoneyResult> {
+export async function decideMany(tx: Db, ctx: Ctx, body: BulkDecision): Promise<MoneyResult<ReplyOf<typeof approvalsApi.bulk>>> {
   const done: BulkDecisionResult['done'] = [];
   const failed: BulkDecisionResult['failed'] = [];
   const after: (() => void)[] = [];
@@ -75,8 +58,8 @@ export async function decideMany(tx: Db, ctx: Ctx, body: BulkDecision): Promise<
         await audit(sp, ctx, result.audit);
         return result;
       });
-      if (outcome.status >= 400) {
-        failed.push({ id, message: (outcome.body as { message: string }).message });
+      if (isRefused(outcome)) {
+        failed.push({ id, message: outcome.body.message });
         continue;
       }
       if (outcome.afterCommit) after.push(outcome.afterCommit);
@@ -113,65 +96,25 @@ export async function getApproval(ctx: Ctx, id: number): Promise<Approval> {
 }
 
 /**
- * Runs a stored movement through the very service function of its direct path; the payload is
- * parsed with the endpoint's own schema again, so a request can only replay what that endpoint
- * accepts.
+ * Runs a stored movement through its movement (lib/money/movements.ts): the payload is parsed with
+ * the movement's own input schema and replayed by the very service function of its direct path,
+ * so a request can only replay what that endpoint accepts.
  */
-async function replay(tx: Db, ctx: MoneyContext, kind: ApprovalKind, payload: unknown, checker: Ctx): Promise<MoneyResult> {
-  const { database } = checker;
-  switch (kind) {
-    case 'wallet_recharge':
-    case 'wallet_withdrawal':
-      return rechargeOrWithdraw(tx, ctx, rechargeBody.parse(payload));
-    case 'admin_transfer':
-    case 'pay_payout':
-      return transferAdmin(tx, ctx, transferBody.parse(payload));
-    case 'pay_payout_bulk':
-      return replayBulkPayouts(tx, ctx, payload);
-    case 'withdrawal_approval': {
-      const { withdrawalId, ...decision } = payload as { withdrawalId: number };
-      return decideWithdrawal(tx, ctx, Number(withdrawalId), withdrawalDecisionBody.parse(decision));
-    }
-    case 'membership_activation':
-      return activateMembership(tx, ctx, activationBody.parse(payload));
-    case 'bank_account_change':
-      return applyBankChange(tx, ctx, bankChangeRequest.parse(payload));
-    case 'pan_change':
-      return applyPanChange(tx, ctx, panChangeRequest.parse(payload));
-    case 'run_reversal': {
-      const { runId, remarks } = payload as { runId: number; remarks: string };
-      return afterReversal(database, Number(runId), await reverseRun(tx, ctx, { runId: Number(runId), remarks: String(remarks) }, runChunkSize(database)));
-    }
-    case 'plan_create':
-    case 'plan_change':
-      return replayPlan(tx, ctx, checker.config.bounds, payload);
-    case 'settings_change':
-      return replaySettings(tx, ctx, checker.config.bounds, payload);
-    case 'run_rerun':
-      return replayRerun(tx, checker, ctx, payload);
-    case 'bank_batch_release':
-      return replayBankRelease(tx, ctx, checker, payload);
-  }
+function replay(tx: Db, money: MoneyContext, kind: ApprovalKind, payload: unknown, checker: Ctx): Promise<MoneyResult<MovementReply>> {
+  const movement = MOVEMENTS[kind];
+  return movement.execute(tx, money, movement.input.parse(payload), checker);
 }
 
 /**
  * Why a pending request can no longer be approved (issue 22), or null: its maker or its member was
- * deactivated since, or the day a compensation change was to start has come (a scheduled version
- * not approved before its day never starts; a new plan may still start on its first day).
+ * deactivated since, or what its movement says (a compensation change whose day has come: a
+ * scheduled version not approved before its day never starts).
  */
 async function expiryOf(tx: Db, request: { kind: ApprovalKind; userId: number | null; makerId: number; payload: unknown }): Promise<string | null> {
   const people = await repo.liveness(tx, request.makerId, request.userId);
   if (!people.makerActive) return 'the operator who asked for it has been deactivated';
   if (request.userId !== null && !people.memberActive) return `member ${request.userId} has been deactivated`;
-  const from = (request.payload as { effectiveFrom?: unknown } | null)?.effectiveFrom;
-  if (typeof from === 'string' && (request.kind === 'plan_create' || request.kind === 'plan_change' || request.kind === 'settings_change')) {
-    const today = await istToday(tx);
-    const firstDayMayPass = request.kind === 'plan_create';
-    if (from < today || (from === today && !firstDayMayPass && !(await repo.firstSettingsSave(tx, request.kind)))) {
-      return `it was to take effect on ${isoToWireDate(from)} and was not approved before that day`;
-    }
-  }
-  return null;
+  return (await MOVEMENTS[request.kind].expiry?.(tx, request.payload)) ?? null;
 }
 
 /** Who decided what, for the audit log: both names, as they were at the time of the decision. */
@@ -191,7 +134,7 @@ async function refuseDecided(tx: Db, id: number): Promise<never> {
  * refused (balance, payout already paid, daily limit) everything rolls back and the request stays
  * pending.
  */
-export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: string | undefined): Promise<MoneyResult> {
+export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: string | undefined): Promise<MoneyResult<ReplyOf<typeof approvalsApi.approve>>> {
   const checkerId = actorId(ctx);
   const claimed = await repo.claimPending(tx, id, { status: 'approved', checkerId, remarks: remarks ?? null });
   if (!claimed) return refuseDecided(tx, id);
@@ -206,8 +149,10 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
   }
   const money: MoneyContext = { ...moneyContext(ctx), makerId, approved: true, approvalId: id };
   const moved = await replay(tx, money, claimed.kind, claimed.payload, ctx);
+  // A movement refuses by throwing (everything rolls back, the request stays pending).
+  if (isRefused(moved)) throw new AppError(moved.status, moved.body.message);
   await audit(tx, ctx, moved.audit);
-  const result = (moved.body as { data: Record<string, unknown>; message: string });
+  const result = moved.body;
   await repo.recordResult(tx, id, result.data);
   const data = (await repo.approvalById(tx, id))!;
   return {
@@ -228,7 +173,7 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
  * A request that can no longer be approved turns 'expired' (kept, with why), and the checker is
  * answered 409: the answer is stored like any other, so nothing moves and a retry answers the same.
  */
-async function expire(tx: Db, id: number, checkerId: number, why: string): Promise<MoneyResult> {
+async function expire(tx: Db, id: number, checkerId: number, why: string): Promise<MoneyRefused> {
   const message = `Approval request ${id} has expired: ${why}. Nothing moved`;
   await repo.markExpired(tx, id, checkerId, message);
   const data = (await repo.approvalById(tx, id))!;
@@ -244,7 +189,7 @@ async function expire(tx: Db, id: number, checkerId: number, why: string): Promi
 }
 
 /** POST /approvals/:id/reject: nothing moves. The maker may withdraw their own request this way. */
-export async function rejectRequest(tx: Db, ctx: Ctx, id: number, remarks: string): Promise<MoneyResult> {
+export async function rejectRequest(tx: Db, ctx: Ctx, id: number, remarks: string): Promise<MoneyResult<ReplyOf<typeof approvalsApi.reject>>> {
   const claimed = await repo.claimPending(tx, id, { status: 'rejected', checkerId: actorId(ctx), remarks });
   if (!claimed) return refuseDecided(tx, id);
   const data = (await repo.approvalById(tx, id))!;

@@ -6,7 +6,7 @@ import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
-import { moneyContext } from '../approvals/four-eyes.ts';
+import { moneyContext } from '../../lib/money/movement.ts';
 import * as service from './bank-transfers.service.ts';
 
 const ok = true as const;

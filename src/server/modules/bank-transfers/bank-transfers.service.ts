@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type {
-  AnswerOutcome, BankBatchStatus, BankFileTemplate, BankLineStatus, ImportSummary, WebhookBody,
+  AnswerOutcome, BankBatchStatus, BankFileTemplate, BankLineStatus, bankTransfersApi, ImportSummary, WebhookBody,
 } from '../../../contract/bank-transfers.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import { GENERIC_FILE_COLUMNS, HDFC_FILE_COLUMNS, webhookBody } from '../../../contract/bank-transfers.ts';
 import { paiseToRupees } from '../../../contract/common.ts';
 import { post, postSet } from '../../db/books.ts';
@@ -13,8 +14,8 @@ import { audit } from '../../lib/audit.ts';
 import { actorId, type Ctx } from '../../lib/context.ts';
 import type { CsvCell } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
+import type { MoneyReply, MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
+import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
 import * as repo from './bank-transfers.repository.ts';
 import { parseResponseFile, type BankAnswer } from './response-file.ts';
 import { simulatorProvider, type PayoutProvider } from './provider.ts';
@@ -95,7 +96,7 @@ export function inTransit(ctx: Ctx, q: { page: number; limit: number }) {
  * bank_batch_release) whatever the amount; the approval releases it (replayBankRelease). A batch
  * whose earlier request was rejected or expired may be filed again.
  */
-export async function requestRelease(tx: Db, money: MoneyContext, batchId: number): Promise<MoneyResult> {
+export async function requestRelease(tx: Db, money: MoneyContext, batchId: number): Promise<MoneyResult<ReplyOf<typeof bankTransfersApi.release>>> {
   const batch = await repo.lockBatch(tx, batchId);
   if (!batch) throw new AppError(404, `Bank batch ${batchId} not found`);
   if (batch.status === 'cancelled') throw new AppError(409, `Bank batch ${batchId} was cancelled: gather a new batch`);
@@ -110,18 +111,20 @@ export async function requestRelease(tx: Db, money: MoneyContext, batchId: numbe
     payload: { batchId, details: { batchId, lines, total: paiseToRupees(totalPaise) } },
     reason: `Bank batch ${batchId} (${lines} ${lines === 1 ? 'transfer' : 'transfers'}, ${formatRupees(totalPaise)}) awaits release by a second operator`,
   });
-  const approvalId = (held.body as { data: { approvalId: number } }).data.approvalId;
+  const approvalId = held.body.data.approvalId;
   await repo.markPendingRelease(tx, batchId, approvalId);
   return held;
 }
+
+/** What an approved release answers (the approval shows it beside the request). */
+export type BankRelease = MoneyReply<{ batchId: number; lines: number; total: number; transferId: number | null }>;
 
 /**
  * The approved release (approvals replay): ONE transfer moves the batch's total from
  * withdrawals_payable to bank_in_transit, its lines turn in transit; with the simulator provider
  * the lines are sent once the transaction has committed.
  */
-export async function replayBankRelease(tx: Db, money: MoneyContext, checker: Ctx, payload: unknown): Promise<MoneyResult> {
-  const batchId = Number((payload as { batchId?: unknown } | null)?.batchId);
+export async function replayBankRelease(tx: Db, money: MoneyContext, checker: Ctx, batchId: number): Promise<MoneyResult<BankRelease>> {
   if (!Number.isSafeInteger(batchId) || batchId <= 0) throw new AppError(400, 'The request names no bank batch');
   const batch = await repo.lockBatch(tx, batchId);
   if (!batch) throw new AppError(404, `Bank batch ${batchId} not found`);

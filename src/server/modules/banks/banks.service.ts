@@ -1,13 +1,14 @@
 import type { z } from 'zod';
 import {
-  maskAccountNumber, type BankAccount, type BankChangeRequest, type createBankBody, type updateBankBody,
+  maskAccountNumber, type BankAccount, type BankChangeRequest, type banksApi, type createBankBody, type updateBankBody,
 } from '../../../contract/banks.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError, invalidInput } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { holdForApproval, moneyContext, type MoneyContext } from '../approvals/four-eyes.ts';
+import { moneyContext, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
+import { holdForApproval } from '../../lib/money/four-eyes.ts';
 import { requireUser } from '../users/users.service.ts';
 import * as repo from './banks.repository.ts';
 
@@ -172,7 +173,7 @@ async function fileNumberChange(ctx: Ctx, before: repo.BankRow, changes: UpdateI
  * account still has the number and IFSC it had when filed. The audit row keeps the whole old and
  * new numbers: this is the record of who changed where a member's money goes.
  */
-export async function applyBankChange(tx: Db, money: MoneyContext, request: BankChangeRequest): Promise<MoneyResult> {
+export async function applyBankChange(tx: Db, money: MoneyContext, request: BankChangeRequest): Promise<MoneyResult<ReplyOf<typeof banksApi.update>>> {
   const current = await repo.lockBank(tx, request.bankId);
   if (!current) throw new AppError(404, `${NOT_FOUND}: it was deleted after the change was filed; reject the request`);
   if (current.accountNumber !== request.before.accountNumber || current.ifsc !== request.before.ifsc) {

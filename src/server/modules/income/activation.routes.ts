@@ -3,7 +3,7 @@ import { activationApi } from '../../../contract/income.ts';
 import { contextOf } from '../../lib/context.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
-import { moneyContext } from '../approvals/four-eyes.ts';
+import { moneyContext } from '../../lib/money/movement.ts';
 import * as service from './activation.service.ts';
 
 export async function activationRoutes(app: FastifyInstance) {

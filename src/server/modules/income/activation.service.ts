@@ -1,10 +1,11 @@
 import { isoToWireDate, paiseToRupees } from '../../../contract/common.ts';
-import { LEVELS, percentToBp, type ActivationBody, type MembershipDetail } from '../../../contract/income.ts';
+import { LEVELS, percentToBp, type ActivationBody, type activationApi, type MembershipDetail } from '../../../contract/income.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { Db } from '../../db/client.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { aboveThreshold, formatRupees, holdForApproval, refuseOwnWallet, type MoneyContext } from '../approvals/four-eyes.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
+import { aboveThreshold, formatRupees, holdForApproval, refuseOwnWallet } from '../../lib/money/four-eyes.ts';
 import * as repo from './activation.repository.ts';
 import { requireMemberWallet } from '../wallet/wallet.service.ts';
 import { MAX_WALK } from './level-income.ts';
@@ -19,7 +20,7 @@ import { addDays } from './settings.ts';
  * daily credit limit: the fee is revenue, and level income is the plan's own rule, not an
  * operator's credit.
  */
-export async function activateMembership(tx: Db, money: MoneyContext, body: ActivationBody): Promise<MoneyResult> {
+export async function activateMembership(tx: Db, money: MoneyContext, body: ActivationBody): Promise<MoneyResult<ReplyOf<typeof activationApi.activate>>> {
   refuseOwnWallet(money, body.userId);
   await requireMemberWallet(tx, body.userId); // staff hold no wallet nor membership (issue 22)
   const outside = body.paidVia === 'outside';

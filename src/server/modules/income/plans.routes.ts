@@ -5,7 +5,7 @@ import { contextOf } from '../../lib/context.ts';
 import { sendCsv } from '../../lib/csv.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
-import { moneyContext } from '../approvals/four-eyes.ts';
+import { moneyContext } from '../../lib/money/movement.ts';
 import * as plans from './plans.service.ts';
 import * as settings from './settings.service.ts';
 

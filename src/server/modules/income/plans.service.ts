@@ -1,12 +1,13 @@
 import { isoToWireDate, MAX_RUPEES, rupeesToPaise } from '../../../contract/common.ts';
-import { percentToBp, planBody, type Plan, type PlanVersion } from '../../../contract/income.ts';
+import { percentToBp, planBody, type Plan, type plansApi, type PlanVersion } from '../../../contract/income.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { z } from 'zod';
 import type { CompensationBounds } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
+import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
 import * as repo from './plans.repository.ts';
 import { changeDetails, planProjection, type Projection } from './projection.ts';
 import { addDays, dailyPaiseOf, istToday, settingsOn } from './settings.ts';
@@ -120,7 +121,7 @@ const waits = (what: string, projection: Projection) =>
  * takes effect when a second operator approves it (the approval replays this function with
  * money.approved); one not approved by its first day never starts.
  */
-export async function createPlan(tx: Db, money: MoneyContext, bounds: CompensationBounds, input: PlanInput): Promise<MoneyResult> {
+export async function createPlan(tx: Db, money: MoneyContext, bounds: CompensationBounds, input: PlanInput): Promise<MoneyResult<ReplyOf<typeof plansApi.create>>> {
   const today = await istToday(tx);
   const from = input.effectiveFrom ?? today;
   if (from < today) {
@@ -155,7 +156,7 @@ export async function createPlan(tx: Db, money: MoneyContext, bounds: Compensati
  * earlier is refused, the version in force today is never edited); the same future day again
  * replaces that version. Filed for a second operator like a new plan.
  */
-export async function changePlan(tx: Db, money: MoneyContext, bounds: CompensationBounds, planId: number, input: PlanInput): Promise<MoneyResult> {
+export async function changePlan(tx: Db, money: MoneyContext, bounds: CompensationBounds, planId: number, input: PlanInput): Promise<MoneyResult<ReplyOf<typeof plansApi.change>>> {
   if (!(await repo.planExists(tx, planId))) throw new AppError(404, NOT_FOUND);
   const today = await istToday(tx);
   const tomorrow = addDays(today, 1);
@@ -195,11 +196,3 @@ export async function changePlan(tx: Db, money: MoneyContext, bounds: Compensati
     },
   };
 }
-
-/** An approval's replay of a filed plan or plan change (the body is parsed with the endpoint's schema again). */
-export function replayPlan(tx: Db, money: MoneyContext, bounds: CompensationBounds, payload: unknown): Promise<MoneyResult> {
-  const { planId, body } = payload as { planId?: number; body: unknown };
-  const input = planBody.parse(body);
-  return planId === undefined ? createPlan(tx, money, bounds, input) : changePlan(tx, money, bounds, Number(planId), input);
-}
-

@@ -3,7 +3,7 @@ import { LEVELS, percentToBp, type IncomeSettings, type RunKind } from '../../..
 import type { Db } from '../../db/client.ts';
 import { memberships } from '../../db/schema/members.ts';
 import { ledgerDaily } from '../../db/schema/money.ts';
-import { formatRupees } from '../approvals/four-eyes.ts';
+import { formatRupees } from '../../lib/money/four-eyes.ts';
 import { isBusinessDay } from './runs/daily-payout.ts';
 import { RUN_HANDLERS } from './runs/kinds.ts';
 import { addDays } from './settings.ts';

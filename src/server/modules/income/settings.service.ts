@@ -1,12 +1,13 @@
 import { isoToWireDate } from '../../../contract/common.ts';
-import { DEFAULT_INCOME_SETTINGS, settingsBody, type IncomeSettings, type SettingsVersion } from '../../../contract/income.ts';
+import { DEFAULT_INCOME_SETTINGS, type IncomeSettings, type incomeSettingsApi, type SettingsVersion } from '../../../contract/income.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { CompensationBounds } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import { iso } from '../../db/rows.ts';
-import { formatRupees, holdForApproval, type MoneyContext } from '../approvals/four-eyes.ts';
+import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
 import { changeDetails, settingsProjection } from './projection.ts';
 import { addDays, istToday, settingsOn, settingsVersions, upsertSettingsVersion, type SettingsVersionRow } from './settings.ts';
 
@@ -96,7 +97,7 @@ function shown(effectiveFrom: string | null, s: IncomeSettings) {
  */
 export async function saveSettings(
   tx: Db, money: MoneyContext, bounds: CompensationBounds, input: { settings: IncomeSettings; effectiveFrom?: string },
-): Promise<MoneyResult> {
+): Promise<MoneyResult<ReplyOf<typeof incomeSettingsApi.save>>> {
   const today = await istToday(tx);
   const tomorrow = addDays(today, 1);
   const firstSave = (await settingsVersions(tx)).length === 0;
@@ -136,9 +137,3 @@ export async function saveSettings(
     },
   };
 }
-
-/** An approval's replay of a filed settings version (parsed with the endpoint's schema again). */
-export function replaySettings(tx: Db, money: MoneyContext, bounds: CompensationBounds, payload: unknown): Promise<MoneyResult> {
-  return saveSettings(tx, money, bounds, settingsBody.parse((payload as { body: unknown }).body));
-}
-

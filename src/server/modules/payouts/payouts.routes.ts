@@ -5,7 +5,7 @@ import { contextOf } from '../../lib/context.ts';
 import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
-import { moneyContext } from '../approvals/four-eyes.ts';
+import { moneyContext } from '../../lib/money/movement.ts';
 import type { PayoutKeyset } from './payouts.repository.ts';
 import * as service from './payouts.service.ts';
 

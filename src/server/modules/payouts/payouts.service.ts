@@ -1,13 +1,14 @@
 import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
-import type { TransferBody } from '../../../contract/payouts.ts';
+import type { payoutsApi, TransferBody } from '../../../contract/payouts.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { Db } from '../../db/client.ts';
 import { postEntries, postEntry, type LedgerPosting } from '../../db/books.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import {
-  countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason, type MoneyContext,
-} from '../approvals/four-eyes.ts';
+  countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason,
+} from '../../lib/money/four-eyes.ts';
 import { requireMemberWallet } from '../wallet/wallet.service.ts';
 import { sendToBank } from '../income/runs/bank-payout.ts';
 import * as repo from './payouts.repository.ts';
@@ -95,7 +96,7 @@ async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, pais
  * only filed (202; the payout row is locked while filing, so one payout gets one pending request);
  * a checker's approval runs this same function with money.approved.
  */
-export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferBody): Promise<MoneyResult> {
+export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferBody): Promise<MoneyResult<ReplyOf<typeof payoutsApi.transfer>>> {
   refuseOwnWallet(money, body.userId);
   await requireMemberWallet(tx, body.userId); // staff hold no wallet (issue 22)
   const paise = rupeesToPaise(body.amount);
@@ -161,7 +162,7 @@ const messageOf = (error: unknown) => (error instanceof AppError ? error.message
  * approval pays as a whole (`replayBulkPayouts`). A retried chunk with the same Idempotency-Key
  * gets the stored answer (the route's `idempotent`).
  */
-export async function payBulk(tx: Db, money: MoneyContext, body: { ids: number[]; bulkId?: string }): Promise<MoneyResult> {
+export async function payBulk(tx: Db, money: MoneyContext, body: { ids: number[]; bulkId?: string }): Promise<MoneyResult<ReplyOf<typeof payoutsApi.payBulk>>> {
   const ids = [...new Set(body.ids)].sort((a, b) => a - b);
   const done: BulkDone[] = [];
   const failed: BulkFailed[] = [];
@@ -215,7 +216,7 @@ export async function payBulk(tx: Db, money: MoneyContext, body: { ids: number[]
           kind: 'pay_payout_bulk', userId: null, amountPaise: heldPaise,
           payload: { payoutIds: heldIds, ...(body.bulkId ? { bulkId: body.bulkId } : {}) },
         });
-        approvalId = (filed.body as { data: { approvalId: number } }).data.approvalId;
+        approvalId = filed.body.data.approvalId;
       }
       for (const id of heldIds) done.push({ id, note: `Awaits approval (request ${approvalId})` });
     }
@@ -237,8 +238,8 @@ export async function payBulk(tx: Db, money: MoneyContext, body: { ids: number[]
 }
 
 /** An approved bulk request: its payouts paid as the bulk would pay them, with the checker as actor. */
-export async function replayBulkPayouts(tx: Db, money: MoneyContext, payload: unknown): Promise<MoneyResult> {
-  const ids = ((payload as { payoutIds?: unknown[] }).payoutIds ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+export async function replayBulkPayouts(tx: Db, money: MoneyContext, payload: { payoutIds?: unknown[] }): Promise<MoneyResult<ReplyOf<typeof payoutsApi.payBulk>>> {
+  const ids = (payload.payoutIds ?? []).map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
   if (ids.length === 0) throw new AppError(400, 'The request names no payouts');
   // Approving the request is what was pending on these payouts: the pending check must not refuse them.
   return payBulk(tx, money, { ids });

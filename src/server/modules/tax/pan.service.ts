@@ -1,12 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { maskPan, type MemberPan, type PanChangeRequest } from '../../../contract/tax.ts';
+import { maskPan, type MemberPan, type PanChangeRequest, type taxApi } from '../../../contract/tax.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import type { moneyRequests } from '../../db/schema/money.ts';
 import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-import { holdForApproval, moneyContext, type MoneyContext } from '../approvals/four-eyes.ts';
+import { moneyContext, type MoneyReply, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
+import { holdForApproval } from '../../lib/money/four-eyes.ts';
 import { settingsOn, istToday } from '../income/settings.ts';
 
 /**
@@ -60,7 +61,7 @@ async function details(db: Db, before: string | null, after: string) {
  * PUT /tax/pan/:userId: files the PAN for a second operator. A member only (staff are not paid),
  * one pending change per member, and a change to the PAN they already have is refused.
  */
-export async function requestPanChange(ctx: Ctx, userId: number, pan: string): Promise<MoneyResult> {
+export async function requestPanChange(ctx: Ctx, userId: number, pan: string): Promise<MoneyResult<ReplyOf<typeof taxApi.setPan>>> {
   return ctx.database.db.transaction(async (tx) => {
     const member = await memberRow(tx, userId, true);
     if (!member) throw new AppError(404, NOT_FOUND);
@@ -88,7 +89,7 @@ export async function requestPanChange(ctx: Ctx, userId: number, pan: string): P
  * A checker approves a filed PAN (approvals.service replays it): written only if the member still
  * has the PAN they had when it was filed. Audited with both PANs masked.
  */
-export async function applyPanChange(tx: Db, money: MoneyContext, request: PanChangeRequest): Promise<MoneyResult> {
+export async function applyPanChange(tx: Db, money: MoneyContext, request: PanChangeRequest): Promise<MoneyResult<MoneyReply<MemberPan>>> {
   const member = await memberRow(tx, request.userId, true);
   if (!member) throw new AppError(404, `${NOT_FOUND}: reject the request`);
   if (member.pan !== request.before) {

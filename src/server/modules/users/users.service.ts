@@ -3,10 +3,12 @@ import type { z } from 'zod';
 import {
   BULK_IDS_MAX, tooManyToSelect, type BulkResult, type bulkStatusBody, type createUserBody, type updateUserBody, type User, type UserSort,
 } from '../../../contract/users.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
+import type { usersApi } from '../../../contract/users.ts';
 import type { Db } from '../../db/client.ts';
 import { auditLog } from '../../db/schema/system.ts';
 import { audit, auditRow } from '../../lib/audit.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { MoneyResult } from '../../lib/money/movement.ts';
 import type { Actor, Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import * as repo from './users.repository.ts';
@@ -54,7 +56,7 @@ type BulkStatusInput = z.output<typeof bulkStatusBody>;
  * is harmless; staff (they sign in: managed on the Staff screen) and unknown or deleted ids are
  * reported failed with the reason, and never changed.
  */
-export async function bulkSetStatus(tx: Db, actor: Actor, input: BulkStatusInput): Promise<MoneyResult> {
+export async function bulkSetStatus(tx: Db, actor: Actor, input: BulkStatusInput): Promise<MoneyResult<ReplyOf<typeof usersApi.bulkStatus>>> {
   const changed = new Set(await repo.setMembersStatus(tx, input.ids, input.status));
   const found = new Map((await repo.statusOf(tx, input.ids)).map((r) => [r.userId, r]));
   const word = input.status ? 'active' : 'inactive';

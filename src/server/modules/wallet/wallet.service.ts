@@ -1,15 +1,15 @@
 import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
-import type { RechargeBody } from '../../../contract/wallet.ts';
+import type { RechargeBody, walletApi } from '../../../contract/wallet.ts';
+import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { postEntry } from '../../db/books.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
+import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import {
   countDailyCredit, holdForApproval, movedToday, needsApproval, operatorDay, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason,
-  type MoneyContext,
-} from '../approvals/four-eyes.ts';
+} from '../../lib/money/four-eyes.ts';
 import { actorId } from '../../lib/context.ts';
 import * as repo from './wallet.repository.ts';
 import * as withdrawals from './withdrawals.repository.ts';
@@ -140,7 +140,7 @@ export function listWithdrawals(ctx: Ctx, input: { status?: 'pending' | 'approve
  * nothing. Above the approval threshold it is only filed (202); a checker's approval runs this
  * same function with money.approved.
  */
-export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: RechargeBody): Promise<MoneyResult> {
+export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: RechargeBody): Promise<MoneyResult<ReplyOf<typeof walletApi.recharge>>> {
   refuseOwnWallet(money, body.userId);
   const paise = rupeesToPaise(body.amount);
   const recharge = body.transactionType === 'wallet_recharge';
@@ -182,7 +182,7 @@ export async function requestWithdrawal(
   tx: Db,
   money: MoneyContext,
   body: { userId: number; amount: number; remarks?: string },
-): Promise<MoneyResult> {
+): Promise<MoneyResult<ReplyOf<typeof walletApi.requestWithdrawal>>> {
   refuseOwnWallet(money, body.userId);
   const paise = rupeesToPaise(body.amount);
   refuseAboveBalance(await balanceOf(tx, body.userId), paise);
@@ -208,7 +208,7 @@ export async function decideWithdrawal(
   money: MoneyContext,
   id: number,
   body: { status: 'approved' | 'rejected'; remarks?: string },
-): Promise<MoneyResult> {
+): Promise<MoneyResult<ReplyOf<typeof walletApi.decideWithdrawal>>> {
   const current = await withdrawals.lockWithdrawal(tx, id);
   if (!current) throw new AppError(404, `Withdrawal request ${id} not found`);
   if (current.status !== 'pending') throw new AppError(409, `Withdrawal request ${id} has already been ${current.status}`);

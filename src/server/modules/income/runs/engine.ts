@@ -5,7 +5,7 @@ import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { isRetryable, retryPause } from '../../../db/retry.ts';
 import type { LockRow } from '../../../db/rows.ts';
 import { AppError } from '../../../lib/errors.ts';
-import type { MoneyResult } from '../../../lib/idempotency.ts';
+import type { MoneyResult } from '../../../lib/money/movement.ts';
 import { istToday, settingsTimeline, type SettingsInForce, type SettingsTimeline } from '../settings.ts';
 import type { RunPeriod, Tally } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
@@ -241,7 +241,7 @@ export async function resumeRuns(database: Database): Promise<number[]> {
 export const runChunkSize = (database: Database) => workersOf(database).chunkSize;
 
 /** A reversal that left ranges for the background sets a worker going on it once it has committed. */
-export function afterReversal(database: Database, runId: number, result: MoneyResult & { background: boolean }): MoneyResult {
+export function afterReversal<T>(database: Database, runId: number, result: MoneyResult<T> & { background: boolean }): MoneyResult<T> {
   const { background, ...money } = result;
   return background ? { ...money, afterCommit: () => void kick(database, runId) } : money;
 }

@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
+import type { ReplyOf } from '../../../../contract/endpoint.ts';
+import type { runsApi } from '../../../../contract/income.ts';
 import { BANK_GATHER_LOCK } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import type { LockRow } from '../../../db/rows.ts';
 import { AppError } from '../../../lib/errors.ts';
-import type { MoneyResult } from '../../../lib/idempotency.ts';
-import { holdForApproval, aboveThreshold, type MoneyContext } from '../../approvals/four-eyes.ts';
+import type { MoneyResult, MoneyContext } from '../../../lib/money/movement.ts';
+import { holdForApproval, aboveThreshold } from '../../../lib/money/four-eyes.ts';
 import type { MemberRange } from './kind.ts';
 import { RUN_HANDLERS } from './kinds.ts';
 import * as reversals from './reversal.repository.ts';
@@ -63,7 +65,7 @@ export async function reversalChunk(tx: Db, runId: number, size: number): Promis
  * range holds (the engine's chunk size). `background` is set when the run needs more ranges than
  * the request did: the caller sets the engine's workers going after the commit.
  */
-export async function reverseRun(tx: Db, money: MoneyContext, payload: ReversalPayload, chunkSize: number): Promise<MoneyResult & { background: boolean }> {
+export async function reverseRun(tx: Db, money: MoneyContext, payload: ReversalPayload, chunkSize: number): Promise<MoneyResult<ReplyOf<typeof runsApi.reverse>> & { background: boolean }> {
   const { runId, remarks } = payload;
   const run = await repo.runById(tx, runId, true);
   if (!run) throw new AppError(404, `Run ${runId} not found`);

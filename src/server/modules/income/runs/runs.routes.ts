@@ -3,7 +3,7 @@ import { runsApi } from '../../../../contract/income.ts';
 import { contextOf } from '../../../lib/context.ts';
 import { idempotent } from '../../../lib/idempotency.ts';
 import { registerEndpoints } from '../../../lib/routes.ts';
-import { moneyContext } from '../../approvals/four-eyes.ts';
+import { moneyContext } from '../../../lib/money/movement.ts';
 import { CSV_BATCH, sendCsv } from '../../../lib/csv.ts';
 import { afterReversal, kindLabel, RerunNeedsApproval, runChunkSize, stopRuns } from './engine.ts';
 import { memberRecovery } from './recovery.ts';

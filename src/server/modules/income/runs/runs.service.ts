@@ -1,12 +1,13 @@
-import type { RunBody, RunKind, RunStatus } from '../../../../contract/income.ts';
+import type { RunBody, RunKind, runsApi, RunStatus } from '../../../../contract/income.ts';
+import type { ReplyOf } from '../../../../contract/endpoint.ts';
 import { sql } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees, wireDateToIso } from '../../../../contract/common.ts';
 import { audit } from '../../../lib/audit.ts';
 import { actorId, type Ctx } from '../../../lib/context.ts';
 import { AppError } from '../../../lib/errors.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
-import type { MoneyResult } from '../../../lib/idempotency.ts';
-import { formatRupees, holdForApproval, type MoneyContext } from '../../approvals/four-eyes.ts';
+import type { MoneyReply, MoneyResult, MoneyContext } from '../../../lib/money/movement.ts';
+import { formatRupees, holdForApproval } from '../../../lib/money/four-eyes.ts';
 import { beginRun, kick, kindLabel, previewRun, RerunNeedsApproval, startRun } from './engine.ts';
 import * as reversals from './reversal.repository.ts';
 import * as repo from './runs.repository.ts';
@@ -148,7 +149,7 @@ export async function start(ctx: Ctx, input: RunInput) {
  * re-run is filed for a second operator (202) with what the engine's preview says it would pay;
  * the approval (`replayRerun`) starts it.
  */
-export async function fileRerun(tx: Db, ctx: Ctx, money: MoneyContext, input: RunInput, refused: RerunNeedsApproval): Promise<MoneyResult> {
+export async function fileRerun(tx: Db, ctx: Ctx, money: MoneyContext, input: RunInput, refused: RerunNeedsApproval): Promise<MoneyResult<ReplyOf<typeof runsApi.start>>> {
   const { kind, period, reversedRunId } = refused;
   const pending = await repo.pendingRerun(tx, kind, period.start);
   if (pending !== null) {
@@ -171,10 +172,11 @@ export async function fileRerun(tx: Db, ctx: Ctx, money: MoneyContext, input: Ru
 }
 
 /** An approved re-run: the run's first transaction in the approval's, its chunks once that has committed. */
-export async function replayRerun(tx: Db, ctx: Ctx, money: MoneyContext, payload: unknown): Promise<MoneyResult> {
-  const { kind, date } = payload as { kind: RunKind; date: string };
-  const day = wireDateToIso(String(date));
-  if (!day) throw new AppError(400, `Invalid date ${String(date)}`);
+export async function replayRerun(
+  tx: Db, ctx: Ctx, money: MoneyContext, { kind, date }: { kind: RunKind; date: string },
+): Promise<MoneyResult<MoneyReply<{ runId: number; status: RunStatus }>>> {
+  const day = wireDateToIso(date);
+  if (!day) throw new AppError(400, `Invalid date ${date}`);
   const runId = await beginRun(tx, ctx.database, { kind, day, startedBy: money.makerId, rerunApproved: true });
   if (runId === null) throw new AppError(409, `The ${kindLabel(kind).toLowerCase()} period of ${String(date)} already has a run`);
   const run = (await repo.runById(tx, runId))!;

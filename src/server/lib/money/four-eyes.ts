@@ -1,36 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { paiseToRupees } from '../../../contract/common.ts';
-import type { ApprovalKind } from '../../../contract/approvals.ts';
+import type { ApprovalKind, AwaitingApproval } from '../../../contract/approvals.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { operatorMemberDaily, type moneyRequests, type operatorDailyCredits } from '../../db/schema/money.ts';
-import { actorId, type Ctx } from '../../lib/context.ts';
-import { AppError } from '../../lib/errors.ts';
-import type { MoneyResult } from '../../lib/idempotency.ts';
-
-/**
- * Who moves money and under which rules. On the direct path actor and maker are the signed-in
- * operator; when a checker approves a stored request the actor is the checker (the ledger row
- * names who released the money) and the maker stays the operator who asked for it (their daily
- * credit limit pays for it).
- */
-export interface MoneyContext {
-  actorId: number;
-  makerId: number;
-  /** True only while an approved request is replayed: the threshold was passed by a checker. */
-  approved: boolean;
-  /** The approval being replayed (issue 25: its transfers name it as their cause). */
-  approvalId?: number;
-  approvalThresholdPaise: number;
-  dailyCreditLimitPaise: number;
-  dailyDebitLimitPaise: number;
-}
-
-/** The direct path's rules for the signed-in operator of `ctx`. */
-export function moneyContext(ctx: Ctx): MoneyContext {
-  const { approvalThresholdPaise, dailyCreditLimitPaise, dailyDebitLimitPaise } = ctx.config;
-  const actor = actorId(ctx);
-  return { actorId: actor, makerId: actor, approved: false, approvalThresholdPaise, dailyCreditLimitPaise, dailyDebitLimitPaise };
-}
+import { AppError } from '../errors.ts';
+import type { MoneyContext, MoneyDone } from './movement.ts';
 
 type Credited = Pick<typeof operatorDailyCredits.$inferSelect, 'paise' | 'debitPaise'>;
 type RequestId = Pick<typeof moneyRequests.$inferSelect, 'id'>;
@@ -165,7 +139,7 @@ export interface HeldMovement {
  * endpoint answers 202 with the request's id (and the idempotency wrapper stores that answer,
  * so a retry gets the same id).
  */
-export async function holdForApproval(tx: Db, ctx: MoneyContext, held: HeldMovement): Promise<MoneyResult> {
+export async function holdForApproval(tx: Db, ctx: MoneyContext, held: HeldMovement): Promise<MoneyDone<AwaitingApproval>> {
   const [created] = rowsOf<RequestId>(await tx.execute(sql`
     insert into money_requests (kind, user_id, amount_paise, payload, maker_id)
     values (${held.kind}, ${held.userId}, ${held.amountPaise}, ${JSON.stringify(held.payload)}::jsonb, ${ctx.makerId})

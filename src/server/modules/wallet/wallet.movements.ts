@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { rechargeBody, withdrawalDecisionBody } from '../../../contract/wallet.ts';
+import { defineMovement } from '../../lib/money/movement.ts';
+import { decideWithdrawal, rechargeOrWithdraw } from './wallet.service.ts';
+
+/** The wallet's movements (docs/structure.md, "A money movement"): a credit, a debit, a withdrawal request approved. */
+
+export const walletRecharge = defineMovement({
+  kind: 'wallet_recharge',
+  input: rechargeBody,
+  fourEyes: {
+    holds: 'summed', dailyLimit: 'credit',
+    rule: 'Waits when what the maker moved to and from the member today passes the approval threshold; counts against the maker\u2019s daily credit limit',
+  },
+  execute: (tx, money, body) => rechargeOrWithdraw(tx, money, body),
+});
+
+export const walletWithdrawal = defineMovement({
+  kind: 'wallet_withdrawal',
+  input: rechargeBody,
+  fourEyes: {
+    holds: 'summed', dailyLimit: 'debit',
+    rule: 'Waits when what the maker moved to and from the member today passes the approval threshold; counts against the maker\u2019s daily debit limit',
+  },
+  execute: (tx, money, body) => rechargeOrWithdraw(tx, money, body),
+});
+
+/** The approval of a member's withdrawal request: the stored decision names its request. */
+export const withdrawalApproval = defineMovement({
+  kind: 'withdrawal_approval',
+  input: withdrawalDecisionBody.extend({ withdrawalId: z.coerce.number() }),
+  fourEyes: {
+    holds: 'summed', dailyLimit: 'debit',
+    rule: 'Approving a request waits when what the maker moved to and from the member today passes the approval threshold; one pending approval per request',
+  },
+  execute: (tx, money, { withdrawalId, ...decision }) => decideWithdrawal(tx, money, withdrawalId, decision),
+});
