@@ -49,9 +49,22 @@ try {
   const [actor] = rowsOf<ActorRow>(await db.execute(sql`select min(user_id) as user_id from users where role_id is not null`));
   const actorId = Number(actor.user_id);
 
-  // The members who withdraw: the first perRound whose wallet covers `rounds` rupees.
+  // The members who withdraw: the first perRound whose wallet covers `rounds` rupees. A database
+  // whose wallets earlier runs of this bench have emptied has too few: the first perRound live
+  // members are then topped up by `rounds` rupees each (one set-based wallet_recharge transfer).
   let t = Date.now();
   await db.execute(sql`drop table if exists bench_withdrawers`);
+  const [{ n: covered }] = rowsOf<CountRow>(await db.execute(sql`
+    select count(*)::int8 as n from (select 1 from users where deleted_at is null and balance_paise >= ${rounds * 100} limit ${perRound}) c`));
+  if (Number(covered) < perRound) {
+    await db.transaction((tx) => postSet(tx, { kind: 'wallet_recharge', actorId, description: 'Bench top-up' }, {
+      lines: sql`
+        select row_number() over (order by user_id) as ord, null::int8 as id, user_id, 'wallet_recharge'::text as kind,
+               ${rounds * 100}::int8 as amount_paise, null::int as batch_id, 'Wallet recharge (bench top-up)'::text as description, null::int8 as reversal_of
+          from (select user_id from users where deleted_at is null and role_id is null order by user_id limit ${perRound}) w`,
+    }));
+    log(`wallets topped up: ${perRound.toLocaleString('en-IN')} members × ₹${rounds}, ${seconds(t).toFixed(1)} s`);
+  }
   await db.execute(sql`
     create unlogged table bench_withdrawers as
     select user_id, full_name from users

@@ -386,7 +386,11 @@ export async function plannedByBatch(db: Db, outcome: 'settled' | 'returned') {
   }));
 }
 
-/** Settles the batch's lines the plan settles (a HOT update of each: drizzle/0037) and takes them off bank_in_transit. */
+/**
+ * Settles the batch's lines the plan settles (a HOT update of each: drizzle/0037) and takes them
+ * off bank_in_transit by its primary key (`= any(array(…))`: a join with the CTE could be planned
+ * as a nested loop that rescans it for every row in transit).
+ */
 export async function markSettled(db: Db, batchId: number, transferId: number): Promise<number> {
   const rows = rowsOf(await db.execute(sql`
     with settled as (
@@ -394,8 +398,8 @@ export async function markSettled(db: Db, batchId: number, transferId: number): 
         from bank_plan p
        where p.outcome = 'settled' and p.batch_id = ${batchId} and t.id = p.line_id and t.status = 'in_transit'
       returning t.id)
-    delete from bank_in_transit it using settled s where it.line_id = s.id
-    returning it.line_id`));
+    delete from bank_in_transit where line_id = any(array(select id from settled))
+    returning line_id`));
   return rows.length;
 }
 
@@ -415,7 +419,7 @@ export const returnMarks = sql`,
       from posting_lines l
      where t.id = l.line_id and t.status = 'in_transit' and (select ok from posting_ok)
     returning t.id),
-  bank_returned_off as (delete from bank_in_transit it using bank_returned r where it.line_id = r.id returning it.line_id)`;
+  bank_returned_off as (delete from bank_in_transit where line_id = any(array(select id from bank_returned)) returning line_id)`;
 
 export async function countAnswered(db: Db, batchId: number, settled: { lines: number; paise: number }, returned: { lines: number; paise: number }) {
   await db.execute(sql`
