@@ -76,15 +76,11 @@ interface ListPageProps<Row, Id extends string | number> {
 export function ListPage<Row, Id extends string | number = string | number>(props: ListPageProps<Row, Id>) {
   const { resource: r, confirm, paging, csv } = props;
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const buttons = [
-    csv && <CsvButton key="csv" endpoint={csv.endpoint} input={csv.input} filename={csv.filename} disabled={csv.disabled} onError={setDownloadError} />,
-    props.actions,
-    props.addLabel && (
-      <Button key="add" leftSection={<IconPlus size={16} aria-hidden />} onClick={r.openCreate} disabled={r.readOnly}>
-        {props.addLabel}
-      </Button>
-    ),
-  ].filter(Boolean);
+  const add = props.addLabel && (
+    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={r.openCreate} disabled={r.readOnly}>
+      {props.addLabel}
+    </Button>
+  );
   return (
     <Stack gap={props.gap ?? 'lg'}>
       <Group justify="space-between" align={props.subtitle ? 'flex-start' : 'center'}>
@@ -94,13 +90,15 @@ export function ListPage<Row, Id extends string | number = string | number>(prop
           </Title>
           {props.subtitle && <Text c="dimmed">{props.subtitle}</Text>}
         </div>
-        {buttons.length === 1 && !csv && !props.actions ? (
-          buttons[0]
-        ) : buttons.length > 0 ? (
+        {csv || props.actions ? (
           <Group gap="sm" className="no-print">
-            {buttons}
+            {csv && <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} disabled={csv.disabled} onError={setDownloadError} />}
+            {props.actions}
+            {add}
           </Group>
-        ) : null}
+        ) : (
+          add
+        )}
       </Group>
       <SuccessBanner message={r.success} />
       {props.notices}

@@ -138,4 +138,5 @@ function sortRows<Row>(rows: Row[], compare: Record<string, (a: Row, b: Row) => 
   return [...rows].sort((a, b) => (desc ? by(b, a) : by(a, b)));
 }
 
-export type Resource<Row> = ReturnType<typeof useResource<Row, UrlState, unknown, QueryKey>>;
+/** What the list screen reads of a resource (not its filters: their type is the screen's own). */
+export type Resource<Row> = Omit<ReturnType<typeof useResource<Row, UrlState, unknown, QueryKey>>, 'filters' | 'setFilters' | 'setView'>;
