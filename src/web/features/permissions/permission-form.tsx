@@ -2,7 +2,7 @@ import { Select, Textarea, TextInput } from '@mantine/core';
 import { normalizePermissionName, permissionBody } from '../../../contract/access';
 import { PERMISSION_MODULES, type PermissionModule } from '../../../contract/permissions';
 import { messageOf } from '../../components/error-alert';
-import { FormModal } from '../../components/form-modal';
+import { RecordFormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSavePermission, type PermissionRow } from './permissions.api';
 
@@ -25,18 +25,16 @@ export function PermissionForm({ editing, onClose, onSaved }: PermissionFormProp
     failure: (err) => messageOf(err, 'Failed to save permission'),
   });
   const formatted = normalizePermissionName(form.values.name);
-  const title = editing ? 'Edit Permission' : 'Add Permission';
   return (
-    <FormModal
-      title={title}
+    <RecordFormModal
+      noun="Permission"
+      editing={Boolean(editing)}
       onClose={onClose}
-      onSubmit={submit(async (body) => {
-        await save.mutateAsync({ id: editing?.id ?? null, body });
-        onSaved(editing ? 'Permission updated successfully' : 'Permission created successfully');
-      })}
+      submit={submit}
+      save={(body) => save.mutateAsync({ id: editing?.id ?? null, body })}
+      onSaved={onSaved}
       error={error}
       busy={save.isPending}
-      submitLabel={editing ? 'Update' : 'Create'}
     >
       <Select
         label="Module"
@@ -54,6 +52,6 @@ export function PermissionForm({ editing, onClose, onSaved }: PermissionFormProp
         {...form.getInputProps('name')}
       />
       <Textarea label="Description" withAsterisk rows={3} {...form.getInputProps('description')} />
-    </FormModal>
+    </RecordFormModal>
   );
 }

@@ -5,7 +5,7 @@ import {
   SERVICE_CATEGORIES, SERVICE_ICON_MAX_BYTES, SERVICE_ICON_RULE, SERVICE_ICON_TYPES, serviceFields, type ServiceCategory,
 } from '../../../contract/services';
 import { messageOf } from '../../components/error-alert';
-import { FormModal } from '../../components/form-modal';
+import { RecordFormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSaveService, type ServiceRow } from './services.api';
 
@@ -51,14 +51,15 @@ export function ServiceForm({ editing, onClose, onSaved }: ServiceFormProps) {
     form.setFieldValue('file', chosen && acceptable(chosen) ? chosen : null);
   };
 
-  const title = editing ? 'Edit Service' : 'Add Service';
   return (
-    <FormModal
-      title={title}
+    <RecordFormModal
+      noun="Service"
+      editing={Boolean(editing)}
       size="lg"
       onClose={onClose}
-      onSubmit={submit(async (body) => {
-        await save.mutateAsync({
+      submit={submit}
+      save={(body) =>
+        save.mutateAsync({
           id: editing?.id ?? null,
           serviceType: editing?.serviceType ?? '',
           serviceName: body.serviceName,
@@ -67,12 +68,11 @@ export function ServiceForm({ editing, onClose, onSaved }: ServiceFormProps) {
           file,
           iconPath: iconPath.trim(),
           originalIcon: editing?.serviceIcon ?? null,
-        });
-        onSaved(editing ? 'Service updated successfully' : 'Service created successfully');
-      })}
+        })
+      }
+      onSaved={onSaved}
       error={error}
       busy={save.isPending}
-      submitLabel={editing ? 'Update' : 'Create'}
     >
       <TextInput label="Service Name" withAsterisk data-autofocus {...form.getInputProps('serviceName')} />
       <FileInput
@@ -116,6 +116,6 @@ export function ServiceForm({ editing, onClose, onSaved }: ServiceFormProps) {
           allowDeselect={false}
         />
       </Group>
-    </FormModal>
+    </RecordFormModal>
   );
 }
