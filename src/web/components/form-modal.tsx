@@ -80,3 +80,10 @@ export function RecordFormModal<Body>({ noun, editing, submit, save, onSaved, ..
     />
   );
 }
+
+/** The props of a catalogue record's form: the record being edited (null: a new one), and how it closes. */
+export interface RecordFormProps<Row> {
+  editing: Row | null;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}

@@ -4,7 +4,7 @@ import { IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemberLedgerLine } from '../../../contract/wallet';
 import { csvFile } from '../../components/list-page';
-import { PaperHeading, SectionBar, SectionProblems } from './printable-section';
+import { PaperHeading, SectionBar, SectionProblems } from './member-sections';
 import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { KindCell } from '../../components/kind-cell';

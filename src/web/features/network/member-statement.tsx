@@ -3,7 +3,7 @@ import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemberStatement, MemberStatementLine } from '../../../contract/books';
 import { csvFile } from '../../components/list-page';
-import { PaperHeading, SectionBar, SectionProblems } from './printable-section';
+import { PaperHeading, SectionBar, SectionProblems } from './member-sections';
 import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { KindCell } from '../../components/kind-cell';

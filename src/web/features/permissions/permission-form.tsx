@@ -2,18 +2,11 @@ import { Select, Textarea, TextInput } from '@mantine/core';
 import { normalizePermissionName, permissionBody } from '../../../contract/access';
 import { PERMISSION_MODULES, type PermissionModule } from '../../../contract/permissions';
 import { messageOf } from '../../components/error-alert';
-import { RecordFormModal } from '../../components/form-modal';
+import { RecordFormModal, type RecordFormProps } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSavePermission, type PermissionRow } from './permissions.api';
 
-interface PermissionFormProps {
-  /** null: create; a row: edit it. */
-  editing: PermissionRow | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}
-
-export function PermissionForm({ editing, onClose, onSaved }: PermissionFormProps) {
+export function PermissionForm({ editing, onClose, onSaved }: RecordFormProps<PermissionRow>) {
   const save = useSavePermission();
   const { form, error, submit } = useContractForm({
     initialValues: { module: (editing?.module ?? null) as string | null, name: editing?.name ?? '', description: editing?.description ?? '' },

@@ -1,17 +1,11 @@
 import { Checkbox, Switch, TextInput } from '@mantine/core';
 import { roleBody } from '../../../contract/access';
-import { RecordFormModal } from '../../components/form-modal';
+import { RecordFormModal, type RecordFormProps } from '../../components/form-modal';
 import { messageOf } from '../../components/error-alert';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSaveRole, type RoleRow } from './roles.api';
 
-interface RoleFormProps {
-  editing: RoleRow | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}
-
-export function RoleForm({ editing, onClose, onSaved }: RoleFormProps) {
+export function RoleForm({ editing, onClose, onSaved }: RecordFormProps<RoleRow>) {
   const save = useSaveRole();
   const { form, error, submit } = useContractForm({
     initialValues: { name: editing?.name ?? '', status: editing?.status ?? true, twoFactorRequired: editing?.twoFactorRequired ?? false },

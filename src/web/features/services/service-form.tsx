@@ -5,15 +5,9 @@ import {
   SERVICE_CATEGORIES, SERVICE_ICON_MAX_BYTES, SERVICE_ICON_RULE, SERVICE_ICON_TYPES, serviceFields, type ServiceCategory,
 } from '../../../contract/services';
 import { messageOf } from '../../components/error-alert';
-import { RecordFormModal } from '../../components/form-modal';
+import { RecordFormModal, type RecordFormProps } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSaveService, type ServiceRow } from './services.api';
-
-interface ServiceFormProps {
-  editing: ServiceRow | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}
 
 const STATUS_OPTIONS = [
   { value: 'true', label: 'Active' },
@@ -22,7 +16,7 @@ const STATUS_OPTIONS = [
 
 const acceptable = (file: File) => (SERVICE_ICON_TYPES as readonly string[]).includes(file.type) && file.size <= SERVICE_ICON_MAX_BYTES;
 
-export function ServiceForm({ editing, onClose, onSaved }: ServiceFormProps) {
+export function ServiceForm({ editing, onClose, onSaved }: RecordFormProps<ServiceRow>) {
   const save = useSaveService();
   const { form, error, setError, submit } = useContractForm({
     initialValues: {

@@ -1,4 +1,5 @@
-import { Group, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Group, Paper, Stack, Text, Title, type MantineSpacing } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { CsvButton } from '../../components/csv-button';
 import { ErrorAlert } from '../../components/error-alert';
@@ -69,5 +70,19 @@ export function SectionProblems({ problem, onClose, query, loadError }: { proble
       <ErrorAlert error={problem} onClose={onClose} className="no-print" />
       {query.isError && <ErrorAlert error={errorMessage(query.error, loadError)} onRetry={() => query.refetch()} />}
     </>
+  );
+}
+
+/** A titled panel of the member screen, labelled by its title for screen readers. */
+export function MemberSection({ id, title, gap, children }: { id: string; title: string; gap: MantineSpacing; children: ReactNode }) {
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby={id}>
+      <Stack gap={gap}>
+        <Title order={2} size="h4" id={id}>
+          {title}
+        </Title>
+        {children}
+      </Stack>
+    </Paper>
   );
 }
