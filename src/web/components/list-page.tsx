@@ -22,7 +22,8 @@ export const csvFile = <E extends Endpoint>(endpoint: E, input: CallInput<E> | u
   ({ endpoint, input, filename, disabled });
 
 interface ListPageProps<Row, Id extends string | number> {
-  title: string;
+  /** The screen's title; none for a list that is one part of a screen (a tab). */
+  title?: string;
   subtitle?: string;
   /** The create button ('Add Rank'), last in the header; opens the form; disabled while sample rows show. */
   addLabel?: string;
@@ -83,23 +84,25 @@ export function ListPage<Row, Id extends string | number = string | number>(prop
   );
   return (
     <Stack gap={props.gap ?? 'lg'}>
-      <Group justify="space-between" align={props.subtitle ? 'flex-start' : 'center'}>
-        <div>
-          <Title order={1} size="h2">
-            {props.title}
-          </Title>
-          {props.subtitle && <Text c="dimmed">{props.subtitle}</Text>}
-        </div>
-        {csv || props.actions ? (
-          <Group gap="sm" className="no-print">
-            {csv && <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} disabled={csv.disabled} onError={setDownloadError} />}
-            {props.actions}
-            {add}
-          </Group>
-        ) : (
-          add
-        )}
-      </Group>
+      {props.title !== undefined && (
+        <Group justify="space-between" align={props.subtitle ? 'flex-start' : 'center'}>
+          <div>
+            <Title order={1} size="h2">
+              {props.title}
+            </Title>
+            {props.subtitle && <Text c="dimmed">{props.subtitle}</Text>}
+          </div>
+          {csv || props.actions ? (
+            <Group gap="sm" className="no-print">
+              {csv && <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} disabled={csv.disabled} onError={setDownloadError} />}
+              {props.actions}
+              {add}
+            </Group>
+          ) : (
+            add
+          )}
+        </Group>
+      )}
       <SuccessBanner message={r.success} />
       {props.notices}
       {r.failed && props.loadError}
@@ -164,5 +167,33 @@ export function ListSearch({ placeholder, label, value, onChange }: ListSearchPr
       onChange={(e) => onChange(e.currentTarget.value)}
       w={{ base: '100%', sm: 320 }}
     />
+  );
+}
+
+interface ListEmptyProps {
+  /** Filters are applied: their empty result says so ('No users found') and suggests changing them. */
+  filtered: boolean;
+  found: string;
+  /** Nothing at all yet ('No users available'), and the button that adds the first. */
+  none: string;
+  first: { label: string; onClick: () => void };
+}
+
+/** A list's empty state: nothing matches the filters, or nothing exists yet (and how to add the first). */
+export function ListEmpty({ filtered, found, none, first }: ListEmptyProps) {
+  return filtered ? (
+    <>
+      <Text fw={500}>{found}</Text>
+      <Text size="sm" c="dimmed">
+        Try adjusting your search filters
+      </Text>
+    </>
+  ) : (
+    <>
+      <Text fw={500}>{none}</Text>
+      <Button variant="light" onClick={first.onClick}>
+        {first.label}
+      </Button>
+    </>
   );
 }

@@ -5,7 +5,7 @@ import { STAFF_SORTS, staffApi, type StaffMember } from '../../../contract/staff
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CsvButton } from '../../components/csv-button';
 import { ErrorAlert } from '../../components/error-alert';
-import { ListPage } from '../../components/list-page';
+import { ListEmpty, ListPage } from '../../components/list-page';
 import { useResource } from '../../components/use-resource';
 import { useSearchBox } from '../../components/use-search-box';
 import { errorMessage } from '../../lib/api-client';
@@ -142,21 +142,12 @@ export default function StaffPage() {
       columns={columns}
       rowKey={(m) => m.userId}
       empty={
-        filtered ? (
-          <>
-            <Text fw={500}>No staff found</Text>
-            <Text size="sm" c="dimmed">
-              Try adjusting your search filters
-            </Text>
-          </>
-        ) : (
-          <>
-            <Text fw={500}>No staff yet</Text>
-            <Button variant="light" onClick={() => setDialog({ kind: 'invite' })}>
-              Invite your first colleague
-            </Button>
-          </>
-        )
+        <ListEmpty
+          filtered={filtered}
+          found="No staff found"
+          none="No staff yet"
+          first={{ label: 'Invite your first colleague', onClick: () => setDialog({ kind: 'invite' }) }}
+        />
       }
       paging={list.data ? { limit: STAFF_PAGE_SIZE, total } : undefined}
     >
