@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery, type QueryKey, type UseMutationResult, type UseQueryOptions } from '@tanstack/react-query';
 import { messageOf } from './error-alert';
 import { useSuccessBanner } from './success-banner';
-import { useListState, type UrlState } from './use-url-state';
+import { useListState, type ListState, type UrlState } from './use-url-state';
 
 export interface ResourceOptions<Row, F extends UrlState, Data, Key extends QueryKey> {
   /**
@@ -12,6 +12,11 @@ export interface ResourceOptions<Row, F extends UrlState, Data, Key extends Quer
   noun?: string;
   /** The list's filters and their defaults, kept in the address (a module-level constant). */
   filters: F;
+  /**
+   * The address state when the screen shares it between parts (tabs over lists: the screen reads
+   * the tab, the list its filters and page); by default the resource keeps its own.
+   */
+  state?: ListState<F>;
   /**
    * The address's filters as the list reads them: a hand-edited value the server would refuse (an
    * unknown status or order) read as its default. The table's order, the query and the screen see
@@ -52,7 +57,8 @@ export function useResource<Row, F extends UrlState, Data = Row[], Key extends Q
   const { noun = 'record', remove, sample, match, read } = options;
   const idOf = options.idOf ?? (() => null);
   const Noun = `${noun[0].toUpperCase()}${noun.slice(1)}`;
-  const state = useListState(options.filters);
+  const own = useListState(options.filters);
+  const state = options.state ?? own;
   const { setFilters, page, setPage, setView } = state;
   const filters = useMemo(() => (read ? read(state.filters) : state.filters), [read, state.filters]);
   const list = useQuery(options.query(filters, page));
