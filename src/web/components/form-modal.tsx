@@ -45,3 +45,45 @@ export function FormModal({ title, onClose, onSubmit, error, busy, submitLabel, 
     </Modal>
   );
 }
+
+interface RecordFormModalProps<Body> {
+  /** The record's name as the spec writes it in titles and messages: 'Role', 'Permission'. */
+  noun: string;
+  /** Editing a record (else adding one). */
+  editing: boolean;
+  /** The form's `submit` (use-contract-form): checks the fields, then saves the body. */
+  submit: (save: (body: Body) => Promise<unknown>) => FormEventHandler<HTMLFormElement>;
+  save: (body: Body) => Promise<unknown>;
+  onSaved: (message: string) => void;
+  onClose: () => void;
+  error: string | null;
+  busy: boolean;
+  size?: ModalProps['size'];
+  children: ReactNode;
+}
+
+/**
+ * A catalogue record's create/edit dialog: 'Add Role' / 'Edit Role', Create / Update, and after
+ * the save the spec's 'Role created successfully' / 'Role updated successfully'.
+ */
+export function RecordFormModal<Body>({ noun, editing, submit, save, onSaved, ...props }: RecordFormModalProps<Body>) {
+  const title = `${editing ? 'Edit' : 'Add'} ${noun}`;
+  return (
+    <FormModal
+      title={title}
+      onSubmit={submit(async (body) => {
+        await save(body);
+        onSaved(`${noun} ${editing ? 'updated' : 'created'} successfully`);
+      })}
+      submitLabel={editing ? 'Update' : 'Create'}
+      {...props}
+    />
+  );
+}
+
+/** The props of a catalogue record's form: the record being edited (null: a new one), and how it closes. */
+export interface RecordFormProps<Row> {
+  editing: Row | null;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}

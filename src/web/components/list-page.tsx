@@ -1,22 +1,49 @@
-import type { ReactNode } from 'react';
-import { Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Button, Group, Loader, Stack, Text, TextInput, Title, type MantineSpacing } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
+import type { CallInput, Endpoint } from '../../contract/endpoint';
 import { ConfirmDialog } from './confirm-dialog';
+import { CsvButton } from './csv-button';
 import { DataTable, type Column, type TableSelect } from './data-table';
 import { ErrorAlert } from './error-alert';
 import { SuccessBanner } from './success-banner';
 import type { Resource } from './use-resource';
 
+/** The export of the filtered list: the header's Download CSV (see `csvFile`). */
+export interface CsvFile {
+  endpoint: Endpoint;
+  input?: unknown;
+  filename: string;
+  disabled?: boolean;
+}
+
+/** A list's CSV export, its input checked against the endpoint's. */
+export const csvFile = <E extends Endpoint>(endpoint: E, input: CallInput<E> | undefined, filename: string, disabled?: boolean): CsvFile =>
+  ({ endpoint, input, filename, disabled });
+
 interface ListPageProps<Row, Id extends string | number> {
-  title: string;
+  /** The screen's title; none for a list that is one part of a screen (a tab). */
+  title?: string;
   subtitle?: string;
-  /** The create button ('Add Rank'); disabled while sample rows show. */
+  /** The create button ('Add Rank'), last in the header; opens the form; disabled while sample rows show. */
   addLabel?: string;
+  /** Download CSV of the filtered list, first in the header; a failed download shows in the `failure` alert. */
+  csv?: CsvFile;
+  /** More header buttons, between Download CSV and the create button (Print, a screen's own). */
+  actions?: ReactNode;
   resource: Resource<Row>;
-  /** The failed load's alert: each screen words it its own way (spec §8). */
+  /** Under the success banner: notices that stay until dismissed (awaiting approval). */
+  notices?: ReactNode;
+  /** The failed load's alert when the list has nothing to show: each screen words it its own way (spec §8). */
   loadError?: ReactNode;
+  /** More alerts above the filters, shown as the screen decides (a failed load with a retry). */
+  alerts?: ReactNode;
   /** The filter bar above the table. */
   filters?: ReactNode;
+  /** Under the filters: why the list failed, in the screen's words; else a failed download's message. */
+  failure?: string | null;
+  /** Under the filters and their alert: totals cards (`SummaryCards`), a chart. */
+  summary?: ReactNode;
   /** The spec's text while the first load runs ('Loading roles...'). */
   loadingText?: string;
   caption: string;
@@ -32,37 +59,58 @@ interface ListPageProps<Row, Id extends string | number> {
   form?: (editing: Row | null) => ReactNode;
   /** Bulk actions: the table's checkbox column; put a `<BulkBar>` in `toolbar`. */
   select?: TableSelect<Row, Id>;
-  /** Above the table, under the filters: the bulk bar, an export button. */
+  /** Above the table, under the filters: the bulk bar, an export button, a note on the columns. */
   toolbar?: ReactNode;
+  /** Under the table: footnotes. */
+  footer?: ReactNode;
+  /** The space between the screen's parts; 'lg' by default. */
+  gap?: MantineSpacing;
   /** More dialogs of the screen. */
   children?: ReactNode;
 }
 
 /**
- * A catalogue screen: title and create button, success banner, load and action errors, filter
- * bar, table with pager and empty state, the create/edit form and the delete confirmation.
+ * A list screen: title with Download CSV, more buttons and the create button; success banner and
+ * notices, load and action errors, filter bar, the failure alert, totals, toolbar, table with
+ * pager and empty state, footnotes, the create/edit form and the delete confirmation.
  */
 export function ListPage<Row, Id extends string | number = string | number>(props: ListPageProps<Row, Id>) {
-  const { resource: r, confirm, paging } = props;
+  const { resource: r, confirm, paging, csv } = props;
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const add = props.addLabel && (
+    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={r.openCreate} disabled={r.readOnly}>
+      {props.addLabel}
+    </Button>
+  );
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align={props.subtitle ? 'flex-start' : 'center'}>
-        <div>
-          <Title order={1} size="h2">
-            {props.title}
-          </Title>
-          {props.subtitle && <Text c="dimmed">{props.subtitle}</Text>}
-        </div>
-        {props.addLabel && (
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={r.openCreate} disabled={r.readOnly}>
-            {props.addLabel}
-          </Button>
-        )}
-      </Group>
+    <Stack gap={props.gap ?? 'lg'}>
+      {props.title !== undefined && (
+        <Group justify="space-between" align={props.subtitle ? 'flex-start' : 'center'}>
+          <div>
+            <Title order={1} size="h2">
+              {props.title}
+            </Title>
+            {props.subtitle && <Text c="dimmed">{props.subtitle}</Text>}
+          </div>
+          {csv || props.actions ? (
+            <Group gap="sm" className="no-print">
+              {csv && <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} disabled={csv.disabled} onError={setDownloadError} />}
+              {props.actions}
+              {add}
+            </Group>
+          ) : (
+            add
+          )}
+        </Group>
+      )}
       <SuccessBanner message={r.success} />
+      {props.notices}
       {r.failed && props.loadError}
+      {props.alerts}
       <ErrorAlert error={r.actionError} onClose={() => r.fail(null)} />
       {props.filters}
+      <ErrorAlert error={props.failure || downloadError} withIcon />
+      {props.summary}
       {props.toolbar}
       {props.loadingText && r.list.isPending && (
         <Group gap="xs" role="status">
@@ -83,6 +131,7 @@ export function ListPage<Row, Id extends string | number = string | number>(prop
         empty={props.empty}
         paging={paging ? { page: r.page, limit: paging.limit, total: paging.total, onPage: r.setPage } : undefined}
       />
+      {props.footer}
       {r.form && props.form?.(r.form.editing)}
       {confirm && (
         <ConfirmDialog
@@ -118,5 +167,33 @@ export function ListSearch({ placeholder, label, value, onChange }: ListSearchPr
       onChange={(e) => onChange(e.currentTarget.value)}
       w={{ base: '100%', sm: 320 }}
     />
+  );
+}
+
+interface ListEmptyProps {
+  /** Filters are applied: their empty result says so ('No users found') and suggests changing them. */
+  filtered: boolean;
+  found: string;
+  /** Nothing at all yet ('No users available'), and the button that adds the first. */
+  none: string;
+  first: { label: string; onClick: () => void };
+}
+
+/** A list's empty state: nothing matches the filters, or nothing exists yet (and how to add the first). */
+export function ListEmpty({ filtered, found, none, first }: ListEmptyProps) {
+  return filtered ? (
+    <>
+      <Text fw={500}>{found}</Text>
+      <Text size="sm" c="dimmed">
+        Try adjusting your search filters
+      </Text>
+    </>
+  ) : (
+    <>
+      <Text fw={500}>{none}</Text>
+      <Button variant="light" onClick={first.onClick}>
+        {first.label}
+      </Button>
+    </>
   );
 }

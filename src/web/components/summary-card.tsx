@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card, Group, Skeleton, Text, ThemeIcon } from '@mantine/core';
+import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon, type SimpleGridProps } from '@mantine/core';
 import type { Icon } from '@tabler/icons-react';
 
 interface SummaryCardProps {
@@ -31,5 +31,14 @@ export function SummaryCard({ label, value, icon: IconComponent, color }: Summar
         </ThemeIcon>
       </Group>
     </Card>
+  );
+}
+
+/** A list's totals: its cards side by side (one a row on a phone). */
+export function SummaryCards({ cols = { base: 1, sm: 3 }, children }: { cols?: SimpleGridProps['cols']; children: ReactNode }) {
+  return (
+    <SimpleGrid cols={cols} spacing="lg">
+      {children}
+    </SimpleGrid>
   );
 }

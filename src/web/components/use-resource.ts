@@ -1,14 +1,28 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery, type QueryKey, type UseMutationResult, type UseQueryOptions } from '@tanstack/react-query';
 import { messageOf } from './error-alert';
 import { useSuccessBanner } from './success-banner';
-import { useListState, type UrlState } from './use-url-state';
+import { useListState, type ListState, type UrlState } from './use-url-state';
 
 export interface ResourceOptions<Row, F extends UrlState, Data, Key extends QueryKey> {
-  /** The record's name in the spec's messages: 'rank' gives 'Invalid rank ID', 'Rank deleted successfully'. */
-  noun: string;
+  /**
+   * The record's name in the spec's messages: 'rank' gives 'Invalid rank ID', 'Rank deleted
+   * successfully'. A read-only list (no edit, no delete) needs none.
+   */
+  noun?: string;
   /** The list's filters and their defaults, kept in the address (a module-level constant). */
   filters: F;
+  /**
+   * The address state when the screen shares it between parts (tabs over lists: the screen reads
+   * the tab, the list its filters and page); by default the resource keeps its own.
+   */
+  state?: ListState<F>;
+  /**
+   * The address's filters as the list reads them: a hand-edited value the server would refuse (an
+   * unknown status or order) read as its default. The table's order, the query and the screen see
+   * these.
+   */
+  read?: (filters: F) => F; // a module-level function: the filters keep their identity between renders
   /** The list call for the current filters and page (server-side filtering passes them on). */
   query: (filters: F, page: number) => UseQueryOptions<Data, Error, Data, Key>;
   /** The rows of an answer; by default the answer is the rows. */
@@ -22,8 +36,13 @@ export interface ResourceOptions<Row, F extends UrlState, Data, Key extends Quer
   compare?: Record<string, (a: Row, b: Row) => number>;
   /** Shown read-only, badged, in place of the list when loading fails (spec §4). */
   sample?: Row[];
+  /**
+   * What the table shows when loading fails (and no sample stands in): 'empty' its empty state
+   * (the default), 'blank' nothing at all (the screen's failure alert says it all).
+   */
+  onFailure?: 'empty' | 'blank';
   /** A row's id; null when the server sent none (spec §5: such rows can't be edited or deleted). */
-  idOf: (row: Row) => number | null;
+  idOf?: (row: Row) => number | null;
   remove?: UseMutationResult<unknown, unknown, number>;
   /** The success banner after a delete; default '{Noun} deleted successfully'. */
   deleted?: (answer: unknown) => string;
@@ -35,9 +54,13 @@ export interface ResourceOptions<Row, F extends UrlState, Data, Key extends Quer
  * create/edit form, the row awaiting delete confirmation, the success banner and the action error.
  */
 export function useResource<Row, F extends UrlState, Data = Row[], Key extends QueryKey = QueryKey>(options: ResourceOptions<Row, F, Data, Key>) {
-  const { noun, idOf, remove, sample, match } = options;
+  const { noun = 'record', remove, sample, match, read } = options;
+  const idOf = options.idOf ?? (() => null);
   const Noun = `${noun[0].toUpperCase()}${noun.slice(1)}`;
-  const { filters, setFilters, page, setPage } = useListState(options.filters);
+  const own = useListState(options.filters);
+  const state = options.state ?? own;
+  const { setFilters, page, setPage, setView } = state;
+  const filters = useMemo(() => (read ? read(state.filters) : state.filters), [read, state.filters]);
   const list = useQuery(options.query(filters, page));
   const [form, setForm] = useState<{ editing: Row | null } | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
@@ -46,7 +69,7 @@ export function useResource<Row, F extends UrlState, Data = Row[], Key extends Q
 
   const failed = list.isError && list.data === undefined;
   const loaded = list.data === undefined ? undefined : options.rowsOf ? options.rowsOf(list.data) : (list.data as unknown as Row[]);
-  const all = failed ? (sample ?? []) : loaded;
+  const all = failed ? (sample ?? (options.onFailure === 'blank' ? undefined : [])) : loaded;
   const matching = match && all ? all.filter((row) => match(row, filters)) : all;
   const rows = options.compare && matching ? sortRows(matching, options.compare, filters.sort) : matching;
   // A list whose filters have a `sort` is sortable by its column headers.
@@ -69,6 +92,8 @@ export function useResource<Row, F extends UrlState, Data = Row[], Key extends Q
     readOnly: failed && sample !== undefined,
     filters,
     setFilters,
+    /** A value that filters nothing (a detail open over the list): the page stays. */
+    setView,
     page,
     setPage,
     form,
@@ -119,4 +144,5 @@ function sortRows<Row>(rows: Row[], compare: Record<string, (a: Row, b: Row) => 
   return [...rows].sort((a, b) => (desc ? by(b, a) : by(a, b)));
 }
 
-export type Resource<Row> = ReturnType<typeof useResource<Row, UrlState, unknown, QueryKey>>;
+/** What the list screen reads of a resource (not its filters: their type is the screen's own). */
+export type Resource<Row> = Omit<ReturnType<typeof useResource<Row, UrlState, unknown, QueryKey>>, 'filters' | 'setFilters' | 'setView'>;

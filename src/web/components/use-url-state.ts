@@ -67,3 +67,6 @@ export function useListState<F extends UrlState>(defaults: F) {
   const setView = useCallback((patch: Partial<F>) => write(patch as UrlState), [write]);
   return { filters, setFilters, page, setPage, setView };
 }
+
+/** A list's address state: its filters and page, and how to change them. */
+export type ListState<F extends UrlState> = ReturnType<typeof useListState<F>>;

@@ -1,17 +1,18 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Group, Loader, SegmentedControl, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Group, SegmentedControl, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconX } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { APPROVAL_SORTS, APPROVAL_STATUSES, approvalsApi, type Approval, type ApprovalsQuery, type ApprovalStatus } from '../../../contract/approvals';
 import { BulkBar, BulkRunModal, useBulkRun } from '../../components/bulk';
 import { CsvButton } from '../../components/csv-button';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { ListPage } from '../../components/list-page';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
 import { useSelection } from '../../components/use-selection';
-import { useListState } from '../../components/use-url-state';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { useResource } from '../../components/use-resource';
+import { useListState, type ListState } from '../../components/use-url-state';
 import { formatCount, formatDateTime, formatINR } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
 import { afterDecisions, allIdsOf, approvalsQuery, decideChunk, PAGE_SIZE } from './approvals.api';
@@ -81,15 +82,23 @@ export default function ApprovalsPage() {
   );
 }
 
-function Queue({ status, state }: { status: ApprovalStatus; state: ReturnType<typeof useListState<typeof URL_FILTERS>> }) {
+/** The address's order, an unknown one read as the newest first. */
+const readQueue = (f: typeof URL_FILTERS): typeof URL_FILTERS => (SORTS.has(f.sort) ? f : { ...f, sort: URL_FILTERS.sort });
+
+function Queue({ status, state }: { status: ApprovalStatus; state: ListState<typeof URL_FILTERS> }) {
   const { user } = useAuth();
-  const { page } = state;
-  const sort = (SORTS.has(state.filters.sort) ? state.filters.sort : URL_FILTERS.sort) as ApprovalSort;
-  const list = useQuery(approvalsQuery(status, page, sort));
+  const queue = useResource({
+    filters: URL_FILTERS,
+    state,
+    read: readQueue,
+    query: (f, page) => approvalsQuery(status, page, f.sort as ApprovalSort),
+    rowsOf: (data) => data.data,
+  });
+  const { list } = queue;
+  const sort = queue.filters.sort as ApprovalSort;
   const [deciding, setDeciding] = useState<{ approval: Approval; action: 'approve' | 'reject' } | null>(null);
   const [bulkAction, setBulkAction] = useState<'approve' | 'reject' | null>(null);
   const [csvError, setCsvError] = useState<string | null>(null);
-  const [success, showSuccess] = useSuccessBanner();
   const queryClient = useQueryClient();
   const rows = list.isError ? [] : (list.data?.data ?? []);
   const total = list.data?.total ?? 0;
@@ -202,63 +211,54 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ReturnType<ty
   ];
 
   return (
-    <Stack gap="md">
-      <SuccessBanner message={success} />
-      <Group justify="space-between" align="flex-end">
-        <SegmentedControl
-          aria-label="Status"
-          w="fit-content"
-          value={status}
-          onChange={(value) => state.setFilters({ status: value })}
-          data={APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-        />
-        <CsvButton
-          endpoint={approvalsApi.csv}
-          input={{ query: { status } }}
-          filename={`approvals-${status}.csv`}
-          onError={setCsvError}
-        />
-      </Group>
-      {csvError && (
-        <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setCsvError(null)}>
-          {csvError}
-        </Alert>
-      )}
-      {list.isError && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {`Failed to load approvals: ${list.error.message}`}
-        </Alert>
-      )}
-      {list.isPending && (
-        <Group gap="xs" role="status">
-          <Loader size="xs" />
-          <Text size="sm" c="dimmed">
-            Loading approvals...
-          </Text>
+    <ListPage
+      gap="md"
+      resource={queue}
+      filters={
+        <Group justify="space-between" align="flex-end">
+          <SegmentedControl
+            aria-label="Status"
+            w="fit-content"
+            value={status}
+            onChange={(value) => queue.setFilters({ status: value })}
+            data={APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+          />
+          <CsvButton endpoint={approvalsApi.csv} input={{ query: { status } }} filename={`approvals-${status}.csv`} onError={setCsvError} />
         </Group>
-      )}
-      {status === 'pending' && (
-        <BulkBar
-          selection={selection}
-          total={total}
-          noun="requests"
-          actions={[
-            { label: 'Approve selected', color: 'teal', onClick: () => setBulkAction('approve') },
-            { label: 'Reject selected', color: 'red', onClick: () => setBulkAction('reject') },
-          ]}
-        />
-      )}
-      <DataTable
-        caption={`${STATUS_LABELS[status]} approval requests`}
-        columns={columns}
-        rows={list.isError ? [] : list.data?.data}
-        rowKey={(a) => a.id}
-        loading={list.isPending || list.isPlaceholderData}
-        sort={{ value: sort, onChange: (value) => state.setFilters({ sort: value }) }}
-        empty={<Text c="dimmed">{`No ${STATUS_LABELS[status].toLowerCase()} requests`}</Text>}
-        paging={list.data ? { page, limit: PAGE_SIZE, total: list.data.total, onPage: state.setPage } : undefined}
-        select={status === 'pending' ? { selection, rowId: (a) => a.id, rowLabel: (a) => `Select request ${a.id}` } : undefined}
-      />
+      }
+      toolbar={
+        <>
+          {csvError && (
+            <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setCsvError(null)}>
+              {csvError}
+            </Alert>
+          )}
+          {list.isError && (
+            <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+              {`Failed to load approvals: ${list.error.message}`}
+            </Alert>
+          )}
+          {status === 'pending' && (
+            <BulkBar
+              selection={selection}
+              total={total}
+              noun="requests"
+              actions={[
+                { label: 'Approve selected', color: 'teal', onClick: () => setBulkAction('approve') },
+                { label: 'Reject selected', color: 'red', onClick: () => setBulkAction('reject') },
+              ]}
+            />
+          )}
+        </>
+      }
+      loadingText="Loading approvals..."
+      caption={`${STATUS_LABELS[status]} approval requests`}
+      columns={columns}
+      rowKey={(a) => a.id}
+      empty={<Text c="dimmed">{`No ${STATUS_LABELS[status].toLowerCase()} requests`}</Text>}
+      paging={list.data ? { limit: PAGE_SIZE, total: list.data.total } : undefined}
+      select={status === 'pending' ? { selection, rowId: (a: Approval) => a.id, rowLabel: (a: Approval) => `Select request ${a.id}` } : undefined}
+    >
       {deciding && (
         <DecisionModal
           approval={deciding.approval}
@@ -266,7 +266,7 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ReturnType<ty
           onClose={() => setDeciding(null)}
           onDecided={(message) => {
             setDeciding(null);
-            showSuccess(message);
+            queue.done(message);
           }}
         />
       )}
@@ -279,6 +279,6 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ReturnType<ty
         />
       )}
       <BulkRunModal run={run} />
-    </Stack>
+    </ListPage>
   );
 }

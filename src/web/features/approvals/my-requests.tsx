@@ -1,17 +1,21 @@
-import { Group, Loader, SegmentedControl, Stack, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Group, SegmentedControl, Text } from '@mantine/core';
 import { APPROVAL_STATUSES, approvalsApi, type Approval, type ApprovalStatus } from '../../../contract/approvals';
 import { CsvExport } from '../../components/csv-button';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { ListPage } from '../../components/list-page';
 import { ErrorAlert } from '../../components/error-alert';
 import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
+import { useResource } from '../../components/use-resource';
+import type { ListState } from '../../components/use-url-state';
 import { formatDateTime, formatINR } from '../../lib/format';
 import { myRequestsQuery, PAGE_SIZE } from './approvals.api';
 import { kindLabel } from './approval-kinds';
 import { STATUS_LABELS, STATUS_TONES } from './approval-status';
 
 const ALL = 'all';
+const MINE_FILTERS = { status: '' };
 
 /**
  * "My requests" (issue 24): the requests the signed-in operator filed, whatever their permissions,
@@ -23,7 +27,17 @@ export function MyRequests({ status, page, onStatus, onPage }: {
   onStatus: (status: string) => void;
   onPage: (page: number) => void;
 }) {
-  const list = useQuery(myRequestsQuery(status, page));
+  // The screen keeps the status and page (in its address); the list reads them from here.
+  const filters = useMemo(() => ({ status: status ?? '' }), [status]);
+  const state: ListState<typeof MINE_FILTERS> = {
+    filters,
+    page,
+    setPage: onPage,
+    setFilters: (patch) => onStatus(patch.status || ALL),
+    setView: () => {},
+  };
+  const mine = useResource({ filters: MINE_FILTERS, state, query: (_f, p) => myRequestsQuery(status, p), rowsOf: (data) => data.data });
+  const { list } = mine;
 
   const columns: Column<Approval>[] = [
     { header: 'Request', cell: (a) => `#${a.id}`, width: 90 },
@@ -57,33 +71,28 @@ export function MyRequests({ status, page, onStatus, onPage }: {
 
   const label = status ? STATUS_LABELS[status].toLowerCase() : '';
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <SegmentedControl
-          aria-label="Status of my requests"
-          w="fit-content"
-          value={status ?? ALL}
-          onChange={onStatus}
-          data={[{ value: ALL, label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
-        />
-        <CsvExport endpoint={approvalsApi.mineCsv} input={{ query: { status } }} filename={`my-requests${status ? `-${status}` : ''}.csv`} disabled={list.isError} />
-      </Group>
-      {list.isError && <ErrorAlert error={list.error} prefix="Failed to load your requests: " withIcon />}
-      {list.isPending && (
-        <Group gap="xs" role="status">
-          <Loader size="xs" />
-          <Text size="sm" c="dimmed">Loading your requests...</Text>
+    <ListPage
+      gap="md"
+      resource={mine}
+      filters={
+        <Group justify="space-between" align="flex-start">
+          <SegmentedControl
+            aria-label="Status of my requests"
+            w="fit-content"
+            value={status ?? ALL}
+            onChange={onStatus}
+            data={[{ value: ALL, label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
+          />
+          <CsvExport endpoint={approvalsApi.mineCsv} input={{ query: { status } }} filename={`my-requests${status ? `-${status}` : ''}.csv`} disabled={list.isError} />
         </Group>
-      )}
-      <DataTable
-        caption="My requests"
-        columns={columns}
-        rows={list.isError ? [] : list.data?.data}
-        rowKey={(a) => a.id}
-        loading={list.isPending || list.isPlaceholderData}
-        empty={<Text c="dimmed">{status ? `You have no ${label} requests` : 'You have not asked for any approval yet'}</Text>}
-        paging={list.data ? { page, limit: PAGE_SIZE, total: list.data.total, onPage } : undefined}
-      />
-    </Stack>
+      }
+      toolbar={list.isError && <ErrorAlert error={list.error} prefix="Failed to load your requests: " withIcon />}
+      loadingText="Loading your requests..."
+      caption="My requests"
+      columns={columns}
+      rowKey={(a) => a.id}
+      empty={<Text c="dimmed">{status ? `You have no ${label} requests` : 'You have not asked for any approval yet'}</Text>}
+      paging={list.data ? { limit: PAGE_SIZE, total: list.data.total } : undefined}
+    />
   );
 }

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Select, Text, TextInput } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { AUDIT_ENTITIES, AUDIT_SORTS, auditApi, type AuditEntry, type AuditQuery } from '../../../contract/audit';
 import { isoToWireDate } from '../../../contract/common';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { ListPage } from '../../components/list-page';
 import { RowAction } from '../../components/row-actions';
 import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState } from '../../components/use-url-state';
+import { useResource } from '../../components/use-resource';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { CsvButton } from '../../components/csv-button';
@@ -34,13 +34,16 @@ function toQuery(f: Filters, page: number): AuditQuery {
     action: f.action || undefined,
     fromDate: ISO_DAY.test(f.from) ? isoToWireDate(f.from) : undefined,
     toDate: ISO_DAY.test(f.to) ? isoToWireDate(f.to) : undefined,
-    sort: (SORTS.has(f.sort) ? f.sort : URL_FILTERS.sort) as AuditSort,
+    sort: f.sort as AuditSort,
   };
 }
 
+/** The address's order, an unknown one read as the newest first. */
+const read = (f: Filters): Filters => (SORTS.has(f.sort) ? f : { ...f, sort: URL_FILTERS.sort });
+
 export default function AuditPage() {
-  const list = useListState(URL_FILTERS);
-  const { filters, page } = list;
+  const list = useResource({ filters: URL_FILTERS, read, query: (f, page) => auditQueryOptions(toQuery(f, page)), rowsOf: (d) => d.data, onFailure: 'blank' });
+  const { filters, page, list: query } = list;
   const [form, setForm] = useState(() => formOf(filters));
   // Back/Forward or a link brings other filters: the fields follow them.
   const [shown, setShown] = useState(filters);
@@ -51,7 +54,6 @@ export default function AuditPage() {
   const [selected, setSelected] = useState<AuditEntry | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const input = toQuery(filters, page);
-  const query = useQuery(auditQueryOptions(input));
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -85,69 +87,62 @@ export default function AuditPage() {
   ];
 
   return (
-    <Stack>
-      <div>
-        <Title order={1} size="h2">
-          Audit Log
-        </Title>
-        <Text c="dimmed">Who changed what, and when: every change to every record.</Text>
-      </div>
-      <form onSubmit={apply} noValidate aria-label="Audit log filters">
-        <Group align="flex-end" wrap="wrap">
-          <TextInput label="Actor" placeholder="User ID, email or name" value={form.actor} onChange={(e) => set('actor')(e.currentTarget.value)} />
-          <Select
-            label="Entity"
-            placeholder="All entities"
-            data={AUDIT_ENTITIES as unknown as string[]}
-            value={form.entity || null}
-            onChange={(v) => set('entity')(v ?? '')}
-            clearable
-          />
-          <TextInput label="Action" placeholder="e.g. update" value={form.action} onChange={(e) => set('action')(e.currentTarget.value)} />
-          <TextInput type="date" label="From" value={form.from} onChange={(e) => set('from')(e.currentTarget.value)} />
-          <TextInput type="date" label="To" value={form.to} onChange={(e) => set('to')(e.currentTarget.value)} />
-          <Button type="submit">Filter</Button>
-          <Button variant="default" onClick={clear}>
-            Clear
-          </Button>
-          <CsvButton endpoint={auditApi.csv} input={{ query: csvFilter }} filename="audit-log.csv" onError={setDownloadError} />
-        </Group>
-      </form>
-      {query.isError && (
-        <Alert color="red" role="alert">
-          {errorMessage(query.error, 'Failed to load the audit log')}
-        </Alert>
-      )}
-      {downloadError && (
-        <Alert color="red" role="alert" withCloseButton onClose={() => setDownloadError(null)}>
-          {downloadError}
-        </Alert>
-      )}
-      {query.data && (
-        <Text size="sm" c="dimmed">
-          {formatCount(query.data.total)}
-          {query.data.totalCapped ? '+' : ''} {query.data.total === 1 ? 'change' : 'changes'}
-        </Text>
-      )}
-      <DataTable
-        caption="Audit log"
-        columns={columns}
-        rows={query.data?.data}
-        rowKey={(e) => e.id}
-        loading={query.isPending || query.isPlaceholderData}
-        sort={{ value: input.sort as string, onChange: (sort) => list.setFilters({ sort }) }}
-        empty={<Text c="dimmed">No changes recorded for these filters.</Text>}
-        paging={
-          query.data && {
-            page,
-            limit: LIMIT,
-            total: query.data.total,
-            onPage: list.setPage,
-          }
-        }
-      />
+    <ListPage
+      title="Audit Log"
+      subtitle="Who changed what, and when: every change to every record."
+      gap="md"
+      resource={list}
+      filters={
+        <form onSubmit={apply} noValidate aria-label="Audit log filters">
+          <Group align="flex-end" wrap="wrap">
+            <TextInput label="Actor" placeholder="User ID, email or name" value={form.actor} onChange={(e) => set('actor')(e.currentTarget.value)} />
+            <Select
+              label="Entity"
+              placeholder="All entities"
+              data={AUDIT_ENTITIES as unknown as string[]}
+              value={form.entity || null}
+              onChange={(v) => set('entity')(v ?? '')}
+              clearable
+            />
+            <TextInput label="Action" placeholder="e.g. update" value={form.action} onChange={(e) => set('action')(e.currentTarget.value)} />
+            <TextInput type="date" label="From" value={form.from} onChange={(e) => set('from')(e.currentTarget.value)} />
+            <TextInput type="date" label="To" value={form.to} onChange={(e) => set('to')(e.currentTarget.value)} />
+            <Button type="submit">Filter</Button>
+            <Button variant="default" onClick={clear}>
+              Clear
+            </Button>
+            <CsvButton endpoint={auditApi.csv} input={{ query: csvFilter }} filename="audit-log.csv" onError={setDownloadError} />
+          </Group>
+        </form>
+      }
+      toolbar={
+        <>
+          {query.isError && (
+            <Alert color="red" role="alert">
+              {errorMessage(query.error, 'Failed to load the audit log')}
+            </Alert>
+          )}
+          {downloadError && (
+            <Alert color="red" role="alert" withCloseButton onClose={() => setDownloadError(null)}>
+              {downloadError}
+            </Alert>
+          )}
+          {query.data && (
+            <Text size="sm" c="dimmed">
+              {formatCount(query.data.total)}
+              {query.data.totalCapped ? '+' : ''} {query.data.total === 1 ? 'change' : 'changes'}
+            </Text>
+          )}
+        </>
+      }
+      caption="Audit log"
+      columns={columns}
+      rowKey={(e) => e.id}
+      empty={<Text c="dimmed">No changes recorded for these filters.</Text>}
+      paging={query.data && { limit: LIMIT, total: query.data.total }}
+    >
       <AuditDetails entry={selected} onClose={() => setSelected(null)} />
-    </Stack>
+    </ListPage>
   );
 }
 

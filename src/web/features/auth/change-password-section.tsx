@@ -60,27 +60,9 @@ export function ChangePasswordSection({ onMessage }: { onMessage: (message: stri
             </Alert>
           )}
           <Group align="flex-start" grow>
-            <PasswordInput
-              label="Current password"
-              autoComplete="current-password"
-              value={currentPassword}
-              onChange={(e) => setCurrent(e.currentTarget.value)}
-              error={errors.currentPassword}
-            />
-            <PasswordInput
-              label="New password"
-              autoComplete="new-password"
-              value={newPassword}
-              onChange={(e) => setNew(e.currentTarget.value)}
-              error={errors.newPassword}
-            />
-            <PasswordInput
-              label="Confirm new password"
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.currentTarget.value)}
-              error={errors.confirm}
-            />
+            <PasswordField label="Current password" autoComplete="current-password" value={currentPassword} onChange={setCurrent} error={errors.currentPassword} />
+            <PasswordField label="New password" autoComplete="new-password" value={newPassword} onChange={setNew} error={errors.newPassword} />
+            <PasswordField label="Confirm new password" autoComplete="new-password" value={confirm} onChange={setConfirm} error={errors.confirm} />
           </Group>
           <Group>
             <Button type="submit" loading={change.isPending}>
@@ -91,4 +73,16 @@ export function ChangePasswordSection({ onMessage }: { onMessage: (message: stri
       </form>
     </Paper>
   );
+}
+
+interface PasswordFieldProps {
+  label: string;
+  autoComplete: 'current-password' | 'new-password';
+  value: string;
+  onChange: (value: string) => void;
+  error: string | undefined;
+}
+
+function PasswordField({ label, autoComplete, value, onChange, error }: PasswordFieldProps) {
+  return <PasswordInput label={label} autoComplete={autoComplete} value={value} onChange={(e) => onChange(e.currentTarget.value)} error={error} />;
 }

@@ -8,7 +8,8 @@ import {
 } from '../../../contract/bank-transfers';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CsvButton } from '../../components/csv-button';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { QueryTable } from '../../components/query-table';
 import { ErrorAlert, messageOf } from '../../components/error-alert';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { StatusBadge, type Tone } from '../../components/status-badge';
@@ -110,15 +111,15 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
           )}
         </Paper>
       )}
-      {lines.error && <ErrorAlert error={lines.error} onRetry={() => lines.refetch()} />}
-      <DataTable
+      <QueryTable
+        query={lines}
+        page={page}
+        onPage={setPage}
+        limit={LINES_PAGE_SIZE}
         caption={`Lines of bank batch ${id}`}
         columns={lineColumns}
-        rows={lines.isPlaceholderData ? undefined : lines.data?.data}
         rowKey={(l) => l.id}
-        loading={lines.isPending || lines.isPlaceholderData}
         empty="This batch has no lines."
-        paging={lines.data ? { page, limit: LINES_PAGE_SIZE, total: lines.data.total, onPage: setPage } : undefined}
       />
     </Stack>
   );
@@ -252,31 +253,31 @@ export default function BankTransfersPage() {
           {open !== null ? (
             <BatchDetail id={open} onBack={() => setOpen(null)} onError={setError} onDone={showBanner} />
           ) : (
-            <>
-              {batches.error && <ErrorAlert error={batches.error} onRetry={() => batches.refetch()} />}
-              <DataTable
-                caption="Bank transfer batches"
-                columns={batchColumns}
-                rows={batches.isPlaceholderData ? undefined : batches.data?.data}
-                rowKey={(b) => b.id}
-                loading={batches.isPending || batches.isPlaceholderData}
-                empty="No bank transfer batch yet: gather the approved withdrawals to make one."
-                paging={batches.data ? { page, limit: BATCHES_PAGE_SIZE, total: batches.data.total, onPage: setPage } : undefined}
-              />
-            </>
+            <QueryTable
+              query={batches}
+              page={page}
+              onPage={setPage}
+              limit={BATCHES_PAGE_SIZE}
+              caption="Bank transfer batches"
+              columns={batchColumns}
+              rowKey={(b) => b.id}
+              empty="No bank transfer batch yet: gather the approved withdrawals to make one."
+            />
           )}
         </Tabs.Panel>
         <Tabs.Panel value="transit" pt="md">
           <Text size="sm" c="dimmed" mb="sm">Transfers released to the bank and not yet settled or returned, oldest first.</Text>
-          {transit.error && <ErrorAlert error={transit.error} onRetry={() => transit.refetch()} />}
-          <DataTable
+          <QueryTable
+            query={transit}
+            page={transitPage}
+            onPage={setTransitPage}
+            limit={LINES_PAGE_SIZE}
+            // Not fetched until the tab opens: no placeholder rows before.
+            loading={transit.isLoading || transit.isPlaceholderData}
             caption="Bank transfers in transit"
             columns={transitColumns}
-            rows={transit.isPlaceholderData ? undefined : transit.data?.data}
             rowKey={(l) => l.id}
-            loading={transit.isLoading || transit.isPlaceholderData}
             empty="Nothing is in transit: every released transfer has been answered by the bank."
-            paging={transit.data ? { page: transitPage, limit: LINES_PAGE_SIZE, total: transit.data.total, onPage: setTransitPage } : undefined}
           />
         </Tabs.Panel>
       </Tabs>

@@ -1,30 +1,32 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { IconBuildingBank, IconSearch } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import type { User } from '../../../contract/users';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { ListPage } from '../../components/list-page';
 import { getToken } from '../../lib/session';
 import { banksApi } from '../../../contract/banks';
 import { CsvButton } from '../../components/csv-button';
 import { BankDetailsModal } from './bank-details-modal';
 import { isInvalidAnswer } from '../../lib/api-client';
 import { bankMembersQuery, DEFAULT_MEMBER_SORT, MEMBERS_PAGE_SIZE, memberSort, memberSortKey } from './banks.api';
+import { useResource } from '../../components/use-resource';
+import { useSearchBox } from '../../components/use-search-box';
 import { ErrorAlert } from '../../components/error-alert';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { ActiveBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState } from '../../components/use-url-state';
 
 export default function BankPage() {
   const [token, setToken] = useState(getToken);
-  return (
+  return token ? (
+    <BankMembers />
+  ) : (
     <Stack gap="lg">
       <Title order={1} size="h2">
         Bank Details
       </Title>
-      {token ? <BankMembers /> : <SetAuthToken onSaved={() => setToken(getToken())} />}
+      <SetAuthToken onSaved={() => setToken(getToken())} />
     </Stack>
   );
 }
@@ -62,19 +64,19 @@ function SetAuthToken({ onSaved }: { onSaved: () => void }) {
 
 /** The list's search and order, kept in the address (a reload or a shared link keeps them). */
 const URL_FILTERS = { q: '', sort: DEFAULT_MEMBER_SORT as string };
+/** The address's order, an unknown one read as the default. */
+const read = (f: typeof URL_FILTERS): typeof URL_FILTERS => ({ ...f, sort: memberSort(f.sort) });
 
 function BankMembers() {
-  const { filters, setFilters, page, setPage } = useListState(URL_FILTERS);
-  const [search, setSearch] = useState(filters.q);
-  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const members = useResource({
+    filters: URL_FILTERS,
+    read,
+    query: (f, page) => bankMembersQuery(f.q, page, f.sort),
+    rowsOf: (data) => data.users,
+  });
+  const { filters, setFilters, page, list } = members;
   // The typed search reaches the address (and the server) once typing pauses.
-  const sent = useRef(debounced);
-  useEffect(() => {
-    if (debounced === sent.current) return;
-    sent.current = debounced;
-    setFilters({ q: debounced });
-  }, [debounced, setFilters]);
-  const members = useQuery(bankMembersQuery(filters.q, page, filters.sort));
+  const [search, setSearch] = useSearchBox(filters.q, (q) => setFilters({ q }), 300, (typed) => typed.trim());
   const [viewing, setViewing] = useState<User | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
 
@@ -96,35 +98,39 @@ function BankMembers() {
   ];
 
   return (
-    <>
-      <Group justify="space-between" align="flex-end">
-        <TextInput
-          aria-label="Find a member"
-          placeholder="Search by name, email, phone or user ID"
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          maw={380}
-          style={{ flexGrow: 1 }}
-        />
-        {/* Every live member's bank accounts (account numbers masked), not just this page. */}
-        <CsvButton endpoint={banksApi.csv} filename="bank-accounts.csv" onError={setExportError} />
-      </Group>
-      <ErrorAlert error={exportError} onClose={() => setExportError(null)} />
-      {members.isError && (
-        <ErrorAlert error={isInvalidAnswer(members.error) ? 'Unexpected API response format' : 'Failed to fetch users. Please try again later.'} />
-      )}
-      <DataTable
-        caption="Members"
-        columns={columns}
-        rows={members.data?.users ?? (members.isError ? [] : undefined)}
-        rowKey={(u) => u._id}
-        loading={members.isPending || members.isPlaceholderData}
-        sort={{ value: memberSort(filters.sort), onChange: (sort) => setFilters({ sort }) }}
-        empty={<Text fw={500}>No users found</Text>}
-        paging={members.data ? { page, limit: MEMBERS_PAGE_SIZE, total: members.data.total, onPage: setPage } : undefined}
-      />
+    <ListPage
+      title="Bank Details"
+      resource={members}
+      filters={
+        <Group justify="space-between" align="flex-end">
+          <TextInput
+            aria-label="Find a member"
+            placeholder="Search by name, email, phone or user ID"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            maw={380}
+            style={{ flexGrow: 1 }}
+          />
+          {/* Every live member's bank accounts (account numbers masked), not just this page. */}
+          <CsvButton endpoint={banksApi.csv} filename="bank-accounts.csv" onError={setExportError} />
+        </Group>
+      }
+      toolbar={
+        <>
+          <ErrorAlert error={exportError} onClose={() => setExportError(null)} />
+          {list.isError && (
+            <ErrorAlert error={isInvalidAnswer(list.error) ? 'Unexpected API response format' : 'Failed to fetch users. Please try again later.'} />
+          )}
+        </>
+      }
+      caption="Members"
+      columns={columns}
+      rowKey={(u) => u._id}
+      empty={<Text fw={500}>No users found</Text>}
+      paging={list.data ? { limit: MEMBERS_PAGE_SIZE, total: list.data.total } : undefined}
+    >
       <BankDetailsModal member={viewing} onClose={() => setViewing(null)} />
-    </>
+    </ListPage>
   );
 }

@@ -1,17 +1,16 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Select, Stack, Text, Title } from '@mantine/core';
-import { IconArrowBackUp, IconListDetails, IconPlus } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Group, Select, Text } from '@mantine/core';
+import { IconArrowBackUp, IconListDetails } from '@tabler/icons-react';
 import { RUN_KINDS, RUN_SORTS, RUN_STATUSES, runsApi, type Run } from '../../../contract/income';
 import { CsvButton } from '../../components/csv-button';
 import { ApprovalNotice } from '../../components/approval-notice';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { ListPage } from '../../components/list-page';
 import { ErrorAlert } from '../../components/error-alert';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { StatusBadge } from '../../components/status-badge';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState } from '../../components/use-url-state';
+import { useResource } from '../../components/use-resource';
 import { formatCount, formatDateTime, formatINR } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
 import { ReverseRunForm } from './reverse-run-form';
@@ -27,12 +26,15 @@ import { PAGE_SIZE, runsCsvInput, runsQuery, type RunFilters, type RunSort } fro
 const URL_FILTERS = { kind: '', status: '', sort: '-startedAt', run: '' };
 const SORTS = new Set<string>(RUN_SORTS.flatMap((k) => [k, `-${k}`]));
 
+type UrlFilters = typeof URL_FILTERS;
+
 /** The address's filters, with an unknown value read as not set. */
-function known(f: typeof URL_FILTERS): RunFilters {
+function known(f: UrlFilters): RunFilters & UrlFilters {
   return {
     kind: RUN_KINDS.find((k) => k.value === f.kind)?.value ?? '',
     status: RUN_STATUSES.find((s) => s === f.status) ?? '',
     sort: (SORTS.has(f.sort) ? f.sort : URL_FILTERS.sort) as RunSort,
+    run: f.run,
   };
 }
 
@@ -44,19 +46,18 @@ const money = (rupees: number) => (
 
 export default function RunsPage() {
   const canRun = useAuth().permissions.includes('income_runs');
-  const state = useListState(URL_FILTERS);
-  const filters = known(state.filters);
-  const { page } = state;
-  const list = useQuery(runsQuery(filters, page));
-  const [starting, setStarting] = useState(false);
-  const shown = Math.floor(Number(state.filters.run));
+  const state = useResource({ filters: URL_FILTERS, read: known, query: (f, page) => runsQuery(f as RunFilters, page), rowsOf: (data) => data.data });
+  const { list } = state;
+  // The resource reads the address through `known`.
+  const filters = state.filters as ReturnType<typeof known>;
+  const shown = Math.floor(Number(filters.run));
   const detailOf = shown > 0 ? shown : null;
   const setDetailOf = (runId: number | null) => state.setView({ run: runId === null ? '' : String(runId) });
   const [reversing, setReversing] = useState<Run | null>(null);
   const [existing, setExisting] = useState<number | null>(null);
   const [awaiting, setAwaiting] = useState<string | null>(null);
   const [downloadError, setDownloadError] = useState<string | null>(null);
-  const [success, showSuccess] = useSuccessBanner();
+  const showSuccess = state.done;
 
   const columns: Column<Run>[] = [
     { header: 'Run', cell: (r) => `#${r.runId}`, width: 70 },
@@ -95,80 +96,69 @@ export default function RunsPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={1} size="h2">
-            Income Runs
-          </Title>
-          <Text c="dimmed">Daily payouts, royalty, rewards and rank promotions: each kind runs exactly once per period</Text>
-        </div>
-        <Group gap="sm">
-          <CsvButton endpoint={runsApi.csv} input={runsCsvInput(filters)} filename="income-runs.csv" onError={setDownloadError} />
-          {canRun && (
-            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setStarting(true)}>
-              New Run
-            </Button>
+    <ListPage
+      title="Income Runs"
+      subtitle="Daily payouts, royalty, rewards and rank promotions: each kind runs exactly once per period"
+      actions={<CsvButton endpoint={runsApi.csv} input={runsCsvInput(filters)} filename="income-runs.csv" onError={setDownloadError} />}
+      addLabel={canRun ? 'New Run' : undefined}
+      resource={state}
+      notices={
+        <>
+          {downloadError && (
+            <Alert color="red" variant="light" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setDownloadError(null)}>
+              {downloadError}
+            </Alert>
           )}
+          <ApprovalNotice message={awaiting} onClose={() => setAwaiting(null)} />
+          {existing !== null && (
+            <Alert color="blue" variant="light" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setExisting(null)}>
+              <Group gap="sm">
+                <Text size="sm">{`This period has already run: run #${existing}`}</Text>
+                <Button size="compact-xs" variant="light" onClick={() => setDetailOf(existing)}>
+                  {`Show run #${existing}`}
+                </Button>
+              </Group>
+            </Alert>
+          )}
+        </>
+      }
+      filters={
+        <Group gap="md" align="flex-end">
+          <Select
+            label="Kind"
+            placeholder="All kinds"
+            clearable
+            data={RUN_KINDS.map((k) => ({ value: k.value, label: k.label }))}
+            value={filters.kind || null}
+            onChange={(kind) => state.setFilters({ kind: kind ?? '' })}
+            w={260}
+          />
+          <Select
+            label="Status"
+            placeholder="All statuses"
+            clearable
+            data={RUN_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+            value={filters.status || null}
+            onChange={(status) => state.setFilters({ status: status ?? '' })}
+            w={200}
+          />
         </Group>
-      </Group>
-      {downloadError && (
-        <Alert color="red" variant="light" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setDownloadError(null)}>
-          {downloadError}
-        </Alert>
-      )}
-      <SuccessBanner message={success} />
-      <ApprovalNotice message={awaiting} onClose={() => setAwaiting(null)} />
-      {existing !== null && (
-        <Alert color="blue" variant="light" role="status" withCloseButton closeButtonLabel="Dismiss" onClose={() => setExisting(null)}>
-          <Group gap="sm">
-            <Text size="sm">{`This period has already run: run #${existing}`}</Text>
-            <Button size="compact-xs" variant="light" onClick={() => setDetailOf(existing)}>
-              {`Show run #${existing}`}
-            </Button>
-          </Group>
-        </Alert>
-      )}
-      <Group gap="md" align="flex-end">
-        <Select
-          label="Kind"
-          placeholder="All kinds"
-          clearable
-          data={RUN_KINDS.map((k) => ({ value: k.value, label: k.label }))}
-          value={filters.kind || null}
-          onChange={(kind) => state.setFilters({ kind: kind ?? '' })}
-          w={260}
-        />
-        <Select
-          label="Status"
-          placeholder="All statuses"
-          clearable
-          data={RUN_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-          value={filters.status || null}
-          onChange={(status) => state.setFilters({ status: status ?? '' })}
-          w={200}
-        />
-      </Group>
-      <ErrorAlert error={list.error} prefix="Failed to load runs: " withIcon onRetry={() => list.refetch()} />
-      <DataTable
-        caption="Income runs"
-        columns={columns}
-        rows={list.isError ? [] : list.data?.data}
-        rowKey={(r) => r.runId}
-        loading={list.isPending || list.isPlaceholderData}
-        sort={{ value: filters.sort, onChange: (sort) => state.setFilters({ sort }) }}
-        empty={<Text c="dimmed">{filters.kind || filters.status ? 'No runs match these filters' : 'No runs yet'}</Text>}
-        paging={list.data ? { page, limit: PAGE_SIZE, total: list.data.total, onPage: state.setPage } : undefined}
-      />
-      {starting && (
+      }
+      toolbar={<ErrorAlert error={list.error} prefix="Failed to load runs: " withIcon onRetry={() => list.refetch()} />}
+      caption="Income runs"
+      columns={columns}
+      rowKey={(r) => r.runId}
+      empty={<Text c="dimmed">{filters.kind || filters.status ? 'No runs match these filters' : 'No runs yet'}</Text>}
+      paging={list.data ? { limit: PAGE_SIZE, total: list.data.total } : undefined}
+      form={() => (
         <RunStartForm
-          onClose={() => setStarting(false)}
+          onClose={state.closeForm}
           onFiled={(message) => {
-            setStarting(false);
+            state.closeForm();
             showSuccess(message);
           }}
           onStarted={(run, created, message) => {
-            setStarting(false);
+            state.closeForm();
             if (created) {
               setExisting(null);
               // The new run is the newest: the first page of the unfiltered list shows it.
@@ -181,6 +171,7 @@ export default function RunsPage() {
           }}
         />
       )}
+    >
       {detailOf !== null && <RunDetailDrawer runId={detailOf} onClose={() => setDetailOf(null)} />}
       {reversing && (
         <ReverseRunForm
@@ -196,6 +187,6 @@ export default function RunsPage() {
           }}
         />
       )}
-    </Stack>
+    </ListPage>
   );
 }

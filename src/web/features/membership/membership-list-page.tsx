@@ -1,34 +1,24 @@
 import { useState } from 'react';
-import { Button, Group, Stack, Title } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { membershipApi, type Member } from '../../../contract/membership';
-import { CsvButton } from '../../components/csv-button';
-import { ErrorAlert } from '../../components/error-alert';
+import type { Member } from '../../../contract/membership';
 import type { Column } from '../../components/data-table';
 import { ActiveBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState } from '../../components/use-url-state';
+import { useResource } from '../../components/use-resource';
 import { formatINR } from '../../lib/format';
 import { AmountHistoryModal } from './amount-history-modal';
-import { knownMembershipSort, membersCsvInput, membersQuery, type MembershipSort } from './membership.api';
-import { engineColumns, MembersTable } from './members-table';
-import { ApprovalNotice } from '../../components/approval-notice';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
-import { ActivateMembershipButton } from '../income/activation.api';
+import { membersQuery, type MembershipSort } from './membership.api';
+import { engineColumns, MembersScreen, readMembers } from './members-table';
 
 /** The order, kept in the address. */
 const URL_FILTERS: { sort: MembershipSort } = { sort: '-dateTime' };
 
 /** Membership version A (/test/membership): members with their current amount and its history. */
 export default function MembershipListPage() {
-  const { filters, setFilters, page, setPage } = useListState(URL_FILTERS);
-  const sort = knownMembershipSort(filters.sort);
-  const members = useQuery(membersQuery(null, page, sort));
+  const members = useResource({ filters: URL_FILTERS, read: readMembers, query: (f, page) => membersQuery(null, page, f.sort), rowsOf: (d) => d.data });
   const [viewing, setViewing] = useState<Member | null>(null);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
-  const [success, showSuccess] = useSuccessBanner();
-  const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
+  const { list } = members;
 
   const columns: Column<Member>[] = [
     { header: 'Name', cell: (m) => <TruncatedText maxWidth={240}>{m.fullName}</TruncatedText>, sort: 'name' },
@@ -52,41 +42,19 @@ export default function MembershipListPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Membership
-        </Title>
-        <Group gap="sm">
-          <CsvButton
-            endpoint={membershipApi.listCsv}
-            input={membersCsvInput(null, sort)}
-            filename="memberships.csv"
-            onError={setDownloadError}
-          />
-          <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => members.refetch()} loading={members.isFetching}>
-            Refresh
-          </Button>
-          <ActivateMembershipButton
-            onDone={({ message, awaitingApproval: pending }) => {
-              setAwaitingApproval(pending ? message : null);
-              if (!pending) showSuccess(message);
-            }}
-          />
-        </Group>
-      </Group>
-      <SuccessBanner message={success} />
-      <ErrorAlert error={downloadError} />
-      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
-      <MembersTable
-        members={members}
-        columns={columns}
-        page={page}
-        onPage={setPage}
-        sort={{ value: sort, onChange: (value) => setFilters({ sort: value as MembershipSort }) }}
-        loadError="Failed to load members. Please try again."
-      />
+    <MembersScreen
+      members={members}
+      range={null}
+      sort={members.filters.sort}
+      columns={columns}
+      loadError="Failed to load members. Please try again."
+      actions={
+        <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => list.refetch()} loading={list.isFetching}>
+          Refresh
+        </Button>
+      }
+    >
       <AmountHistoryModal member={viewing} onClose={() => setViewing(null)} />
-    </Stack>
+    </MembersScreen>
   );
 }

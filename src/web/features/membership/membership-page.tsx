@@ -1,34 +1,25 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { membershipApi, type Member } from '../../../contract/membership';
-import { CsvButton } from '../../components/csv-button';
-import { ErrorAlert } from '../../components/error-alert';
+import { Alert, Button, Group, TextInput } from '@mantine/core';
+import type { Member } from '../../../contract/membership';
 import type { Column } from '../../components/data-table';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState } from '../../components/use-url-state';
+import { useResource } from '../../components/use-resource';
 import { formatDateTime, formatINR } from '../../lib/format';
-import { knownMembershipSort, membersCsvInput, membersQuery, type MembershipSort } from './membership.api';
-import { engineColumns, MembersTable } from './members-table';
-import { ApprovalNotice } from '../../components/approval-notice';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
-import { ActivateMembershipButton } from '../income/activation.api';
+import { membersQuery, type MembershipSort } from './membership.api';
+import { engineColumns, MembersScreen, readMembers } from './members-table';
 
 /** The applied range (both dates, or neither) and the order, kept in the address. */
 const URL_FILTERS: { from: string; to: string; sort: MembershipSort } = { from: '', to: '', sort: '-dateTime' };
 
+const rangeOf = (f: typeof URL_FILTERS) => (f.from && f.to ? { from: f.from, to: f.to } : null);
+
 /** Membership version B (/membership): members by the date they took membership. */
 export default function MembershipPage() {
-  const { filters, setFilters, page, setPage } = useListState(URL_FILTERS);
-  const range = filters.from && filters.to ? { from: filters.from, to: filters.to } : null;
-  const sort = knownMembershipSort(filters.sort);
+  const members = useResource({ filters: URL_FILTERS, read: readMembers, query: (f, page) => membersQuery(rangeOf(f), page, f.sort), rowsOf: (d) => d.data });
+  const { filters, setFilters } = members;
   const [from, setFrom] = useState(filters.from);
   const [to, setTo] = useState(filters.to);
   const [formError, setFormError] = useState<string | null>(null);
-  const members = useQuery(membersQuery(range, page, sort));
-  const [success, showSuccess] = useSuccessBanner();
-  const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
 
   function filter(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -60,47 +51,31 @@ export default function MembershipPage() {
   ];
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Membership
-        </Title>
-        <Group gap="sm">
-          <CsvButton endpoint={membershipApi.listCsv} input={membersCsvInput(range, sort)} filename="memberships.csv" onError={setDownloadError} />
-          <ActivateMembershipButton
-            onDone={({ message, awaitingApproval: pending }) => {
-              setAwaitingApproval(pending ? message : null);
-              if (!pending) showSuccess(message);
-            }}
-          />
-        </Group>
-      </Group>
-      <SuccessBanner message={success} />
-      <ErrorAlert error={downloadError} />
-      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
-      <form onSubmit={filter} noValidate>
-        <Group align="flex-end">
-          <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
-          <TextInput type="date" label="To" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
-          <Button type="submit">Filter</Button>
-          <Button variant="default" onClick={clear}>
-            Clear
-          </Button>
-        </Group>
-      </form>
-      {formError && (
-        <Alert color="orange" variant="light" role="alert">
-          {formError}
-        </Alert>
-      )}
-      <MembersTable
-        members={members}
-        columns={columns}
-        page={page}
-        onPage={setPage}
-        sort={{ value: sort, onChange: (value) => setFilters({ sort: value as MembershipSort }) }}
-        loadError="Failed to fetch members. Please try again later."
-      />
-    </Stack>
+    <MembersScreen
+      members={members}
+      range={rangeOf(filters)}
+      sort={filters.sort}
+      columns={columns}
+      loadError="Failed to fetch members. Please try again later."
+      filters={
+        <>
+          <form onSubmit={filter} noValidate>
+            <Group align="flex-end">
+              <TextInput type="date" label="From" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+              <TextInput type="date" label="To" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+              <Button type="submit">Filter</Button>
+              <Button variant="default" onClick={clear}>
+                Clear
+              </Button>
+            </Group>
+          </form>
+          {formError && (
+            <Alert color="orange" variant="light" role="alert">
+              {formError}
+            </Alert>
+          )}
+        </>
+      }
+    />
   );
 }

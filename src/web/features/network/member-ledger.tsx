@@ -1,13 +1,12 @@
 import { useRef, useState } from 'react';
-import { Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemberLedgerLine } from '../../../contract/wallet';
-import { CsvButton } from '../../components/csv-button';
+import { csvFile } from '../../components/list-page';
+import { PaperHeading, SectionBar, SectionProblems } from './member-sections';
 import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
-import { ErrorAlert } from '../../components/error-alert';
-import { PrintButton } from '../../components/print-button';
 import { KindCell } from '../../components/kind-cell';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
@@ -85,41 +84,35 @@ function LedgerSection({ userId, fullName, offPaper, onPrint }: { userId: number
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="ledger-title" className={offPaper ? 'no-print' : undefined}>
       <Stack gap="md">
         {statement && (
-          <div className="print-only">
-            <Title order={2} size="h3">
-              Ledger of account
-            </Title>
-            <Text>{`${fullName} · Member #${userId}`}</Text>
-            <Text size="sm">{`Period: ${periodText(filters)} · Kind: ${kindText(filters.kind)}`}</Text>
-            <Text size="sm">{`Printed ${formatDateTime(statement.printedAt)}`}</Text>
-            {statement.total > statement.rows.length && (
-              <Text size="sm">{`The newest ${formatCount(statement.rows.length)} of ${formatCount(statement.total)} lines: narrow the period or download the CSV for all of them.`}</Text>
-            )}
-          </div>
+          <PaperHeading
+            title="Ledger of account"
+            fullName={fullName}
+            userId={userId}
+            lines={[`Period: ${periodText(filters)} · Kind: ${kindText(filters.kind)}`]}
+            printedAt={statement.printedAt}
+            cut={
+              statement.total > statement.rows.length
+                ? `The newest ${formatCount(statement.rows.length)} of ${formatCount(statement.total)} lines: narrow the period or download the CSV for all of them.`
+                : null
+            }
+          />
         )}
-        <Group justify="space-between" className="no-print">
-          <Title order={2} size="h4" id="ledger-title">
-            Ledger
-          </Title>
-          <Group gap="sm">
-            <CsvButton
-              endpoint={ledgerCsvEndpoint}
-              input={ledgerCsvInput(userId, filters)}
-              filename={`member-${userId}-ledger.csv`}
-              onError={setProblem}
-            />
-            <PrintButton
-              label="Print ledger"
-              prepare={prepare}
-              onBeforePrint={() => {
-                if (prepared.current) {
-                  setStatement({ ...prepared.current, printedAt: new Date() });
-                  onPrint();
-                }
-              }}
-            />
-          </Group>
-        </Group>
+        <SectionBar
+          id="ledger-title"
+          title="Ledger"
+          csv={csvFile(ledgerCsvEndpoint, ledgerCsvInput(userId, filters), `member-${userId}-ledger.csv`)}
+          onError={setProblem}
+          print={{
+            label: 'Print ledger',
+            prepare,
+            onBeforePrint: () => {
+              if (prepared.current) {
+                setStatement({ ...prepared.current, printedAt: new Date() });
+                onPrint();
+              }
+            },
+          }}
+        />
         <div className="no-print">
           <DateRangeFilter
             key={filterKey}
@@ -150,8 +143,7 @@ function LedgerSection({ userId, fullName, offPaper, onPrint }: { userId: number
             />
           </DateRangeFilter>
         </div>
-        <ErrorAlert error={problem} onClose={() => setProblem(null)} className="no-print" />
-        {ledger.isError && <ErrorAlert error={errorMessage(ledger.error, 'Failed to load the ledger. Please try again.')} onRetry={() => ledger.refetch()} />}
+        <SectionProblems problem={problem} onClose={() => setProblem(null)} query={ledger} loadError="Failed to load the ledger. Please try again." />
         {/* On screen the page; on paper the prepared statement, when there is one. */}
         <div className={statement ? 'no-print' : undefined}>
           <DataTable

@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
-import { Group, Paper, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Group, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { EarnedKind, MemberMoney } from '../../../contract/wallet';
 import { StatusBadge, type Tone } from '../../components/status-badge';
 import { errorMessage } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { memberMoneyQuery } from './member-money.api';
+import { MemberSection } from './member-sections';
 
 const MEMBERSHIP_STATUS: Record<NonNullable<MemberMoney['membership']>['status'], { tone: Tone; label: string }> = {
   active: { tone: 'positive', label: 'Active' },
@@ -34,22 +35,17 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
 export function MemberMoneySummary({ userId }: { userId: number }) {
   const money = useQuery(memberMoneyQuery(userId));
   return (
-    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="money-title">
-      <Stack gap="md">
-        <Title order={2} size="h4" id="money-title">
-          Money
-        </Title>
-        {money.isPending ? (
-          <Skeleton h={140} aria-label="Loading the member's money" />
-        ) : money.isError ? (
-          <Text size="sm" c="red" role="alert">
-            {errorMessage(money.error, 'Failed to load the member\u2019s money. Please try again.')}
-          </Text>
-        ) : (
-          <MoneyFigures m={money.data} />
-        )}
-      </Stack>
-    </Paper>
+    <MemberSection id="money-title" title="Money" gap="md">
+      {money.isPending ? (
+        <Skeleton h={140} aria-label="Loading the member's money" />
+      ) : money.isError ? (
+        <Text size="sm" c="red" role="alert">
+          {errorMessage(money.error, 'Failed to load the member\u2019s money. Please try again.')}
+        </Text>
+      ) : (
+        <MoneyFigures m={money.data} />
+      )}
+    </MemberSection>
   );
 }
 

@@ -19,6 +19,7 @@ import type { MoneyOutcome } from '../../lib/money-request';
 import { ActivateMembershipButton, MembershipCard } from '../income/activation.api';
 import { RecoveryOwed } from '../income/runs.api';
 import { MemberPanCard } from '../tax/tax.api';
+import { MemberSection } from './member-sections';
 
 /** /users/:userId — one member: profile, the chain of referrers above, and the genealogy below. */
 export default function MemberPage() {
@@ -113,35 +114,30 @@ function Member({ userId }: { userId: number }) {
 function Upline({ userId, fullName }: { userId: number; fullName: string }) {
   const upline = useQuery(uplineQuery(userId));
   return (
-    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="upline-title">
-      <Stack gap="xs">
-        <Title order={2} size="h4" id="upline-title">
-          Upline
-        </Title>
-        {upline.isPending ? (
-          <Skeleton h={20} w="60%" />
-        ) : upline.isError ? (
-          <Text size="sm" c="red" role="alert">
-            {errorMessage(upline.error, 'Failed to load the upline. Please try again.')}
+    <MemberSection id="upline-title" title="Upline" gap="xs">
+      {upline.isPending ? (
+        <Skeleton h={20} w="60%" />
+      ) : upline.isError ? (
+        <Text size="sm" c="red" role="alert">
+          {errorMessage(upline.error, 'Failed to load the upline. Please try again.')}
+        </Text>
+      ) : upline.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          Direct — this member joined without a referrer.
+        </Text>
+      ) : (
+        <Breadcrumbs component="nav" aria-label="Upline chain" separatorMargin={6} style={{ flexWrap: 'wrap', rowGap: 4 }}>
+          {[...upline.data].reverse().map((u) => (
+            <Anchor key={u.userId} component={Link} to={memberPath(u.userId)} size="sm">
+              {`${u.fullName} (L${u.level})`}
+            </Anchor>
+          ))}
+          <Text size="sm" fw={600} aria-current="page">
+            {fullName}
           </Text>
-        ) : upline.data.length === 0 ? (
-          <Text size="sm" c="dimmed">
-            Direct — this member joined without a referrer.
-          </Text>
-        ) : (
-          <Breadcrumbs component="nav" aria-label="Upline chain" separatorMargin={6} style={{ flexWrap: 'wrap', rowGap: 4 }}>
-            {[...upline.data].reverse().map((u) => (
-              <Anchor key={u.userId} component={Link} to={memberPath(u.userId)} size="sm">
-                {`${u.fullName} (L${u.level})`}
-              </Anchor>
-            ))}
-            <Text size="sm" fw={600} aria-current="page">
-              {fullName}
-            </Text>
-          </Breadcrumbs>
-        )}
-      </Stack>
-    </Paper>
+        </Breadcrumbs>
+      )}
+    </MemberSection>
   );
 }
 

@@ -1,12 +1,11 @@
 import { useRef, useState } from 'react';
-import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemberStatement, MemberStatementLine } from '../../../contract/books';
-import { CsvButton } from '../../components/csv-button';
+import { csvFile } from '../../components/list-page';
+import { PaperHeading, SectionBar, SectionProblems } from './member-sections';
 import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
-import { ErrorAlert } from '../../components/error-alert';
-import { PrintButton } from '../../components/print-button';
 import { KindCell } from '../../components/kind-cell';
 import { errorMessage } from '../../lib/api-client';
 import { currentMonthRange, formatCount, formatDate, formatDateTime, formatINR } from '../../lib/format';
@@ -70,42 +69,38 @@ export function MemberStatementSection({ userId, fullName, onPrint }: { userId: 
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="statement-title">
       <Stack gap="md">
         {paper && printed && (
-          <div className="print-only">
-            <Title order={2} size="h3">
-              Statement of account
-            </Title>
-            <Text>{`${fullName} · Member #${userId}`}</Text>
-            <Text size="sm">{`Period: ${formatDate(paper.fromDate)} to ${formatDate(paper.toDate)}`}</Text>
-            <Text size="sm">{`Opening balance ${formatINR(paper.opening)} · Credits ${formatINR(paper.credits)} · Debits ${formatINR(paper.debits)} · Closing balance ${formatINR(paper.closing)}`}</Text>
-            <Text size="sm">{`Printed ${formatDateTime(printed.at)}`}</Text>
-            {paper.total > paper.lines.length && (
-              <Text size="sm">{`The first ${formatCount(paper.lines.length)} of ${formatCount(paper.total)} lines: narrow the period or download the CSV for all of them.`}</Text>
-            )}
-          </div>
+          <PaperHeading
+            title="Statement of account"
+            fullName={fullName}
+            userId={userId}
+            lines={[
+              `Period: ${formatDate(paper.fromDate)} to ${formatDate(paper.toDate)}`,
+              `Opening balance ${formatINR(paper.opening)} · Credits ${formatINR(paper.credits)} · Debits ${formatINR(paper.debits)} · Closing balance ${formatINR(paper.closing)}`,
+            ]}
+            printedAt={printed.at}
+            cut={
+              paper.total > paper.lines.length
+                ? `The first ${formatCount(paper.lines.length)} of ${formatCount(paper.total)} lines: narrow the period or download the CSV for all of them.`
+                : null
+            }
+          />
         )}
-        <Group justify="space-between" className="no-print">
-          <Title order={2} size="h4" id="statement-title">
-            Statement
-          </Title>
-          <Group gap="sm">
-            <CsvButton
-              endpoint={statementCsvEndpoint}
-              input={statementCsvInput(userId, range.from, range.to)}
-              filename={`member-${userId}-statement.csv`}
-              onError={setProblem}
-            />
-            <PrintButton
-              label="Print statement"
-              prepare={prepare}
-              onBeforePrint={() => {
-                if (prepared.current) {
-                  setPrinted({ s: prepared.current, at: new Date() });
-                  onPrint(true);
-                }
-              }}
-            />
-          </Group>
-        </Group>
+        <SectionBar
+          id="statement-title"
+          title="Statement"
+          csv={csvFile(statementCsvEndpoint, statementCsvInput(userId, range.from, range.to), `member-${userId}-statement.csv`)}
+          onError={setProblem}
+          print={{
+            label: 'Print statement',
+            prepare,
+            onBeforePrint: () => {
+              if (prepared.current) {
+                setPrinted({ s: prepared.current, at: new Date() });
+                onPrint(true);
+              }
+            },
+          }}
+        />
         <div className="no-print">
           <DateRangeFilter
             label="Statement period"
@@ -119,10 +114,7 @@ export function MemberStatementSection({ userId, fullName, onPrint }: { userId: 
             }}
           />
         </div>
-        <ErrorAlert error={problem} onClose={() => setProblem(null)} className="no-print" />
-        {statement.isError && (
-          <ErrorAlert error={errorMessage(statement.error, 'Failed to load the statement. Please try again.')} onRetry={() => statement.refetch()} />
-        )}
+        <SectionProblems problem={problem} onClose={() => setProblem(null)} query={statement} loadError="Failed to load the statement. Please try again." />
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" className={paper ? 'no-print' : undefined}>
           <Figure label="Opening balance" value={s ? formatINR(s.opening) : null} />
           <Figure label="Credits" value={s ? formatINR(s.credits) : null} />

@@ -1,19 +1,18 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Paper, Stack, Text } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconCurrencyRupee, IconListNumbers } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { IconCircleCheck, IconCircleX, IconCurrencyRupee, IconListNumbers } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { payoutsApi, PAYOUT_SORTS } from '../../../contract/payouts';
 import { ApprovalNotice } from '../../components/approval-notice';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { csvFile, ListPage } from '../../components/list-page';
 import { StatusBadge } from '../../components/status-badge';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState } from '../../components/use-url-state';
+import { useResource } from '../../components/use-resource';
 import { currentMonthRange, formatAmount, formatCount, formatDate, formatDateTime, localDay } from '../../lib/format';
-import { CsvButton } from '../../components/csv-button';
-import { SummaryCard } from '../../components/summary-card';
+import { SummaryCard, SummaryCards } from '../../components/summary-card';
 import { PayPayoutModal } from './pay-payout-modal';
 import { PayoutFilters } from './payout-filters';
 import {
@@ -47,17 +46,13 @@ const known = (f: Filters): Filters => ({
 });
 
 export default function PayoutsPage() {
-  const list = useListState(URL_FILTERS);
-  const filters = known(list.filters);
-  const { page, setPage } = list;
+  const list = useResource({ filters: URL_FILTERS, read: known, query: payoutsQuery, rowsOf: (d) => d.data, onFailure: 'blank' });
+  const { filters, list: payouts } = list;
   const [searched, setSearched] = useState(false);
   const [paying, setPaying] = useState<(PayoutRow & { userId: number }) | null>(null);
   const [filterKey, setFilterKey] = useState(0);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
-  const [success, showSuccess] = useSuccessBanner();
   const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
   const queryClient = useQueryClient();
-  const payouts = useQuery(payoutsQuery(filters, page));
   const data = payouts.data;
   // While other filters load, the cards and chart wait too (they never describe the previous
   // selection); another page or order of the same rows keeps them.
@@ -126,93 +121,87 @@ export default function PayoutsPage() {
     },
   ];
 
-  const failure = payouts.isError
-    ? `${searched ? 'Failed to search payouts' : 'Failed to load payouts'}: ${payouts.error.message}`
-    : downloadError;
-
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          Daily Payout
-        </Title>
-        <CsvButton endpoint={payoutsApi.csv} input={payoutsCsvInput(filters)} filename="daily-payouts.csv" onError={setDownloadError} />
-      </Group>
-      <SuccessBanner message={success} />
-      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
-      <PayoutFilters
-        key={filterKey}
-        initial={filters}
-        status={filters.status}
-        onStatus={(status) => list.setFilters({ status })}
-        onSearch={(next) => {
-          list.setFilters(next);
-          setSearched(true);
-        }}
-        onClear={() => {
-          const { sort: _sort, ...defaults } = URL_FILTERS;
-          list.setFilters(defaults);
-          setSearched(false);
-          setFilterKey((k) => k + 1);
-          void queryClient.invalidateQueries({ queryKey: [payoutsApi.list.group] });
-        }}
-      />
-      {failure && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {failure}
-        </Alert>
-      )}
-      <SimpleGrid cols={{ base: 1, xs: 2, lg: 4 }} spacing="lg">
-        <SummaryCard label="Total Payouts" value={shown ? formatCount(shown.totals.count) : null} icon={IconListNumbers} color="indigo" />
-        <SummaryCard label="Total Amount" value={shown ? formatAmount(shown.totals.amount) : null} icon={IconCurrencyRupee} color="grape" />
-        <SummaryCard label="Successful" value={shown ? formatCount(shown.totals.successful) : null} icon={IconCircleCheck} color="teal" />
-        <SummaryCard label="Failed" value={shown ? formatCount(shown.totals.failed) : null} icon={IconCircleX} color="red" />
-      </SimpleGrid>
-      {shown && shown.daily.length > 0 && (
-        <Paper withBorder radius="md" p="md">
-          <Text fw={600} mb="sm">
-            Success and failure per day
-          </Text>
-          <BarChart
-            h={220}
-            data={shown.daily.map((d) => ({ date: formatDate(localDay(d.date)), Successful: d.successful, Failed: d.failed }))}
-            dataKey="date"
-            type="stacked"
-            series={[
-              { name: 'Successful', color: 'teal.6' },
-              { name: 'Failed', color: 'red.6' },
-            ]}
-            withLegend
+    <ListPage
+      title="Daily Payout"
+      csv={csvFile(payoutsApi.csv, payoutsCsvInput(filters), 'daily-payouts.csv')}
+      resource={list}
+      notices={<ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />}
+      filters={
+        <PayoutFilters
+          key={filterKey}
+          initial={filters}
+          status={filters.status}
+          onStatus={(status) => list.setFilters({ status })}
+          onSearch={(next) => {
+            list.setFilters(next);
+            setSearched(true);
+          }}
+          onClear={() => {
+            const { sort: _sort, ...defaults } = URL_FILTERS;
+            list.setFilters(defaults);
+            setSearched(false);
+            setFilterKey((k) => k + 1);
+            void queryClient.invalidateQueries({ queryKey: [payoutsApi.list.group] });
+          }}
+        />
+      }
+      failure={payouts.isError ? `${searched ? 'Failed to search payouts' : 'Failed to load payouts'}: ${payouts.error.message}` : null}
+      summary={
+        <>
+          <SummaryCards cols={{ base: 1, xs: 2, lg: 4 }}>
+            <SummaryCard label="Total Payouts" value={shown ? formatCount(shown.totals.count) : null} icon={IconListNumbers} color="indigo" />
+            <SummaryCard label="Total Amount" value={shown ? formatAmount(shown.totals.amount) : null} icon={IconCurrencyRupee} color="grape" />
+            <SummaryCard label="Successful" value={shown ? formatCount(shown.totals.successful) : null} icon={IconCircleCheck} color="teal" />
+            <SummaryCard label="Failed" value={shown ? formatCount(shown.totals.failed) : null} icon={IconCircleX} color="red" />
+          </SummaryCards>
+          {shown && shown.daily.length > 0 && (
+            <Paper withBorder radius="md" p="md">
+              <Text fw={600} mb="sm">
+                Success and failure per day
+              </Text>
+              <BarChart
+                h={220}
+                data={shown.daily.map((d) => ({ date: formatDate(localDay(d.date)), Successful: d.successful, Failed: d.failed }))}
+                dataKey="date"
+                type="stacked"
+                series={[
+                  { name: 'Successful', color: 'teal.6' },
+                  { name: 'Failed', color: 'red.6' },
+                ]}
+                withLegend
+              />
+            </Paper>
+          )}
+        </>
+      }
+      toolbar={
+        <>
+          <BulkBar
+            selection={selection}
+            total={filters.status === 'Failure' ? (data?.total ?? 0) : (shown?.totals.failed ?? data?.total ?? 0)}
+            noun="failed payouts"
+            actions={[{ label: 'Pay Now', color: 'teal', onClick: startBulk }]}
           />
-        </Paper>
-      )}
-      <BulkBar
-        selection={selection}
-        total={filters.status === 'Failure' ? (data?.total ?? 0) : (shown?.totals.failed ?? data?.total ?? 0)}
-        noun="failed payouts"
-        actions={[{ label: 'Pay Now', color: 'teal', onClick: startBulk }]}
-      />
+          <Text size="sm" c="dimmed">
+            Amount is the net paid to the member: gross minus TDS and admin charge.
+            {shown?.totals.reversed ? ` ${formatCount(shown.totals.reversed)} reversed payout(s) are listed but not in the Total Amount.` : ''}
+          </Text>
+        </>
+      }
+      caption="Daily payouts"
+      columns={columns}
+      rowKey={(p) => p.id}
+      select={{
+        selection,
+        rowId: (p) => p.id,
+        rowLabel: (p) => `Select payout of ${p.userName}, ${formatDate(localDay(p.date))}`,
+        selectable: (p) => p.status === 'Failure' && p.userId !== undefined,
+      }}
+      empty={<Text c="dimmed">No payouts found</Text>}
+      paging={data ? { limit: PAGE_SIZE, total: data.total } : undefined}
+    >
       <BulkRunModal run={bulk} />
-      <Text size="sm" c="dimmed">
-        Amount is the net paid to the member: gross minus TDS and admin charge.
-        {shown?.totals.reversed ? ` ${formatCount(shown.totals.reversed)} reversed payout(s) are listed but not in the Total Amount.` : ''}
-      </Text>
-      <DataTable
-        caption="Daily payouts"
-        columns={columns}
-        rows={data?.data}
-        rowKey={(p) => p.id}
-        select={{
-          selection,
-          rowId: (p) => p.id,
-          rowLabel: (p) => `Select payout of ${p.userName}, ${formatDate(localDay(p.date))}`,
-          selectable: (p) => p.status === 'Failure' && p.userId !== undefined,
-        }}
-        loading={payouts.isPending || payouts.isPlaceholderData}
-        sort={{ value: filters.sort, onChange: (sort) => list.setFilters({ sort: sort as Filters['sort'] }) }}
-        empty={<Text c="dimmed">No payouts found</Text>}
-        paging={data ? { page, limit: PAGE_SIZE, total: data.total, onPage: setPage } : undefined}
-      />
       {paying && (
         <PayPayoutModal
           payout={paying}
@@ -220,10 +209,10 @@ export default function PayoutsPage() {
           onPaid={({ message, awaitingApproval: pending }) => {
             setPaying(null);
             setAwaitingApproval(pending ? message : null);
-            if (!pending) showSuccess(message);
+            if (!pending) list.done(message);
           }}
         />
       )}
-    </Stack>
+    </ListPage>
   );
 }

@@ -2,18 +2,11 @@ import { Select, Textarea, TextInput } from '@mantine/core';
 import { normalizePermissionName, permissionBody } from '../../../contract/access';
 import { PERMISSION_MODULES, type PermissionModule } from '../../../contract/permissions';
 import { messageOf } from '../../components/error-alert';
-import { FormModal } from '../../components/form-modal';
+import { RecordFormModal, type RecordFormProps } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSavePermission, type PermissionRow } from './permissions.api';
 
-interface PermissionFormProps {
-  /** null: create; a row: edit it. */
-  editing: PermissionRow | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}
-
-export function PermissionForm({ editing, onClose, onSaved }: PermissionFormProps) {
+export function PermissionForm({ editing, onClose, onSaved }: RecordFormProps<PermissionRow>) {
   const save = useSavePermission();
   const { form, error, submit } = useContractForm({
     initialValues: { module: (editing?.module ?? null) as string | null, name: editing?.name ?? '', description: editing?.description ?? '' },
@@ -25,18 +18,16 @@ export function PermissionForm({ editing, onClose, onSaved }: PermissionFormProp
     failure: (err) => messageOf(err, 'Failed to save permission'),
   });
   const formatted = normalizePermissionName(form.values.name);
-  const title = editing ? 'Edit Permission' : 'Add Permission';
   return (
-    <FormModal
-      title={title}
+    <RecordFormModal
+      noun="Permission"
+      editing={Boolean(editing)}
       onClose={onClose}
-      onSubmit={submit(async (body) => {
-        await save.mutateAsync({ id: editing?.id ?? null, body });
-        onSaved(editing ? 'Permission updated successfully' : 'Permission created successfully');
-      })}
+      submit={submit}
+      save={(body) => save.mutateAsync({ id: editing?.id ?? null, body })}
+      onSaved={onSaved}
       error={error}
       busy={save.isPending}
-      submitLabel={editing ? 'Update' : 'Create'}
     >
       <Select
         label="Module"
@@ -54,6 +45,6 @@ export function PermissionForm({ editing, onClose, onSaved }: PermissionFormProp
         {...form.getInputProps('name')}
       />
       <Textarea label="Description" withAsterisk rows={3} {...form.getInputProps('description')} />
-    </FormModal>
+    </RecordFormModal>
   );
 }

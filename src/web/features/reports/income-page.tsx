@@ -1,18 +1,18 @@
-import { useMemo, useState, type ReactNode } from 'react';
-import type { Endpoint } from '../../../contract/endpoint';
-import { Alert, Badge, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconCalendar, IconCoinRupee, IconUsers } from '@tabler/icons-react';
-import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { Badge, Group, Stack, Text } from '@mantine/core';
+import { IconCalendar, IconCoinRupee, IconUsers } from '@tabler/icons-react';
+import type { QueryKey, UseQueryOptions } from '@tanstack/react-query';
 import type { IncomeResponse, IncomeReversal, IncomeUser } from '../../../contract/reports';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { ListPage, type CsvFile } from '../../components/list-page';
+import { SummaryCard, SummaryCards } from '../../components/summary-card';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState, type UrlState } from '../../components/use-url-state';
+import { useResource } from '../../components/use-resource';
+import type { UrlState } from '../../components/use-url-state';
 import { currentMonthRange, formatCount, formatINR } from '../../lib/format';
-import { CsvButton } from '../../components/csv-button';
 import { PrintButton } from '../../components/print-button';
 import { ReportFilters } from './report-filters';
 import { dateRangeText, PAGE_SIZE, reportErrorMessage, type ReportKind, type ReportSearch } from './reports.api';
-import { SummaryCard } from '../../components/summary-card';
 
 /** A user's row, or a reversal's row under it (negative, labelled). */
 type IncomeRow = IncomeUser & { key: string; index: number; reversal: string | null };
@@ -33,42 +33,46 @@ export type ReportUrlState = ReportSearch & { sort: string } & UrlState;
 export const reportDefaults = <F extends { sort: string } & UrlState>(extra: F): ReportSearch & F =>
   ({ ...currentMonthRange(), userName: '', ...extra });
 
-/**
- * A report's applied search (the current month at first), order and page, kept in the address so
- * that a reload or a shared link shows the same view; a new search or order starts at page 1.
- * `defaults` is a module-level constant.
- */
-export function useReportSearch<F extends ReportUrlState>(defaults: F) {
-  const { filters, setFilters, page, setPage } = useListState(defaults);
-  const { from, to, userName } = filters;
-  const search = useMemo<ReportSearch>(() => ({ from, to, userName }), [from, to, userName]);
-  const onSearch = (next: ReportSearch) => setFilters(next as Partial<F>);
-  return { search, filters, setFilters, page, setPage, onSearch };
-}
-export type ReportSearchState = Pick<ReturnType<typeof useReportSearch>, 'search' | 'page' | 'setPage' | 'onSearch'> & {
-  /** The users' order (`-amount` largest income first) and how to change it. */
-  sort: { value: string; onChange: (value: string) => void };
-};
+/** The applied search of a report's address. */
+export const searchOf = ({ from, to, userName }: ReportSearch): ReportSearch => ({ from, to, userName });
 
-interface IncomePageProps {
+/** A report's search bar: the dates and the user name (and a report's own controls); a new search starts at page 1. */
+export function ReportSearchBar({ search, onSearch, children }: { search: ReportSearch; onSearch: (next: ReportSearch) => void; children?: ReactNode }) {
+  return (
+    <div className="no-print">
+      <ReportFilters initial={search} onSearch={onSearch}>
+        {children}
+      </ReportFilters>
+    </div>
+  );
+}
+
+interface IncomePageProps<F extends ReportUrlState, Key extends QueryKey> {
   title: string;
   kind: Exclude<ReportKind, 'revenue'>;
   totalLabel: string;
   amountHeader: string;
-  state: ReportSearchState;
-  result: UseQueryResult<IncomeResponse>;
-  csv: { endpoint: Endpoint; input: unknown; filename: string };
+  /** The report's address: its defaults (a module-level constant) and how a hand-edited one is read (module level). */
+  urlFilters: F;
+  read: (filters: F) => F;
+  query: (filters: F, page: number) => UseQueryOptions<IncomeResponse, Error, IncomeResponse, Key>;
+  csv: (filters: F) => CsvFile;
   /** Extra filter controls (the Reward Type select). */
-  filters?: ReactNode;
+  filters?: (filters: F, setFilters: (patch: Partial<F>) => void) => ReactNode;
 }
 
-/** Royalty and reward income: the same filters, three cards and a table grouped per user. */
-export function IncomePage({ title, kind, totalLabel, amountHeader, state, result, csv, filters }: IncomePageProps) {
-  const { search, onSearch, page, setPage: onPage, sort } = state;
-  const [downloadError, setDownloadError] = useState<string | null>(null);
-  const data = result.data;
+/**
+ * Royalty and reward income: the same filters, three cards and a table grouped per user. The
+ * search, order (and reward type) and page are kept in the address, so that a reload or a shared
+ * link shows the same view; a new search or order starts at page 1.
+ */
+export function IncomePage<F extends ReportUrlState, Key extends QueryKey>(props: IncomePageProps<F, Key>) {
+  const { title, kind, totalLabel, amountHeader, urlFilters, read, query, csv, filters } = props;
   // Issue 24: each user's row is what they received (net); a reversal is a row of its own under it.
-  const rows = data ? withReversals(data.users, data.reversals) : undefined;
+  const report = useResource({ filters: urlFilters, read, query, rowsOf: (data) => withReversals(data.users, data.reversals), onFailure: 'blank' });
+  const { list: result, page, setFilters } = report;
+  const search = searchOf(report.filters);
+  const data = result.data;
   const columns: Column<IncomeRow>[] = [
     { header: '#', cell: (r) => (r.reversal ? '' : (page - 1) * PAGE_SIZE + r.index + 1), width: 60 },
     {
@@ -103,44 +107,34 @@ export function IncomePage({ title, kind, totalLabel, amountHeader, state, resul
   ];
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          {title}
-        </Title>
-        <Group gap="sm" className="no-print">
-          <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} onError={setDownloadError} />
-          <PrintButton label="Print report" />
-        </Group>
-      </Group>
-      <div className="no-print">
-        <ReportFilters initial={search} onSearch={onSearch}>
-          {filters}
-        </ReportFilters>
-      </div>
-      {(result.isError || downloadError) && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {result.isError ? reportErrorMessage(result.error, kind) : downloadError}
-        </Alert>
-      )}
-      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-        <SummaryCard label={totalLabel} value={data ? formatINR(data.totalAmount) : null} icon={IconCoinRupee} color="teal" />
-        <SummaryCard label="Total Users" value={data ? formatCount(data.totalUsers) : null} icon={IconUsers} color="grape" />
-        <SummaryCard label="Date Range" value={dateRangeText(search)} icon={IconCalendar} color="indigo" />
-      </SimpleGrid>
-      <Text size="sm" c="dimmed">
-        Amounts are what members received, net of TDS and admin charge; a reversal is shown as its own row.
-      </Text>
-      <DataTable
-        caption={`${title} per user`}
-        columns={columns}
-        rows={rows}
-        rowKey={(r) => r.key}
-        loading={result.isPending || result.isPlaceholderData}
-        sort={sort}
-        empty={<Text c="dimmed">{`No ${kind} income found for this date range`}</Text>}
-        paging={data ? { page, limit: PAGE_SIZE, total: data.totalUsers, onPage } : undefined}
-      />
-    </Stack>
+    <ListPage
+      title={title}
+      csv={csv(report.filters)}
+      actions={<PrintButton label="Print report" />}
+      resource={report}
+      filters={
+        <ReportSearchBar search={search} onSearch={(next) => setFilters(next as Partial<F>)}>
+          {filters?.(report.filters, setFilters)}
+        </ReportSearchBar>
+      }
+      failure={result.isError ? reportErrorMessage(result.error, kind) : null}
+      summary={
+        <SummaryCards>
+          <SummaryCard label={totalLabel} value={data ? formatINR(data.totalAmount) : null} icon={IconCoinRupee} color="teal" />
+          <SummaryCard label="Total Users" value={data ? formatCount(data.totalUsers) : null} icon={IconUsers} color="grape" />
+          <SummaryCard label="Date Range" value={dateRangeText(search)} icon={IconCalendar} color="indigo" />
+        </SummaryCards>
+      }
+      toolbar={
+        <Text size="sm" c="dimmed">
+          Amounts are what members received, net of TDS and admin charge; a reversal is shown as its own row.
+        </Text>
+      }
+      caption={`${title} per user`}
+      columns={columns}
+      rowKey={(r) => r.key}
+      empty={<Text c="dimmed">{`No ${kind} income found for this date range`}</Text>}
+      paging={data ? { limit: PAGE_SIZE, total: data.totalUsers } : undefined}
+    />
   );
 }

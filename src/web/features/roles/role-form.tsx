@@ -1,17 +1,11 @@
 import { Checkbox, Switch, TextInput } from '@mantine/core';
 import { roleBody } from '../../../contract/access';
-import { FormModal } from '../../components/form-modal';
+import { RecordFormModal, type RecordFormProps } from '../../components/form-modal';
 import { messageOf } from '../../components/error-alert';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSaveRole, type RoleRow } from './roles.api';
 
-interface RoleFormProps {
-  editing: RoleRow | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}
-
-export function RoleForm({ editing, onClose, onSaved }: RoleFormProps) {
+export function RoleForm({ editing, onClose, onSaved }: RecordFormProps<RoleRow>) {
   const save = useSaveRole();
   const { form, error, submit } = useContractForm({
     initialValues: { name: editing?.name ?? '', status: editing?.status ?? true, twoFactorRequired: editing?.twoFactorRequired ?? false },
@@ -19,18 +13,16 @@ export function RoleForm({ editing, onClose, onSaved }: RoleFormProps) {
     toBody: (v) => ({ ...v, name: v.name.trim() }),
     failure: (err) => messageOf(err, 'Failed to save role'),
   });
-  const title = editing ? 'Edit Role' : 'Add Role';
   return (
-    <FormModal
-      title={title}
+    <RecordFormModal
+      noun="Role"
+      editing={Boolean(editing)}
       onClose={onClose}
-      onSubmit={submit(async (body) => {
-        await save.mutateAsync({ id: editing?.id ?? null, body });
-        onSaved(editing ? 'Role updated successfully' : 'Role created successfully');
-      })}
+      submit={submit}
+      save={(body) => save.mutateAsync({ id: editing?.id ?? null, body })}
+      onSaved={onSaved}
       error={error}
       busy={save.isPending}
-      submitLabel={editing ? 'Update' : 'Create'}
     >
       <TextInput label="Role Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
       <Checkbox label="Active" {...form.getInputProps('status', { type: 'checkbox' })} />
@@ -39,6 +31,6 @@ export function RoleForm({ editing, onClose, onSaved }: RoleFormProps) {
         description="Accounts of this role must sign in with a code from an authenticator app; those not enrolled yet set it up right after their password."
         {...form.getInputProps('twoFactorRequired', { type: 'checkbox' })}
       />
-    </FormModal>
+    </RecordFormModal>
   );
 }

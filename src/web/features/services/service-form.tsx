@@ -5,15 +5,9 @@ import {
   SERVICE_CATEGORIES, SERVICE_ICON_MAX_BYTES, SERVICE_ICON_RULE, SERVICE_ICON_TYPES, serviceFields, type ServiceCategory,
 } from '../../../contract/services';
 import { messageOf } from '../../components/error-alert';
-import { FormModal } from '../../components/form-modal';
+import { RecordFormModal, type RecordFormProps } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSaveService, type ServiceRow } from './services.api';
-
-interface ServiceFormProps {
-  editing: ServiceRow | null;
-  onClose: () => void;
-  onSaved: (message: string) => void;
-}
 
 const STATUS_OPTIONS = [
   { value: 'true', label: 'Active' },
@@ -22,7 +16,7 @@ const STATUS_OPTIONS = [
 
 const acceptable = (file: File) => (SERVICE_ICON_TYPES as readonly string[]).includes(file.type) && file.size <= SERVICE_ICON_MAX_BYTES;
 
-export function ServiceForm({ editing, onClose, onSaved }: ServiceFormProps) {
+export function ServiceForm({ editing, onClose, onSaved }: RecordFormProps<ServiceRow>) {
   const save = useSaveService();
   const { form, error, setError, submit } = useContractForm({
     initialValues: {
@@ -51,14 +45,15 @@ export function ServiceForm({ editing, onClose, onSaved }: ServiceFormProps) {
     form.setFieldValue('file', chosen && acceptable(chosen) ? chosen : null);
   };
 
-  const title = editing ? 'Edit Service' : 'Add Service';
   return (
-    <FormModal
-      title={title}
+    <RecordFormModal
+      noun="Service"
+      editing={Boolean(editing)}
       size="lg"
       onClose={onClose}
-      onSubmit={submit(async (body) => {
-        await save.mutateAsync({
+      submit={submit}
+      save={(body) =>
+        save.mutateAsync({
           id: editing?.id ?? null,
           serviceType: editing?.serviceType ?? '',
           serviceName: body.serviceName,
@@ -67,12 +62,11 @@ export function ServiceForm({ editing, onClose, onSaved }: ServiceFormProps) {
           file,
           iconPath: iconPath.trim(),
           originalIcon: editing?.serviceIcon ?? null,
-        });
-        onSaved(editing ? 'Service updated successfully' : 'Service created successfully');
-      })}
+        })
+      }
+      onSaved={onSaved}
       error={error}
       busy={save.isPending}
-      submitLabel={editing ? 'Update' : 'Create'}
     >
       <TextInput label="Service Name" withAsterisk data-autofocus {...form.getInputProps('serviceName')} />
       <FileInput
@@ -116,6 +110,6 @@ export function ServiceForm({ editing, onClose, onSaved }: ServiceFormProps) {
           allowDeselect={false}
         />
       </Group>
-    </FormModal>
+    </RecordFormModal>
   );
 }

@@ -1,14 +1,13 @@
-import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertTriangle, IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { STAFF_SORTS, staffApi, type StaffMember, type StaffQuery } from '../../../contract/staff';
+import { useState } from 'react';
+import { Button, Group, Select, Text, TextInput } from '@mantine/core';
+import { IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { STAFF_SORTS, staffApi, type StaffMember } from '../../../contract/staff';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CsvButton } from '../../components/csv-button';
-import { DataTable } from '../../components/data-table';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
-import { useListState } from '../../components/use-url-state';
+import { ErrorAlert } from '../../components/error-alert';
+import { ListEmpty, ListPage } from '../../components/list-page';
+import { useResource } from '../../components/use-resource';
+import { useSearchBox } from '../../components/use-search-box';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount } from '../../lib/format';
 import { useAuth } from '../auth/auth-context';
@@ -28,6 +27,12 @@ type Dialog =
 /** Search, status and order kept in the address (`?q=asha&sort=fullName`). */
 const URL_FILTERS = { q: '', status: '', sort: '-userId' };
 const SORTS = new Set<string>(STAFF_SORTS.flatMap((k) => [k, `-${k}`]));
+/** The address's status and order, an unknown one read as the default. */
+const read = (f: typeof URL_FILTERS): typeof URL_FILTERS => ({
+  q: f.q,
+  status: ['active', 'inactive'].includes(f.status) ? f.status : '',
+  sort: SORTS.has(f.sort) ? f.sort : URL_FILTERS.sort,
+});
 
 const STATUS_OPTIONS = [
   { value: '', label: 'All statuses' },
@@ -38,35 +43,28 @@ const STATUS_OPTIONS = [
 /** Issue 13: the accounts that sign in to the back-office, and the only place a role is assigned. */
 export default function StaffPage() {
   const { user } = useAuth();
-  const state = useListState(URL_FILTERS);
-  const { page, setPage } = state;
-  const q = state.filters.q;
-  const status = (['active', 'inactive'].includes(state.filters.status) ? state.filters.status : '') as StaffFilters['status'];
-  const sort = (SORTS.has(state.filters.sort) ? state.filters.sort : URL_FILTERS.sort) as NonNullable<StaffQuery['sort']>;
-  const [search, setSearch] = useState(q);
-  const [typed] = useDebouncedValue(search, 250);
-  const { setFilters } = state;
-  useEffect(() => {
-    if (typed !== q) setFilters({ q: typed });
-    // Only the debounced typing writes the address (`q` is left out on purpose: no echo of it).
-  }, [typed]);
-  const filters: StaffFilters = { q, status, sort };
-  const list = useQuery(staffListQuery(filters, page));
+  const staff = useResource({
+    filters: URL_FILTERS,
+    read,
+    query: (f, page) => staffListQuery(f as StaffFilters, page),
+    rowsOf: (data) => data.data,
+  });
+  const { page, list } = staff;
+  const { q, status } = staff.filters as StaffFilters;
+  // Only the debounced typing writes the address.
+  const [search, setSearch] = useSearchBox(q, (typed) => staff.setFilters({ q: typed }), 250);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [success, showSuccess] = useSuccessBanner();
-  const [actionError, setActionError] = useState<string | null>(null);
   const setActive = useSetStaffStatus();
   const signOut = useSignOutStaff();
   const resend = useResendInvite();
 
   const done = (message: string) => {
     setDialog(null);
-    setActionError(null);
-    showSuccess(message);
+    staff.done(message);
   };
   const refused = (fallback: string) => (err: unknown) => {
     setDialog(null);
-    setActionError(errorMessage(err, fallback));
+    staff.fail(errorMessage(err, fallback));
   };
 
   const filtered = q.trim() !== '' || status !== '';
@@ -95,103 +93,64 @@ export default function StaffPage() {
   };
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={1} size="h2">
-            Staff
-          </Title>
-          <Text c="dimmed">Accounts that sign in to the back-office: invite them, assign their roles, switch them off</Text>
-        </div>
+    <ListPage
+      title="Staff"
+      subtitle="Accounts that sign in to the back-office: invite them, assign their roles, switch them off"
+      actions={
         <Button leftSection={<IconUserPlus size={16} aria-hidden />} onClick={() => setDialog({ kind: 'invite' })}>
           Invite staff
         </Button>
-      </Group>
-
-      <SuccessBanner message={success} />
-      {list.isError && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          <Group gap="sm">
-            <Text size="sm">{`Failed to load data: ${list.error.message}`}</Text>
-            <Button size="compact-xs" variant="light" color="red" onClick={() => list.refetch()}>
-              Retry
-            </Button>
+      }
+      resource={staff}
+      alerts={list.isError && <ErrorAlert error={`Failed to load data: ${list.error.message}`} withIcon onRetry={() => list.refetch()} />}
+      filters={
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <Group gap="md" align="flex-end">
+            <TextInput
+              label="Search"
+              placeholder="Name, email or user id"
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={search}
+              onChange={(e) => setSearch(e.currentTarget.value)}
+              w={{ base: '100%', sm: 280 }}
+            />
+            <Select
+              label="Status"
+              data={STATUS_OPTIONS}
+              value={status}
+              onChange={(v) => staff.setFilters({ status: v ?? '' })}
+              allowDeselect={false}
+              w={160}
+            />
           </Group>
-        </Alert>
-      )}
-      {actionError && (
-        <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setActionError(null)}>
-          {actionError}
-        </Alert>
-      )}
-
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Group gap="md" align="flex-end">
-          <TextInput
-            label="Search"
-            placeholder="Name, email or user id"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-            w={{ base: '100%', sm: 280 }}
-          />
-          <Select
-            label="Status"
-            data={STATUS_OPTIONS}
-            value={status}
-            onChange={(v) => state.setFilters({ status: v ?? '' })}
-            allowDeselect={false}
-            w={160}
-          />
+          <Group gap="md">
+            <CsvButton
+              endpoint={staffApi.csv}
+              input={{ query: { q: q || undefined, status: status || undefined, sort: staff.filters.sort as StaffFilters['sort'] } }}
+              filename="staff.csv"
+              onError={staff.fail}
+            />
+            <Text fw={500}>Total Staff: {formatCount(total)}</Text>
+            <Text size="sm" c="dimmed" aria-live="polite">
+              {list.isFetching ? 'Refreshing...' : null}
+            </Text>
+          </Group>
         </Group>
-        <Group gap="md">
-          <CsvButton
-            endpoint={staffApi.csv}
-            input={{ query: { q: q || undefined, status: status || undefined, sort } }}
-            filename="staff.csv"
-            onError={setActionError}
-          />
-          <Text fw={500}>Total Staff: {formatCount(total)}</Text>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {list.isFetching ? 'Refreshing...' : null}
-          </Text>
-        </Group>
-      </Group>
-
-      {list.isPending && (
-        <Group gap="xs" role="status">
-          <Text size="sm" c="dimmed">
-            Loading staff...
-          </Text>
-        </Group>
-      )}
-      <DataTable
-        caption="Staff"
-        columns={columns}
-        rows={list.isError ? [] : list.data?.data}
-        rowKey={(m) => m.userId}
-        loading={list.isPending || list.isPlaceholderData}
-        sort={{ value: sort, onChange: (value) => state.setFilters({ sort: value }) }}
-        empty={
-          filtered ? (
-            <>
-              <Text fw={500}>No staff found</Text>
-              <Text size="sm" c="dimmed">
-                Try adjusting your search filters
-              </Text>
-            </>
-          ) : (
-            <>
-              <Text fw={500}>No staff yet</Text>
-              <Button variant="light" onClick={() => setDialog({ kind: 'invite' })}>
-                Invite your first colleague
-              </Button>
-            </>
-          )
-        }
-        paging={list.data ? { page, limit: STAFF_PAGE_SIZE, total, onPage: setPage } : undefined}
-      />
-
+      }
+      loadingText="Loading staff..."
+      caption="Staff"
+      columns={columns}
+      rowKey={(m) => m.userId}
+      empty={
+        <ListEmpty
+          filtered={filtered}
+          found="No staff found"
+          none="No staff yet"
+          first={{ label: 'Invite your first colleague', onClick: () => setDialog({ kind: 'invite' }) }}
+        />
+      }
+      paging={list.data ? { limit: STAFF_PAGE_SIZE, total } : undefined}
+    >
       {dialog?.kind === 'invite' && <InviteStaffForm onClose={() => setDialog(null)} onInvited={done} />}
       {dialog?.kind === 'edit' && (
         <EditStaffForm member={dialog.member} self={dialog.member.userId === user?.userId} onClose={() => setDialog(null)} onSaved={done} />
@@ -221,6 +180,6 @@ export default function StaffPage() {
         onConfirm={confirmSignOut}
         onCancel={() => setDialog(null)}
       />
-    </Stack>
+    </ListPage>
   );
 }

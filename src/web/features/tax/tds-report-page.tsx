@@ -1,15 +1,13 @@
-import { useState } from 'react';
-import { Alert, Group, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Group, Select, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCoinRupee, IconReceiptTax, IconUsers } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { QUARTERS, taxApi, type TdsMemberRow } from '../../../contract/tax';
-import { CsvButton } from '../../components/csv-button';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { csvFile, ListPage } from '../../components/list-page';
 import { PrintButton } from '../../components/print-button';
 import { StatusBadge } from '../../components/status-badge';
-import { SummaryCard } from '../../components/summary-card';
+import { SummaryCard, SummaryCards } from '../../components/summary-card';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState } from '../../components/use-url-state';
+import { useResource } from '../../components/use-resource';
 import { errorMessage } from '../../lib/api-client';
 import { formatCount, formatINR, indiaToday } from '../../lib/format';
 import { TDS_PAGE_SIZE, tdsReportQuery } from './tax.api';
@@ -45,71 +43,68 @@ const COLUMNS: Column<TdsMemberRow>[] = [
   },
 ];
 
+/** The address's year and quarter, a hand-edited one read as this quarter. */
+const read = (f: typeof DEFAULTS): typeof DEFAULTS => ({
+  year: String(Number(f.year) || NOW.year),
+  quarter: String(Math.min(4, Math.max(1, Number(f.quarter) || NOW.quarter))),
+});
+
 /** Reports › TDS: a quarter's deductions per member, and the CSV for the quarterly TDS return (Form 26Q). */
 export default function TdsReportPage() {
-  const { filters, setFilters, page, setPage } = useListState(DEFAULTS);
-  const year = Number(filters.year) || NOW.year;
-  const quarter = Math.min(4, Math.max(1, Number(filters.quarter) || NOW.quarter));
-  const report = useQuery(tdsReportQuery(year, quarter, page));
-  const [downloadError, setDownloadError] = useState<string | null>(null);
-  const data = report.data;
+  const report = useResource({
+    filters: DEFAULTS,
+    read,
+    query: (f, page) => tdsReportQuery(Number(f.year), Number(f.quarter), page),
+    rowsOf: (d) => d.data,
+    onFailure: 'blank',
+  });
+  const { setFilters } = report;
+  const year = Number(report.filters.year);
+  const quarter = Number(report.filters.quarter);
+  const data = report.list.data;
   const years = YEARS.some((y) => y.value === String(year)) ? YEARS : [...YEARS, { value: String(year), label: fy(year) }];
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <div>
-          <Title order={1} size="h2">
-            TDS Report
-          </Title>
-          <Text c="dimmed">Tax deducted at source from daily payouts, per member, for the quarterly TDS return (Form 26Q)</Text>
-        </div>
-        <Group gap="sm" className="no-print">
-          <CsvButton
-            endpoint={taxApi.tdsCsv}
-            input={{ query: { year, quarter } }}
-            filename={`tds-fy${year}-${String((year + 1) % 100).padStart(2, '0')}-q${quarter}.csv`}
-            onError={setDownloadError}
+    <ListPage
+      title="TDS Report"
+      subtitle="Tax deducted at source from daily payouts, per member, for the quarterly TDS return (Form 26Q)"
+      csv={csvFile(taxApi.tdsCsv, { query: { year, quarter } }, `tds-fy${year}-${String((year + 1) % 100).padStart(2, '0')}-q${quarter}.csv`)}
+      actions={<PrintButton label="Print report" />}
+      resource={report}
+      filters={
+        <Group className="no-print" align="flex-end">
+          <Select label="Financial year" data={years} value={String(year)} allowDeselect={false} onChange={(v) => v && setFilters({ year: v })} w={180} />
+          <Select
+            label="Quarter"
+            data={QUARTERS.map((q) => ({ value: String(q.value), label: q.label }))}
+            value={String(quarter)}
+            allowDeselect={false}
+            onChange={(v) => v && setFilters({ quarter: v })}
+            w={180}
           />
-          <PrintButton label="Print report" />
         </Group>
-      </Group>
-      <Group className="no-print" align="flex-end">
-        <Select label="Financial year" data={years} value={String(year)} allowDeselect={false} onChange={(v) => v && setFilters({ year: v })} w={180} />
-        <Select
-          label="Quarter"
-          data={QUARTERS.map((q) => ({ value: String(q.value), label: q.label }))}
-          value={String(quarter)}
-          allowDeselect={false}
-          onChange={(v) => v && setFilters({ quarter: v })}
-          w={180}
-        />
-      </Group>
-      {(report.isError || downloadError) && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {report.isError ? errorMessage(report.error, 'Failed to load the TDS report. Please try again.') : downloadError}
-        </Alert>
-      )}
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
-        <SummaryCard label="Amount Paid" value={data ? formatINR(data.summary.gross) : null} icon={IconCoinRupee} color="teal" />
-        <SummaryCard label="TDS Deducted" value={data ? formatINR(data.summary.tds) : null} icon={IconReceiptTax} color="grape" />
-        <SummaryCard label="Of Which Without PAN (206AA)" value={data ? formatINR(data.summary.tdsWithoutPan) : null} icon={IconAlertTriangle} color="orange" />
-        <SummaryCard label="Members" value={data ? formatCount(data.summary.members) : null} icon={IconUsers} color="indigo" />
-      </SimpleGrid>
-      <DataTable
-        caption={data ? `TDS per member, ${data.summary.label} (${data.summary.from} – ${data.summary.to})` : 'TDS per member'}
-        columns={COLUMNS}
-        rows={data?.data}
-        rowKey={(r) => r.userId}
-        loading={report.isPending || report.isPlaceholderData}
-        empty={<Text c="dimmed">No TDS was deducted in this quarter</Text>}
-        paging={data ? { page, limit: TDS_PAGE_SIZE, total: data.total, onPage: setPage } : undefined}
-      />
-      <Text size="xs" c="dimmed">
-        Section 194H with a PAN; 206AA where TDS was deducted at the higher rate for want of a PAN (in Form 26Q the section stays 194H with the
-        higher-rate remark). The CSV has one line per member and day, the PAN whole (PANNOTAVBL without one). Confirm with the company&apos;s tax
-        adviser before filing.
-      </Text>
-    </Stack>
+      }
+      failure={report.list.isError ? errorMessage(report.list.error, 'Failed to load the TDS report. Please try again.') : null}
+      summary={
+        <SummaryCards cols={{ base: 1, sm: 2, lg: 4 }}>
+          <SummaryCard label="Amount Paid" value={data ? formatINR(data.summary.gross) : null} icon={IconCoinRupee} color="teal" />
+          <SummaryCard label="TDS Deducted" value={data ? formatINR(data.summary.tds) : null} icon={IconReceiptTax} color="grape" />
+          <SummaryCard label="Of Which Without PAN (206AA)" value={data ? formatINR(data.summary.tdsWithoutPan) : null} icon={IconAlertTriangle} color="orange" />
+          <SummaryCard label="Members" value={data ? formatCount(data.summary.members) : null} icon={IconUsers} color="indigo" />
+        </SummaryCards>
+      }
+      caption={data ? `TDS per member, ${data.summary.label} (${data.summary.from} – ${data.summary.to})` : 'TDS per member'}
+      columns={COLUMNS}
+      rowKey={(r) => r.userId}
+      empty={<Text c="dimmed">No TDS was deducted in this quarter</Text>}
+      paging={data ? { limit: TDS_PAGE_SIZE, total: data.total } : undefined}
+      footer={
+        <Text size="xs" c="dimmed">
+          Section 194H with a PAN; 206AA where TDS was deducted at the higher rate for want of a PAN (in Form 26Q the section stays 194H with the
+          higher-rate remark). The CSV has one line per member and day, the PAN whole (PANNOTAVBL without one). Confirm with the company&apos;s tax
+          adviser before filing.
+        </Text>
+      }
+    />
   );
 }

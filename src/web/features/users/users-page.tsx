@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { Button, Group, Text } from '@mantine/core';
+import { Group, Text } from '@mantine/core';
 import { usersApi } from '../../../contract/users';
 import { BulkBar, BulkRunModal, useBulkRun } from '../../components/bulk';
 import { CsvButton } from '../../components/csv-button';
 import { ErrorAlert } from '../../components/error-alert';
-import { ListPage } from '../../components/list-page';
+import { ListEmpty, ListPage } from '../../components/list-page';
 import { useResource } from '../../components/use-resource';
 import { useSelection } from '../../components/use-selection';
 import { formatCount } from '../../lib/format';
@@ -173,23 +173,7 @@ function UserManagement() {
       columns={columns}
       rowKey={(u) => u._id}
       rows={loaded ? [...pinned, ...loaded] : undefined}
-      empty={
-        filtered ? (
-          <>
-            <Text fw={500}>No users found</Text>
-            <Text size="sm" c="dimmed">
-              Try adjusting your search filters
-            </Text>
-          </>
-        ) : (
-          <>
-            <Text fw={500}>No users available</Text>
-            <Button variant="light" onClick={users.openCreate}>
-              Add Your First User
-            </Button>
-          </>
-        )
-      }
+      empty={<ListEmpty filtered={filtered} found="No users found" none="No users available" first={{ label: 'Add Your First User', onClick: users.openCreate }} />}
       paging={list.data ? { limit: USERS_PAGE_SIZE, total } : undefined}
       confirm={{ title: 'Confirm Delete', message: () => 'Are you sure you want to delete this user? This action cannot be undone.' }}
       form={(editing) => (

@@ -62,24 +62,23 @@ export function WalletFilters({ view, onChange, onClear }: WalletFiltersProps) {
     >
       <MemberPicker label="User" placeholder="All Users" allLabel="All Users" value={view.user || null} onChange={(user) => onChange({ user: user ?? '' })} w={260} />
       <Select label="Type" data={TYPE_OPTIONS} value={view.type} onChange={(type) => onChange({ type: type ?? '' })} allowDeselect={false} w={230} />
-      <TextInput
-        label="Min Amount"
-        inputMode="decimal"
-        autoComplete="off"
-        value={min}
-        onChange={(e) => setMin(e.currentTarget.value)}
-        error={problems.min}
-        w={140}
-      />
-      <TextInput
-        label="Max Amount"
-        inputMode="decimal"
-        autoComplete="off"
-        value={max}
-        onChange={(e) => setMax(e.currentTarget.value)}
-        error={problems.max}
-        w={140}
-      />
+      <AmountFilter label="Min Amount" value={min} onChange={setMin} error={problems.min} />
+      <AmountFilter label="Max Amount" value={max} onChange={setMax} error={problems.max} />
     </DateRangeFilter>
+  );
+}
+
+/** An amount bound of the filter: rupees exactly as typed. */
+function AmountFilter({ label, value, onChange, error }: { label: string; value: string; onChange: (value: string) => void; error?: string }) {
+  return (
+    <TextInput
+      label={label}
+      inputMode="decimal"
+      autoComplete="off"
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      error={error}
+      w={140}
+    />
   );
 }

@@ -1,17 +1,14 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { IconAlertTriangle, IconPlus } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { Text } from '@mantine/core';
 import { ledgerKindLabel, walletApi, type WalletTransaction } from '../../../contract/wallet';
 import { ApprovalNotice } from '../../components/approval-notice';
-import { DataTable, type Column } from '../../components/data-table';
+import type { Column } from '../../components/data-table';
+import { csvFile, ListPage } from '../../components/list-page';
 import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
-import { useListState } from '../../components/use-url-state';
-import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
+import { useResource } from '../../components/use-resource';
 import { errorMessage } from '../../lib/api-client';
 import { formatAmount, formatDateTime } from '../../lib/format';
-import { CsvButton } from '../../components/csv-button';
 import { TransactionModal } from './transaction-modal';
 import { WalletFilters } from './wallet-filters';
 import { PAGE_SIZE, WALLET_FILTERS, walletQueryOf, walletTransactionsQuery } from './wallet.api';
@@ -58,66 +55,46 @@ const COLUMNS: Column<WalletTransaction>[] = [
 
 export default function WalletPage() {
   // Filters, order and page live in the address: a reload or a shared link shows the same rows.
-  const { filters, setFilters, page, setPage } = useListState(WALLET_FILTERS);
+  const wallet = useResource({ filters: WALLET_FILTERS, query: walletTransactionsQuery, rowsOf: (data) => data.data, onFailure: 'blank' });
+  const { filters, setFilters, list: transactions } = wallet;
   const [filterKey, setFilterKey] = useState(0);
-  const [adding, setAdding] = useState(false);
-  const [downloadError, setDownloadError] = useState<string | null>(null);
-  const [success, showSuccess] = useSuccessBanner();
   const [awaitingApproval, setAwaitingApproval] = useState<string | null>(null);
-  const transactions = useQuery(walletTransactionsQuery(filters, page));
-  const data = transactions.data;
 
   return (
-    <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={1} size="h2">
-          User Wallet
-        </Title>
-        <Group gap="sm">
-          <CsvButton endpoint={walletApi.historyCsv} input={{ query: walletQueryOf(filters) }} filename="wallet-transactions.csv" onError={setDownloadError} />
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
-            Add User
-          </Button>
-        </Group>
-      </Group>
-      <SuccessBanner message={success} />
-      <ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />
-      <WalletFilters
-        key={filterKey}
-        view={filters}
-        onChange={setFilters}
-        onClear={() => {
-          setFilters({ ...WALLET_FILTERS, sort: filters.sort });
-          setFilterKey((k) => k + 1);
-        }}
-      />
-      {(transactions.isError || downloadError) && (
-        <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-          {transactions.isError ? errorMessage(transactions.error, 'Failed to load wallet transactions') : downloadError}
-        </Alert>
-      )}
-      <DataTable
-        caption="Wallet transactions"
-        columns={COLUMNS}
-        rows={data?.data}
-        rowKey={(t) => t.id}
-        // Another page, filter or order loading: placeholder rows, never the previous rows.
-        loading={transactions.isPending || transactions.isPlaceholderData}
-        sort={{ value: filters.sort, onChange: (sort) => setFilters({ sort }) }}
-        empty={<Text c="dimmed">No transactions yet</Text>}
-        paging={data ? { page, limit: PAGE_SIZE, total: data.total, onPage: setPage } : undefined}
-      />
-      {adding && (
+    <ListPage
+      title="User Wallet"
+      csv={csvFile(walletApi.historyCsv, { query: walletQueryOf(filters) }, 'wallet-transactions.csv')}
+      addLabel="Add User"
+      resource={wallet}
+      notices={<ApprovalNotice message={awaitingApproval} onClose={() => setAwaitingApproval(null)} />}
+      filters={
+        <WalletFilters
+          key={filterKey}
+          view={filters}
+          onChange={setFilters}
+          onClear={() => {
+            setFilters({ ...WALLET_FILTERS, sort: filters.sort });
+            setFilterKey((k) => k + 1);
+          }}
+        />
+      }
+      failure={transactions.isError ? errorMessage(transactions.error, 'Failed to load wallet transactions') : null}
+      caption="Wallet transactions"
+      columns={COLUMNS}
+      rowKey={(t) => t.id}
+      empty={<Text c="dimmed">No transactions yet</Text>}
+      paging={transactions.data ? { limit: PAGE_SIZE, total: transactions.data.total } : undefined}
+      form={() => (
         <TransactionModal
-          onClose={() => setAdding(false)}
+          onClose={wallet.closeForm}
           onCreated={({ message, awaitingApproval: pending }) => {
-            setAdding(false);
-            setPage(1);
+            wallet.closeForm();
+            wallet.setPage(1);
             setAwaitingApproval(pending ? message : null);
-            if (!pending) showSuccess(message);
+            if (!pending) wallet.done(message);
           }}
         />
       )}
-    </Stack>
+    />
   );
 }
