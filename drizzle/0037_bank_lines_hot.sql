@@ -6,7 +6,7 @@
 -- * a cancelled line is marked by its own column (`cancelled`, the status says the same: CHECK),
 --   and "a withdrawal is sent once" is unique among the lines not cancelled;
 -- * the lines in transit are listed in their own narrow table, bank_in_transit (a row added by the
---   release, taken away by the settlement or the return, in the same statement; the money
+--   release, taken away by the settlement or the return, in the same transaction; the money
 --   invariants check that it lists exactly the lines whose status is in_transit);
 -- * the lines table leaves half of each page free, so a line's next version fits beside it.
 ALTER TABLE bank_transfer_lines ADD COLUMN IF NOT EXISTS cancelled boolean NOT NULL DEFAULT false;

@@ -86,7 +86,7 @@ export const bankTransferLines = pgTable(
 
 /**
  * The lines in transit (status in_transit), one row each: added by the release, taken away by the
- * settlement or the return in the same statement. Its own table so that no index of
+ * settlement or the return in the same transaction. Its own table so that no index of
  * bank_transfer_lines reads the status and a settlement is a HOT update (drizzle/0037, which also
  * gives bank_transfer_lines fillfactor 50). The money invariants check it against the lines.
  */

@@ -229,7 +229,7 @@ const MESSAGES: Record<AnswerOutcome, string> = {
 };
 
 const PROBLEMS_CAP = 1000;
-const sqlReturned = sql`(select count(*) from bank_returned)::int8 as "returnedLines", (select count(*) from bank_returned_off)::int8 as "offTransit"`;
+const sqlReturned = sql`(select count(*) from bank_returned)::int8 as "returnedLines"`;
 
 /**
  * Applies the bank's answers, set-based: staged in chunks, decided against their lines under the
@@ -252,6 +252,8 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
     ]);
     const marked = await repo.markSettled(tx, b.batchId, posted.transferId!);
     if (marked !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines to settle, ${marked} marked`);
+    const off = await repo.offTransit(tx, b.batchId, 'settled');
+    if (off !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines settled, ${off} taken off the lines in transit`);
     of(b.batchId).settled = { lines: b.lines, paise: b.totalPaise };
   }
   for (const b of await repo.plannedByBatch(tx, 'returned')) {
@@ -259,7 +261,9 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
       kind: 'bank_return', bankBatchId: b.batchId, actorId: actor, corrects: b.releaseTransferId, system: actor === null ? 'bank webhook' : undefined,
     }, { perLine: true, lines: repo.returnLines(b.batchId), also: repo.returnMarks, select: sqlReturned });
     const marked = Number(posted.row.returnedLines);
-    if (posted.lines !== b.lines || marked !== b.lines || Number(posted.row.offTransit) !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines to return, ${posted.lines} credited, ${marked} marked`);
+    if (posted.lines !== b.lines || marked !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines to return, ${posted.lines} credited, ${marked} marked`);
+    const off = await repo.offTransit(tx, b.batchId, 'returned');
+    if (off !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines returned, ${off} taken off the lines in transit`);
     of(b.batchId).returned = { lines: b.lines, paise: b.totalPaise };
   }
   for (const [batchId, n] of perBatch) await repo.countAnswered(tx, batchId, n.settled, n.returned);
