@@ -371,7 +371,7 @@ export async function noteMemberDeleted(db: Db): Promise<number> {
     update bank_transfer_lines t
        set return_reason = 'Returned by the bank (' || coalesce(nullif(p.reason, ''), 'no reason given') || ') but the member was deleted: handle by hand'
       from bank_plan p
-     where p.outcome = 'member_deleted' and t.id = p.line_id and t.status = 'in_transit'
+     where p.outcome = 'member_deleted' and t.id = p.line_id and t.status = p.line_status
     returning t.id`));
   return rows.length;
 }
@@ -386,12 +386,15 @@ export async function plannedByBatch(db: Db, outcome: 'settled' | 'returned') {
   }));
 }
 
-/** Settles the batch's lines the plan settles: a HOT update of each (drizzle/0037). */
+/**
+ * Settles the batch's lines the plan settles: a HOT update of each (drizzle/0037). Each line must
+ * still be as the plan saw it (in transit; compared with the plan's column: see returnMarks).
+ */
 export async function markSettled(db: Db, batchId: number, transferId: number): Promise<number> {
   const rows = rowsOf(await db.execute(sql`
     update bank_transfer_lines t set status = 'settled', utr = p.utr, settled_at = now(), settle_transfer_id = ${transferId}
       from bank_plan p
-     where p.outcome = 'settled' and p.batch_id = ${batchId} and t.id = p.line_id and t.status = 'in_transit'
+     where p.outcome = 'settled' and p.batch_id = ${batchId} and t.id = p.line_id and t.status = p.line_status
     returning t.id`));
   return rows.length;
 }
@@ -414,17 +417,23 @@ export async function offTransit(db: Db, batchId: number, outcome: 'settled' | '
 export const returnLines = (batchId: number): SQL => sql`
   select p.ord, null::int8 as id, p.user_id, 'bank_return'::text as kind, p.amount_paise, null::int as batch_id,
          'Returned by the bank: ' || coalesce(nullif(p.reason, ''), 'no reason given') as description,
-         null::int8 as reversal_of, null::timestamptz as created_at, p.line_id, p.reason as bank_reason
+         null::int8 as reversal_of, null::timestamptz as created_at, p.line_id, p.reason as bank_reason, p.line_status
     from bank_plan p where p.outcome = 'returned' and p.batch_id = ${batchId}`;
 
-/** Marks the returned lines with the transfer that credited each (posting_lines of the same statement). */
+/**
+ * Marks the returned lines with the transfer that credited each (posting_lines of the same
+ * statement). The line must still have the status the plan saw (in transit): compared with the
+ * plan's column, not with a constant, because a constant is estimated from the lines table's
+ * statistics, which after a release still say "no line in transit", and the join was then planned
+ * as a nested loop that rescanned the posted lines for every line in transit (minutes at 1M).
+ */
 export const returnMarks = sql`,
   bank_returned as (
     update bank_transfer_lines t
        set status = 'returned', return_reason = coalesce(nullif(l.bank_reason, ''), 'no reason given'), returned_at = now(),
            return_transfer_id = l.transfer_id
       from posting_lines l
-     where t.id = l.line_id and t.status = 'in_transit' and (select ok from posting_ok)
+     where t.id = l.line_id and t.status = l.line_status and (select ok from posting_ok)
     returning t.id)`;
 
 export async function countAnswered(db: Db, batchId: number, settled: { lines: number; paise: number }, returned: { lines: number; paise: number }) {
