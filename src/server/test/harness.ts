@@ -165,3 +165,11 @@ export function caller(t: TestContext, defaults: Record<string, string> = {}) {
   return (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = defaults) =>
     t.app.inject({ method, url, headers, payload });
 }
+
+/** A test app signed in as the admin: the token, its headers, and a caller that sends them. */
+export async function signedInApp(options: Parameters<typeof createTestApp>[0] = {}) {
+  const t = await createTestApp(options);
+  const token = await t.login();
+  const headers = bearer(token);
+  return { t, token, headers, call: caller(t, headers) };
+}
