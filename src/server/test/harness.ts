@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
@@ -172,4 +172,13 @@ export async function signedInApp(options: Parameters<typeof createTestApp>[0] =
   const token = await t.login();
   const headers = bearer(token);
   return { t, token, headers, call: caller(t, headers) };
+}
+
+/** A CSV export asked through `call`: answered 200 as text/csv; its lines without the BOM. */
+export async function csvExport(call: ReturnType<typeof caller>, url: string, headers?: Record<string, string>) {
+  const res = await call('GET', url, undefined, headers);
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+  const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+  return { header: lines[0], rows: lines.slice(1), res };
 }
