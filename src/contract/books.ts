@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paging, wireDate } from './common.ts';
+import { pageInfo, paging, wireDate } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
 /**
@@ -25,6 +25,10 @@ const fromNotAfterTo = { message: 'fromDate must not be after toDate', path: ['f
 
 /** A balance as a trial balance shows it: one of debit or credit, the other null (both null at zero). */
 const sided = { debit: z.number().nullable(), credit: z.number().nullable() };
+/** A user a line names (a member, an operator): the id and the name. */
+const userRef = z.object({ userId: z.number(), name: z.string().nullable() });
+/** What a posted line is: its kind (a ledger kind, or a company movement such as shortfall), in words, and its description. */
+const lineKind = { kind: z.string(), kindLabel: z.string(), description: z.string().nullable() };
 
 // ---- Trial balance ----
 
@@ -67,7 +71,7 @@ export const transferCause = z.object({
   batchId: z.number().nullable(),
   approvalId: z.number().nullable(),
   bankBatchId: z.number().nullable(),
-  operator: z.object({ userId: z.number(), name: z.string().nullable() }).nullable(),
+  operator: userRef.nullable(),
   /** The same in words ("Daily payout run #12 (03-05-2021)", "Approval request #4", "By Asha"…). */
   text: z.string(),
 });
@@ -79,12 +83,10 @@ export const statementLeg = z.object({
   id: z.number(),
   transferId: z.number(),
   dateTime: z.string(),
-  /** The transfer's kind (a ledger kind, or a company movement such as shortfall). */
-  kind: z.string(),
-  kindLabel: z.string(),
-  description: z.string().nullable(),
+  /** The transfer's kind. */
+  ...lineKind,
   /** The member whose line it is (member wallets only). */
-  member: z.object({ userId: z.number(), name: z.string().nullable() }).nullable(),
+  member: userRef.nullable(),
   ...sided,
   /** The account's balance right after this leg (credit-positive). */
   balanceAfter: z.number(),
@@ -107,9 +109,7 @@ export const accountStatement = z.object({
   debits: z.number(),
   credits: z.number(),
   legs: z.array(statementLeg),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
+  ...pageInfo,
 });
 export type AccountStatement = z.infer<typeof accountStatement>;
 
@@ -122,10 +122,8 @@ export const transferQuery = paging;
 
 export const transferLine = z.object({
   id: z.number(),
-  member: z.object({ userId: z.number(), name: z.string().nullable() }),
-  kind: z.string(),
-  kindLabel: z.string(),
-  description: z.string().nullable(),
+  member: userRef,
+  ...lineKind,
   ...sided,
   /** The company account the line is posted against. */
   counterAccount: z.string(),
@@ -188,9 +186,7 @@ export const memberStatementLine = z.object({
   id: z.number(),
   transferId: z.number(),
   dateTime: z.string(),
-  kind: z.string(),
-  kindLabel: z.string(),
-  description: z.string().nullable(),
+  ...lineKind,
   /** The account on the other side, in words (book_accounts.name). */
   counterAccount: z.string(),
   ...sided,
@@ -209,9 +205,7 @@ export const memberStatement = z.object({
   credits: z.number(),
   debits: z.number(),
   lines: z.array(memberStatementLine),
-  total: z.number(),
-  page: z.number(),
-  limit: z.number(),
+  ...pageInfo,
 });
 export type MemberStatement = z.infer<typeof memberStatement>;
 

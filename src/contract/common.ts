@@ -14,9 +14,12 @@ export type ErrorResponse = z.infer<typeof errorResponse>;
 /** A success that carries only a message (deleted, logged out, mail sent). */
 export const messageResponse = z.object({ success: z.literal(true), message: z.string() });
 
+/** Where a page stands: the total for paging, and the page asked for. */
+export const pageInfo = { total: z.number(), page: z.number(), limit: z.number() };
+
 /** One page of a list: the rows, the total for paging, and the page asked for. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ success: z.literal(true), data: z.array(item), total: z.number(), page: z.number(), limit: z.number() });
+  z.object({ success: z.literal(true), data: z.array(item), ...pageInfo });
 
 // ---- Money: integer paise in storage, rupees (max 2 decimals) on the wire ----
 

@@ -12,41 +12,35 @@ export interface SmtpMailer extends Mailer {
  */
 export function smtpMailer({ smtpUrl, from }: { smtpUrl: string; from: string }): SmtpMailer {
   const transport = nodemailer.createTransport(smtpUrl);
-  const send = async (to: string, subject: string, text: string) => {
-    await transport.sendMail({ from, to, subject, text });
+  /** A mail that carries a one-time link: the lines before it, the link, a blank line, and what to do if the mail was not expected. */
+  const sendLink = async (to: string, subject: string, before: string[], link: string, ifNotExpected: string) => {
+    await transport.sendMail({ from, to, subject, text: [...before, link, '', ifNotExpected].join('\n') });
   };
   return {
     async sendPasswordReset(to, resetLink) {
-      await send(
+      await sendLink(
         to,
         'Reset your Backoffice password',
         [
           'Someone asked to reset the password of your Backoffice account.',
           '',
           `Choose a new password here (the link works once, for 30 minutes):`,
-          resetLink,
-          '',
-          'If it was not you, ignore this mail: your password stays as it is.',
-        ].join('\n'),
+        ],
+        resetLink,
+        'If it was not you, ignore this mail: your password stays as it is.',
       );
     },
     async sendInvite(to, name, inviteLink) {
-      await send(
+      await sendLink(
         to,
         'You are invited to Backoffice',
-        [
-          `Hello ${name},`,
-          '',
-          'You have been given a staff account on Backoffice.',
-          'Choose your password here (the link works once, for 72 hours):',
-          inviteLink,
-          '',
-          'If you did not expect this mail, ignore it.',
-        ].join('\n'),
+        [`Hello ${name},`, '', 'You have been given a staff account on Backoffice.', 'Choose your password here (the link works once, for 72 hours):'],
+        inviteLink,
+        'If you did not expect this mail, ignore it.',
       );
     },
     async sendEmailConfirmation(to, name, confirmLink) {
-      await send(
+      await sendLink(
         to,
         'Confirm your Backoffice registration',
         [
@@ -54,10 +48,9 @@ export function smtpMailer({ smtpUrl, from }: { smtpUrl: string; from: string })
           '',
           'An account on Backoffice was registered with this email address.',
           'Confirm that it is yours here (the link works once, for 72 hours):',
-          confirmLink,
-          '',
-          'If it was not you, ignore this mail: the account stays unconfirmed and cannot sign in.',
-        ].join('\n'),
+        ],
+        confirmLink,
+        'If it was not you, ignore this mail: the account stays unconfirmed and cannot sign in.',
       );
     },
     close() {

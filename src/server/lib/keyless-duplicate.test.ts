@@ -1,21 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountWithPermissions } from '../test/accounts.ts';
-import { bearer, createTestApp, type TestContext } from '../test/harness.ts';
-import { balanceOf, moneyHeaders, newMember } from '../modules/wallet/money-test-kit.ts';
+import { bearer, signedInApp, type TestContext } from '../test/harness.ts';
+import { balanceOf, moneyHeaders, moneyInvariantsAfterEach, newMember } from '../modules/wallet/money-test-kit.ts';
 import { KEYLESS_DUPLICATE_MESSAGE } from './idempotency.ts';
-import { moneyInvariantViolations } from './money-invariants.ts';
 
 /** Issue 22, finding 11: two identical money POSTs without an Idempotency-Key posted twice. */
 let t: TestContext;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
+  ({ t, token } = await signedInApp());
 });
 afterAll(() => t.close());
-afterEach(async () => {
-  expect(await moneyInvariantViolations(t.database)).toEqual([]);
-});
+moneyInvariantsAfterEach(() => t.database);
 
 const recharge = (payload: Record<string, unknown>, headers: Record<string, string> = bearer(token)) =>
   t.app.inject({ method: 'POST', url: '/api/wallets/userWalletRecharge', headers, payload });

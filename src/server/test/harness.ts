@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { openPglite, openPostgres, type Database } from '../db/client.ts';
@@ -164,4 +164,21 @@ export async function confirmRegistration(t: TestContext, email: string): Promis
 export function caller(t: TestContext, defaults: Record<string, string> = {}) {
   return (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, headers = defaults) =>
     t.app.inject({ method, url, headers, payload });
+}
+
+/** A test app signed in as the admin: the token, its headers, and a caller that sends them. */
+export async function signedInApp(options: Parameters<typeof createTestApp>[0] = {}) {
+  const t = await createTestApp(options);
+  const token = await t.login();
+  const headers = bearer(token);
+  return { t, token, headers, call: caller(t, headers) };
+}
+
+/** A CSV export asked through `call`: answered 200 as text/csv; its lines without the BOM. */
+export async function csvExport(call: ReturnType<typeof caller>, url: string, headers?: Record<string, string>) {
+  const res = await call('GET', url, undefined, headers);
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+  const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+  return { header: lines[0], rows: lines.slice(1), res };
 }

@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_INCOME_SETTINGS } from '../../../contract/income.ts';
+import { csvExport } from '../../test/harness.ts';
 import { incomeSuite } from './income-test-kit.ts';
 
 // Issue 24: Download CSV on Plans and on Income Settings' saved versions (membership_view, as the lists).
 const { ctx, call, viaApproval } = incomeSuite({ signIn: true });
 
 /** The CSV's lines without the BOM. */
-async function csv(url: string, headers?: Record<string, string>) {
-  const res = await call('GET', url, undefined, headers);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-  const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-  return { header: lines[0], rows: lines.slice(1), res };
-}
+const csv = (url: string, headers?: Record<string, string>) => csvExport(call, url, headers);
 
 describe('plans and settings versions as CSV', () => {
   it('plans: each plan with the terms it shows and its scheduled change; refused without membership_view', async () => {

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, signedInApp, type TestContext } from '../../test/harness.ts';
 import { newMember } from '../wallet/money-test-kit.ts';
 
 let t: TestContext;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
+  ({ t, token } = await signedInApp());
 });
 afterAll(() => t.close());
 

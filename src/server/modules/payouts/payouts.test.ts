@@ -1,19 +1,15 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
-import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
-import { balanceOf, moneyHeaders, newMember, tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, signedInApp, type TestContext } from '../../test/harness.ts';
+import { balanceOf, moneyHeaders, moneyInvariantsAfterEach, newMember, tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
 
 let t: TestContext;
 let token: string;
 beforeAll(async () => {
   // 40: the seeded database users.test.ts and reports.test.ts use, made once per run (seeded-templates.ts).
-  t = await createTestApp({ members: 40 });
-  token = await t.login();
+  ({ t, token } = await signedInApp({ members: 40 }));
 });
 afterAll(() => t.close());
-afterEach(async () => {
-  expect(await moneyInvariantViolations(t.database)).toEqual([]);
-});
+moneyInvariantsAfterEach(() => t.database);
 
 let day = 0;
 /** A failed payout of a fresh member, on its own day. */

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, caller, createTestApp, type TestContext } from '../../test/harness.ts';
+import { type caller, signedInApp, type TestContext } from '../../test/harness.ts';
 
 let t: TestContext;
-let headers: Record<string, string>;
 let call: ReturnType<typeof caller>;
 beforeAll(async () => {
-  t = await createTestApp();
-  headers = bearer(await t.login());
-  call = caller(t, headers);
+  ({ t, call } = await signedInApp());
 });
 afterAll(() => t.close());
 

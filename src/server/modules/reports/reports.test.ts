@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
-import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
-import { tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, signedInApp, type TestContext } from '../../test/harness.ts';
+import { moneyInvariantsAfterEach, tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
 import { postEntry } from '../../db/books.ts';
 
 let t: TestContext;
@@ -12,13 +11,10 @@ const NET_ROWS = `ledger_entries l
   join income_batches b on b.batch_id = coalesce(l.batch_id, r.batch_id)`;
 
 beforeAll(async () => {
-  t = await createTestApp({ members: 40 });
-  token = await t.login();
+  ({ t, token } = await signedInApp({ members: 40 }));
 });
 afterAll(() => t.close());
-afterEach(async () => {
-  expect(await moneyInvariantViolations(t.database)).toEqual([]);
-});
+moneyInvariantsAfterEach(() => t.database);
 
 /** dd-mm-yyyy of today in India time, shifted by `days`. */
 function wireDay(days: number): string {

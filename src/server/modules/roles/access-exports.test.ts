@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountWithPermissions } from '../../test/accounts.ts';
-import { bearer, caller, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, caller, createTestApp, csvExport, type TestContext } from '../../test/harness.ts';
 
 // Issue 24: Download CSV on Permissions, Roles and Role Permissions (the filtered list, by id; the list's own permission).
 let t: TestContext;
@@ -15,13 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function csv(url: string, headers?: Record<string, string>) {
-  const res = await call('GET', url, undefined, headers);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-  const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-  return { header: lines[0], rows: lines.slice(1), res };
-}
+const csv = (url: string, headers?: Record<string, string>) => csvExport(call, url, headers);
 const ids = (rows: string[]) => rows.map((r) => Number(r.split(',')[0]));
 
 describe('access lists as CSV', () => {

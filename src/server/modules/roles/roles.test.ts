@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionFor } from '../../test/accounts.ts';
-import { bearer, caller, createTestApp, type TestContext } from '../../test/harness.ts';
+import { bearer, type caller, createTestApp, signedInApp, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 
 let t: TestContext;
-let headers: Record<string, string>;
 let call: ReturnType<typeof caller>;
 beforeAll(async () => {
-  t = await createTestApp();
-  headers = bearer(await t.login());
-  call = caller(t, headers);
+  ({ t, call } = await signedInApp());
 });
 afterAll(() => t.close());
 

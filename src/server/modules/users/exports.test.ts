@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ctx } from '../../lib/context.ts';
-import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
+import { bearer, caller, createTestApp, csvExport, plainAccount, type TestContext } from '../../test/harness.ts';
 import * as users from './users.service.ts';
 
 // Issue 24: Export CSV on the Users, Bank, Ranks and Services lists (streamed, keyset batches).
@@ -15,13 +15,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** The CSV's lines without the BOM, split into cells (none of these cells holds a comma). */
-async function csv(url: string) {
-  const res = await call('GET', url);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-  const lines = res.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
-  return { header: lines[0], rows: lines.slice(1), res };
-}
+const csv = (url: string) => csvExport(call, url);
 
 describe('exports', () => {
   it('users: the filtered list, every match by user id, never staff', async () => {

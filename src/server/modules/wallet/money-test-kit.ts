@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { afterEach, expect } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import { bearer, plainAccount, type TestContext } from '../../test/harness.ts';
+import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { insertUser } from '../users/users.repository.ts';
 
 let serial = 0;
@@ -28,4 +30,11 @@ export const moneyHeaders = (token: string, key: string = randomUUID()) => ({ ..
 export async function balanceOf(database: Database, userId: number): Promise<number> {
   const [row] = await database.query<{ b: string }>('select balance_paise::text as b from users where user_id = $1', [userId]);
   return Number(row.b);
+}
+
+/** After each test of the file: no money invariant is broken (the check every money test file runs). */
+export function moneyInvariantsAfterEach(database: () => Database) {
+  afterEach(async () => {
+    expect(await moneyInvariantViolations(database())).toEqual([]);
+  });
 }

@@ -1,21 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookHistory } from '../../db/books.ts';
-import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { indiaTimestamp } from '../../lib/csv.ts';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
-import { balanceOf, moneyHeaders, newMember } from './money-test-kit.ts';
+import { bearer, signedInApp, type TestContext } from '../../test/harness.ts';
+import { balanceOf, moneyHeaders, moneyInvariantsAfterEach, newMember } from './money-test-kit.ts';
 
 let t: TestContext;
 let token: string;
 beforeAll(async () => {
   // 20: the seeded database ranks.test.ts, wallet.test.ts and others use, made once per run (seeded-templates.ts).
-  t = await createTestApp({ members: 20 });
-  token = await t.login();
+  ({ t, token } = await signedInApp({ members: 20 }));
 });
 afterAll(() => t.close());
-afterEach(async () => {
-  expect(await moneyInvariantViolations(t.database)).toEqual([]);
-});
+moneyInvariantsAfterEach(() => t.database);
 
 const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
 

@@ -1,20 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookHistory } from '../../db/books.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
-import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
-import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
-import { balanceOf, moneyHeaders, newMember, tokenWithoutPermissions } from './money-test-kit.ts';
+import { bearer, signedInApp, type TestContext } from '../../test/harness.ts';
+import { balanceOf, moneyHeaders, moneyInvariantsAfterEach, newMember, tokenWithoutPermissions } from './money-test-kit.ts';
 
 let t: TestContext;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp({ members: 20 });
-  token = await t.login();
+  ({ t, token } = await signedInApp({ members: 20 }));
 });
 afterAll(() => t.close());
-afterEach(async () => {
-  expect(await moneyInvariantViolations(t.database)).toEqual([]);
-});
+moneyInvariantsAfterEach(() => t.database);
 
 const recharge = (payload: Record<string, unknown>, headers: Record<string, string> = moneyHeaders(token)) =>
   t.app.inject({ method: 'POST', url: '/api/wallets/userWalletRecharge', headers, payload });

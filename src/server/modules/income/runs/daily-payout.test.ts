@@ -1,20 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { moneyInvariantViolations } from '../../../lib/money-invariants.ts';
-import { bearer, createTestApp, type TestContext } from '../../../test/harness.ts';
+import { bearer, type TestContext } from '../../../test/harness.ts';
 import { balanceOf, moneyHeaders } from '../../wallet/money-test-kit.ts';
 import {
-  addDays, ledgerOf, member, membership, membershipOf, payoutsOf, runDay, settingsFrom, today, wire,
+  addDays, ledgerOf, member, membership, membershipOf, openPayoutApp, payoutsOf, runDay, settingsFrom, wire,
 } from './payout-test-kit.ts';
 
 let t: TestContext;
 let token: string;
 let now: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
-  now = await today(t.database);
   // The days below are whatever weekday they fall on: these tests are about the amounts, not the calendar (issue 22).
-  await settingsFrom(t.database, addDays(now, -400), { payOnWeekends: true });
+  ({ t, token, now } = await openPayoutApp(400, { payOnWeekends: true }));
 });
 afterAll(() => t.close());
 afterEach(async () => {

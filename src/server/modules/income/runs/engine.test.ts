@@ -5,17 +5,14 @@ import { bearer, createTestApp, plainAccount, testDbKind, type TestContext } fro
 import { DEFAULT_INCOME_SETTINGS } from '../../../../contract/income.ts';
 import { dailyPayout } from './daily-payout.ts';
 import { configureRuns, resumeRuns, RUN_LOCK, runsSettled } from './engine.ts';
-import { addDays, ledgerOf, member, membership, membershipOf, runDay, settingsFrom, today, wire } from './payout-test-kit.ts';
+import { addDays, ledgerOf, member, membership, membershipOf, openPayoutApp, runDay, settingsFrom, today, wire } from './payout-test-kit.ts';
 import { scheduleTick, startEngine } from './scheduler.ts';
 
 let t: TestContext;
 let token: string;
 let now: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
-  now = await today(t.database);
-  await settingsFrom(t.database, addDays(now, -400), { tdsPercent: 0, adminChargePercent: 0, payOnWeekends: true });
+  ({ t, token, now } = await openPayoutApp(400, { tdsPercent: 0, adminChargePercent: 0, payOnWeekends: true }));
 });
 afterAll(() => t.close());
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { isoToWireDate } from '../../../../contract/common.ts';
 import { DEFAULT_INCOME_SETTINGS, type IncomeSettings } from '../../../../contract/income.ts';
 import type { Database } from '../../../db/client.ts';
 import { accountWithPermissions } from '../../../test/accounts.ts';
-import { bearer, type TestContext } from '../../../test/harness.ts';
+import { bearer, createTestApp, type TestContext } from '../../../test/harness.ts';
 import { approveFiled } from '../income-test-kit.ts';
 import { newMember } from '../../wallet/money-test-kit.ts';
 import { addDays, istToday } from '../settings.ts';
@@ -59,6 +59,18 @@ export async function today(database: Database) {
 }
 
 export { addDays };
+
+/**
+ * A test app for the payout tests: signed in as the admin, today's date from the database, and a
+ * settings version from `daysBack` days ago with `changes`.
+ */
+export async function openPayoutApp(daysBack: number, changes: Partial<IncomeSettings>) {
+  const t = await createTestApp();
+  const token = await t.login();
+  const now = await today(t.database);
+  await settingsFrom(t.database, addDays(now, -daysBack), changes);
+  return { t, token, now };
+}
 
 export const wire = isoToWireDate;
 

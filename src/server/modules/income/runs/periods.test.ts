@@ -4,7 +4,7 @@ import { moneyInvariantViolations } from '../../../lib/money-invariants.ts';
 import { bearer, createTestApp, type TestContext } from '../../../test/harness.ts';
 import type { SettingsTimeline } from '../settings.ts';
 import { runsSettled } from './engine.ts';
-import { addDays, ledgerOf, member, membership, membershipOf, settingsFrom, today, wire } from './payout-test-kit.ts';
+import { addDays, ledgerOf, member, membership, membershipOf, openPayoutApp, settingsFrom, today, wire } from './payout-test-kit.ts';
 import { periodIn } from './periods.ts';
 import { royalty } from './royalty.ts';
 import { scheduleTick } from './scheduler.ts';
@@ -20,10 +20,7 @@ let t: TestContext;
 let token: string;
 let now: string;
 beforeAll(async () => {
-  t = await createTestApp();
-  token = await t.login();
-  now = await today(t.database);
-  await settingsFrom(t.database, addDays(now, -800), { tdsPercent: 0, adminChargePercent: 0, payOnWeekends: false });
+  ({ t, token, now } = await openPayoutApp(800, { tdsPercent: 0, adminChargePercent: 0, payOnWeekends: false }));
 });
 afterAll(() => t.close());
 afterEach(async () => {
