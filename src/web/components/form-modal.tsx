@@ -49,8 +49,8 @@ export function FormModal({ title, onClose, onSubmit, error, busy, submitLabel, 
 interface RecordFormModalProps<Body> {
   /** The record's name as the spec writes it in titles and messages: 'Role', 'Permission'. */
   noun: string;
-  /** Editing a record (else adding one). */
-  editing: boolean;
+  /** The record being edited (a record or true), else adding one (null or false). */
+  editing: boolean | object | null;
   /** The form's `submit` (use-contract-form): checks the fields, then saves the body. */
   submit: (save: (body: Body) => Promise<unknown>) => FormEventHandler<HTMLFormElement>;
   save: (body: Body) => Promise<unknown>;
@@ -67,15 +67,16 @@ interface RecordFormModalProps<Body> {
  * the save the spec's 'Role created successfully' / 'Role updated successfully'.
  */
 export function RecordFormModal<Body>({ noun, editing, submit, save, onSaved, ...props }: RecordFormModalProps<Body>) {
-  const title = `${editing ? 'Edit' : 'Add'} ${noun}`;
+  const isEdit = Boolean(editing);
+  const title = `${isEdit ? 'Edit' : 'Add'} ${noun}`;
   return (
     <FormModal
       title={title}
       onSubmit={submit(async (body) => {
         await save(body);
-        onSaved(`${noun} ${editing ? 'updated' : 'created'} successfully`);
+        onSaved(`${noun} ${isEdit ? 'updated' : 'created'} successfully`);
       })}
-      submitLabel={editing ? 'Update' : 'Create'}
+      submitLabel={isEdit ? 'Update' : 'Create'}
       {...props}
     />
   );

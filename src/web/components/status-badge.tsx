@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Badge } from '@mantine/core';
+import type { MembershipDetail } from '../../contract/income';
 
 const TONES = { positive: 'teal', negative: 'red', neutral: 'gray', warning: 'orange', info: 'indigo' } as const;
 export type Tone = keyof typeof TONES;
@@ -20,3 +21,10 @@ export function StatusBadge({ tone, children }: { tone: Tone; children: ReactNod
 export function ActiveBadge({ active }: { active: boolean }) {
   return <StatusBadge tone={active ? 'positive' : 'neutral'}>{active ? 'Active' : 'Inactive'}</StatusBadge>;
 }
+
+/** A membership's status as the member page and the Membership screens show it. */
+export const MEMBERSHIP_STATUS: Record<MembershipDetail['status'], { tone: Tone; label: string }> = {
+  active: { tone: 'positive', label: 'Active' },
+  completed: { tone: 'neutral', label: 'Completed' },
+  legacy: { tone: 'warning', label: 'Legacy' },
+};

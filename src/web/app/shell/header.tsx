@@ -1,13 +1,11 @@
 import { ActionIcon, Avatar, Burger, Button, Group, Kbd, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand, IconLogout, IconShieldCheck, IconUserShield } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { useAuth } from '../../features/auth/auth-context';
-import { useLogout } from '../../features/auth/auth.api';
+import { useSignOut } from '../../features/auth/auth.api';
 import { MemberSearch } from '../../features/network/member-search';
 import { initials } from '../../lib/format';
-import { clearSession } from '../../lib/session';
-import { ACCOUNT_PATH, PATHS } from '../../lib/paths';
+import { ACCOUNT_PATH } from '../../lib/paths';
 import { ColorSchemeToggle } from './color-scheme-toggle';
 import { HeaderClock } from './header-clock';
 import { shortcutLabel } from './search-shortcut';
@@ -21,20 +19,10 @@ interface HeaderProps {
 
 export function Header({ mobileOpened, onToggleMobile, collapsed, onToggleCollapsed }: HeaderProps) {
   const { user } = useAuth();
-  const logout = useLogout();
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
+  const { signOut, pending: signingOut } = useSignOut();
   const name = user?.fullName ?? '';
   const collapseLabel = collapsed ? 'Expand sidebar' : 'Collapse sidebar';
 
-  const signOut = () =>
-    logout.mutate(undefined, {
-      onSettled: () => {
-        clearSession();
-        queryClient.clear();
-        navigate(PATHS.signIn, { replace: true });
-      },
-    });
 
   return (
     <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="md">
@@ -92,7 +80,7 @@ export function Header({ mobileOpened, onToggleMobile, collapsed, onToggleCollap
           color="red"
           leftSection={<IconLogout size={16} aria-hidden />}
           onClick={signOut}
-          loading={logout.isPending}
+          loading={signingOut}
         >
           Logout
         </Button>

@@ -1,6 +1,9 @@
-import { queryOptions, useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import type { LoginBody, RegisterBody } from '../../../contract/auth';
 import { ApiError } from '../../lib/api-client';
+import { PATHS } from '../../lib/paths';
+import { clearSession } from '../../lib/session';
 
 // The sign-in route loads no zod (its size budget, vite-budget.ts): the typed client, which parses
 // every answer with the contract's schemas, is a chunk of its own, fetched by the first call (or
@@ -62,5 +65,21 @@ export function useLogout() {
   return useMutation({
     mutationFn: async () => (await calls()).logout(),
   });
+}
+
+/** Sign out (the header, the two-factor setup screen): however the call ends, forget the session and the cache, then go to sign-in. */
+export function useSignOut() {
+  const logout = useLogout();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const signOut = () =>
+    logout.mutate(undefined, {
+      onSettled: () => {
+        clearSession();
+        queryClient.clear();
+        navigate(PATHS.signIn, { replace: true });
+      },
+    });
+  return { signOut, pending: logout.isPending };
 }
 

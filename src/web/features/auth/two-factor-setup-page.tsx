@@ -7,9 +7,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_PATH, PATHS } from '../../lib/paths';
 import { ApiError, errorMessage } from '../../lib/api-client';
-import { clearSession } from '../../lib/session';
 import { useConfirmTwoFactor, useTwoFactorSetup } from './account.api';
-import { useLogout } from './auth.api';
+import { useSignOut } from './auth.api';
 import { useAuth } from './auth-context';
 import { AuthLayout } from './auth-layout';
 import { returnPathOf } from './return-path';
@@ -26,7 +25,7 @@ export default function TwoFactorSetupPage() {
   const { user } = useAuth();
   const setup = useTwoFactorSetup();
   const confirm = useConfirmTwoFactor();
-  const logout = useLogout();
+  const { signOut, pending: signingOut } = useSignOut();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   // The link opened before sign-in (issue 24): an enrolment the role demanded goes on to it.
@@ -65,14 +64,6 @@ export default function TwoFactorSetupPage() {
     navigate(mustEnrol.current ? (returnTo ?? PATHS.dashboard) : ACCOUNT_PATH, { replace: true });
   };
 
-  const signOut = () =>
-    logout.mutate(undefined, {
-      onSettled: () => {
-        clearSession();
-        queryClient.clear();
-        navigate(PATHS.signIn, { replace: true });
-      },
-    });
 
   const subtitle = mustEnrol.current
     ? 'Your role requires a code from your phone at every sign-in. Set it up now to continue.'
@@ -196,7 +187,7 @@ export default function TwoFactorSetupPage() {
           <List.Item>After this step you get recovery codes for when your phone is not at hand.</List.Item>
         </List>
         {mustEnrol.current ? (
-          <Button variant="subtle" color="gray" onClick={signOut} loading={logout.isPending}>
+          <Button variant="subtle" color="gray" onClick={signOut} loading={signingOut}>
             Sign out
           </Button>
         ) : (

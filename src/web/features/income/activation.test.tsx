@@ -1,21 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import { PLANS } from './fake-plans';
 import { ActivationForm } from './activation-form';
 import { MembershipCard } from './membership-card';
 
-const version = (over: Record<string, unknown> = {}) => ({
-  versionId: 1, planId: 1, effectiveFrom: '01-04-2026', name: 'Gold Plan', price: 1000, dailyMode: 'percent', dailyValue: 1.5,
-  dailyAmount: 15, durationDays: 200, cap: 2000, active: true, createdBy: 1, createdByName: 'Asha Admin', createdAt: '2026-04-01T06:30:00.000Z',
-  ...over,
-});
-const PLANS = {
-  success: true,
-  data: [
-    { planId: 1, current: version(), scheduled: null },
-    { planId: 2, current: version({ versionId: 2, planId: 2, name: 'Old Plan', active: false }), scheduled: null },
-  ],
-};
 const DETAIL = {
   membershipId: 7, userId: 101, planId: 1, planName: 'Gold Plan', planVersionId: 1, price: 1000, dailyAmount: 15, durationDays: 200,
   cap: 2000, earned: 450, daysEarned: 30, status: 'active', startsOn: '02-04-2026', paidVia: 'outside', paymentMethod: 'UPI',

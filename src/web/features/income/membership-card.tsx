@@ -1,16 +1,11 @@
 import type { ReactNode } from 'react';
 import { Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { StatusBadge, type Tone } from '../../components/status-badge';
+import { MEMBERSHIP_STATUS, StatusBadge } from '../../components/status-badge';
 import { errorMessage } from '../../lib/api-client';
 import { formatDateTime, formatINR } from '../../lib/format';
 import { membershipDetailQuery, type MembershipDetail } from './activation.queries';
 
-const STATUS: Record<MembershipDetail['status'], { tone: Tone; label: string }> = {
-  active: { tone: 'positive', label: 'Active' },
-  completed: { tone: 'neutral', label: 'Completed' },
-  legacy: { tone: 'warning', label: 'Legacy' },
-};
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -46,7 +41,7 @@ export function MembershipCard({ userId, action }: { userId: number; action?: Re
           <Title order={2} size="h4" id="membership-title">
             Membership
           </Title>
-          {query.data && <StatusBadge tone={STATUS[query.data.status].tone}>{STATUS[query.data.status].label}</StatusBadge>}
+          {query.data && <StatusBadge tone={MEMBERSHIP_STATUS[query.data.status].tone}>{MEMBERSHIP_STATUS[query.data.status].label}</StatusBadge>}
         </Group>
         {query.isPending ? (
           <Skeleton h={60} aria-label="Loading the membership" />

@@ -1,6 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
+import { PLANS } from '../income/fake-plans';
 import MembershipListPage from './membership-list-page';
 import MembershipPage from './membership-page';
 import MembershipTestPage from './membership-test-page';
@@ -13,18 +14,6 @@ const MEMBERS = { success: true, data: [member(101, 'Asha Rao')], total: 1, page
 
 // Issue 16: what the engine did, and Activate Membership (the form is the income feature's).
 const engineMember = (userId: number, fullName: string, over: Record<string, unknown>) => ({ ...member(userId, fullName), ...over });
-const version = (over: Record<string, unknown> = {}) => ({
-  versionId: 1, planId: 1, effectiveFrom: '01-04-2026', name: 'Gold Plan', price: 1000, dailyMode: 'percent', dailyValue: 1.5,
-  dailyAmount: 15, durationDays: 200, cap: 2000, active: true, createdBy: 1, createdByName: 'Asha Admin', createdAt: '2026-04-01T06:30:00.000Z',
-  ...over,
-});
-const PLANS = {
-  success: true,
-  data: [
-    { planId: 1, current: version(), scheduled: null },
-    { planId: 2, current: version({ versionId: 2, planId: 2, name: 'Old Plan', active: false }), scheduled: null },
-  ],
-};
 const ENGINE_MEMBERS = {
   success: true,
   data: [

@@ -2,17 +2,12 @@ import type { ReactNode } from 'react';
 import { Group, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { EarnedKind, MemberMoney } from '../../../contract/wallet';
-import { StatusBadge, type Tone } from '../../components/status-badge';
+import { MEMBERSHIP_STATUS, StatusBadge } from '../../components/status-badge';
 import { errorMessage } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { memberMoneyQuery } from './member-money.api';
 import { MemberSection } from './member-sections';
 
-const MEMBERSHIP_STATUS: Record<NonNullable<MemberMoney['membership']>['status'], { tone: Tone; label: string }> = {
-  active: { tone: 'positive', label: 'Active' },
-  completed: { tone: 'neutral', label: 'Completed' },
-  legacy: { tone: 'warning', label: 'Legacy' },
-};
 
 function Figure({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -6,7 +6,8 @@ import { RecordFormModal, type RecordFormProps } from '../../components/form-mod
 import { useContractForm } from '../../components/use-contract-form';
 import { useSavePermission, type PermissionRow } from './permissions.api';
 
-export function PermissionForm({ editing, onClose, onSaved }: RecordFormProps<PermissionRow>) {
+export function PermissionForm(record: RecordFormProps<PermissionRow>) {
+  const { editing } = record;
   const save = useSavePermission();
   const { form, error, submit } = useContractForm({
     initialValues: { module: (editing?.module ?? null) as string | null, name: editing?.name ?? '', description: editing?.description ?? '' },
@@ -19,16 +20,8 @@ export function PermissionForm({ editing, onClose, onSaved }: RecordFormProps<Pe
   });
   const formatted = normalizePermissionName(form.values.name);
   return (
-    <RecordFormModal
-      noun="Permission"
-      editing={Boolean(editing)}
-      onClose={onClose}
-      submit={submit}
-      save={(body) => save.mutateAsync({ id: editing?.id ?? null, body })}
-      onSaved={onSaved}
-      error={error}
-      busy={save.isPending}
-    >
+    <RecordFormModal noun="Permission" {...record} submit={submit} error={error} busy={save.isPending}
+      save={(body) => save.mutateAsync({ id: editing?.id ?? null, body })}>
       <Select
         label="Module"
         placeholder="Select a module"

@@ -5,7 +5,8 @@ import { messageOf } from '../../components/error-alert';
 import { useContractForm } from '../../components/use-contract-form';
 import { useSaveRole, type RoleRow } from './roles.api';
 
-export function RoleForm({ editing, onClose, onSaved }: RecordFormProps<RoleRow>) {
+export function RoleForm(record: RecordFormProps<RoleRow>) {
+  const { editing } = record;
   const save = useSaveRole();
   const { form, error, submit } = useContractForm({
     initialValues: { name: editing?.name ?? '', status: editing?.status ?? true, twoFactorRequired: editing?.twoFactorRequired ?? false },
@@ -14,16 +15,8 @@ export function RoleForm({ editing, onClose, onSaved }: RecordFormProps<RoleRow>
     failure: (err) => messageOf(err, 'Failed to save role'),
   });
   return (
-    <RecordFormModal
-      noun="Role"
-      editing={Boolean(editing)}
-      onClose={onClose}
-      submit={submit}
-      save={(body) => save.mutateAsync({ id: editing?.id ?? null, body })}
-      onSaved={onSaved}
-      error={error}
-      busy={save.isPending}
-    >
+    <RecordFormModal noun="Role" {...record} submit={submit} error={error} busy={save.isPending}
+      save={(body) => save.mutateAsync({ id: editing?.id ?? null, body })}>
       <TextInput label="Role Name" withAsterisk data-autofocus {...form.getInputProps('name')} />
       <Checkbox label="Active" {...form.getInputProps('status', { type: 'checkbox' })} />
       <Switch
