@@ -16,6 +16,7 @@ import type { CsvCell } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyReply, MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
+import * as answerRepo from './bank-answers.repository.ts';
 import * as repo from './bank-transfers.repository.ts';
 import { parseResponseFile, type BankAnswer } from './response-file.ts';
 import { simulatorProvider, type PayoutProvider } from './provider.ts';
@@ -210,7 +211,7 @@ export function fileLines(ctx: Ctx, batchId: number, afterId: number, limit: num
 const REJECTED = new Set(['REJECTED', 'REJECT', 'RETURNED', 'RETURN', 'FAILED', 'FAILURE', 'FAIL', 'REVERSED', 'R']);
 
 /** What an answer asks for: a rejection returns, a UTR settles, anything else leaves the line in transit. */
-export function wantOf(a: BankAnswer): repo.StagedAnswer['want'] {
+export function wantOf(a: BankAnswer): answerRepo.StagedAnswer['want'] {
   if (!a.reference.trim()) return 'invalid';
   if (REJECTED.has(a.status.trim().toUpperCase())) return 'returned';
   return a.utr && a.utr.trim() ? 'settled' : 'pending';
@@ -238,39 +239,39 @@ const sqlReturned = sql`(select count(*) from bank_returned)::int8 as "returnedL
  * each line marked in the same statement. An answer that repeats what was applied moves nothing.
  */
 export async function applyAnswers(tx: Db, actor: number | null, answers: BankAnswer[]): Promise<ImportSummary> {
-  await repo.stageAnswers(tx, answers.map((a, ord) => ({
+  await answerRepo.stageAnswers(tx, answers.map((a, ord) => ({
     ord, line: a.line, reference: a.reference.trim(), want: wantOf(a),
     utr: a.utr?.trim() || null, reason: a.reason?.trim() || null,
   })));
-  await repo.planAnswers(tx);
+  await answerRepo.planAnswers(tx);
   const perBatch = new Map<number, { settled: { lines: number; paise: number }; returned: { lines: number; paise: number } }>();
   const of = (id: number) => perBatch.get(id) ?? perBatch.set(id, { settled: { lines: 0, paise: 0 }, returned: { lines: 0, paise: 0 } }).get(id)!;
-  for (const b of await repo.plannedByBatch(tx, 'settled')) {
+  for (const b of await answerRepo.plannedByBatch(tx, 'settled')) {
     const posted = await post(tx, { kind: 'bank_settle', bankBatchId: b.batchId, actorId: actor, system: actor === null ? 'bank webhook' : undefined }, [], [
       { account: 'bank_in_transit', amountPaise: -b.totalPaise },
       { account: 'company_bank', amountPaise: b.totalPaise },
     ]);
-    const marked = await repo.markSettled(tx, b.batchId, posted.transferId!);
+    const marked = await answerRepo.markSettled(tx, b.batchId, posted.transferId!);
     if (marked !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines to settle, ${marked} marked`);
-    const off = await repo.offTransit(tx, b.batchId, 'settled');
+    const off = await answerRepo.offTransit(tx, b.batchId, 'settled');
     if (off !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines settled, ${off} taken off the lines in transit`);
     of(b.batchId).settled = { lines: b.lines, paise: b.totalPaise };
   }
-  for (const b of await repo.plannedByBatch(tx, 'returned')) {
+  for (const b of await answerRepo.plannedByBatch(tx, 'returned')) {
     const posted = await postSet(tx, {
       kind: 'bank_return', bankBatchId: b.batchId, actorId: actor, corrects: b.releaseTransferId, system: actor === null ? 'bank webhook' : undefined,
-    }, { perLine: true, lines: repo.returnLines(b.batchId), also: repo.returnMarks, select: sqlReturned });
+    }, { perLine: true, lines: answerRepo.returnLines(b.batchId), also: answerRepo.returnMarks, select: sqlReturned });
     const marked = Number(posted.row.returnedLines);
     if (posted.lines !== b.lines || marked !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines to return, ${posted.lines} credited, ${marked} marked`);
-    const off = await repo.offTransit(tx, b.batchId, 'returned');
+    const off = await answerRepo.offTransit(tx, b.batchId, 'returned');
     if (off !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines returned, ${off} taken off the lines in transit`);
     of(b.batchId).returned = { lines: b.lines, paise: b.totalPaise };
   }
-  for (const [batchId, n] of perBatch) await repo.countAnswered(tx, batchId, n.settled, n.returned);
-  await repo.noteMemberDeleted(tx);
-  const counts = new Map((await repo.outcomeCounts(tx)).map((r) => [r.outcome, { n: Number(r.n), total: Number(r.total) }]));
+  for (const [batchId, n] of perBatch) await answerRepo.countAnswered(tx, batchId, n.settled, n.returned);
+  await answerRepo.noteMemberDeleted(tx);
+  const counts = new Map((await answerRepo.outcomeCounts(tx)).map((r) => [r.outcome, { n: Number(r.n), total: Number(r.total) }]));
   const n = (o: AnswerOutcome) => counts.get(o)?.n ?? 0;
-  const problems = await repo.problems(tx, PROBLEMS_CAP + 1);
+  const problems = await answerRepo.problems(tx, PROBLEMS_CAP + 1);
   const problemTotal = answers.length - n('settled') - n('returned');
   return {
     answers: answers.length,
