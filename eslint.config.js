@@ -36,8 +36,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
  *   not compile; a computed one is a named type beside the query (or db/rows.ts: CountRow, …).
  *   Tests (and their kits, src/server/test/) are free to spell a row inline.
  * - A server module reaches another module only through its <m>.service.ts (tests and test kits
- *   excepted). The crossings that were there when the rule came are listed, per file, in
- *   knownCrossings: each may go on importing just those files, and the list only shrinks.
+ *   excepted), or a file listed in publicModuleFiles.
  * - Money: approvals/ imports no other module at all: it replays a stored request through the
  *   registry of movements (lib/money/movements.ts, docs/structure.md "A money movement").
  *   lib/money/ imports no module, no Fastify, no plugins, except that the registry's list
@@ -82,9 +81,9 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * pieces embedded in the income engine's set-based statements (docs/structure.md).
  */
 const publicModuleFiles = ['network/tree'];
-/** Another module's files, seen from a file `depth` folders under modules/, except its services (and `allowed`). */
-const otherModule = (depth, allowed = []) => ({
-  regex: `^${'\\.\\./'.repeat(depth)}(?!\\.)(?![^/]+/(?:[^/]+/)*[^/]+\\.service(\\.ts)?$)${[...publicModuleFiles, ...allowed].map((a) => `(?!${escape(a)}(\\.ts)?$)`).join('')}`,
+/** Another module's files, seen from a file `depth` folders under modules/, except its services and publicModuleFiles. */
+const otherModule = (depth) => ({
+  regex: `^${'\\.\\./'.repeat(depth)}(?!\\.)(?![^/]+/(?:[^/]+/)*[^/]+\\.service(\\.ts)?$)${publicModuleFiles.map((a) => `(?!${escape(a)}(\\.ts)?$)`).join('')}`,
   message: 'A server module reaches another module only through its <m>.service.ts (a money movement: through lib/money/movements.ts).',
 });
 const noOtherModule = {
@@ -98,19 +97,6 @@ const serverImports = ({ layer = false, more = [] }) => ['error', {
 }];
 const serverTests = ['src/server/**/*.test.ts', 'src/server/**/*-test-kit.ts'];
 const layerNames = '*.{service,repository}.ts';
-/**
- * Imports of another module's non-service files that were there when the module boundary came in
- * (issue 26), each allowed for its file only. Remove an entry when its import goes.
- */
-const knownCrossings = {
-  'auth/auth.service.ts': ['users/users.repository'],
-  'staff/staff.service.ts': ['users/users.repository', 'auth/session'],
-  'roles/roles.service.ts': ['staff/staff.repository'],
-  'role-permissions/role-permissions.service.ts': ['roles/roles.repository'],
-  'payouts/payouts.service.ts': ['income/runs/bank-payout'],
-  'tax/pan.service.ts': ['income/settings'],
-  'tax/tax.repository.ts': ['income/settings'],
-};
 const serverBoundaries = [
   ...[1, 2].flatMap((depth) => [
     { files: [`src/server/modules/${'*/'.repeat(depth)}*.ts`], ignores: serverTests, rules: { 'no-restricted-imports': serverImports({ more: [otherModule(depth)] }) } },
@@ -119,10 +105,6 @@ const serverBoundaries = [
       rules: { 'no-restricted-imports': serverImports({ layer: true, more: [otherModule(depth)] }) },
     },
   ]),
-  ...Object.entries(knownCrossings).map(([file, allowed]) => ({
-    files: [`src/server/modules/${file}`],
-    rules: { 'no-restricted-imports': serverImports({ layer: /\.(service|repository)\.ts$/.test(file), more: [otherModule(file.split('/').length - 1, allowed)] }) },
-  })),
   { files: ['src/server/modules/approvals/*.ts'], ignores: serverTests, rules: { 'no-restricted-imports': serverImports({ more: [noOtherModule] }) } },
   {
     files: [`src/server/modules/approvals/${layerNames}`], ignores: serverTests,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Database } from '../src/server/db/client.ts';
 import { hashPassword } from '../src/server/modules/auth/passwords.ts';
-import { hashToken } from '../src/server/modules/auth/session.ts';
+import { hashToken } from '../src/server/lib/tokens.ts';
 import { accountWithPermissions } from '../src/server/test/accounts.ts';
 import { chromiumPath } from './support/browser.ts';
 import { ownDatabaseJourney } from './support/journey.ts';

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { postEntry } from '../src/server/db/books.ts';
 import { hashPassword } from '../src/server/modules/auth/passwords.ts';
 import { insertUser } from '../src/server/modules/users/users.repository.ts';
-import { hashToken } from '../src/server/modules/auth/session.ts';
+import { hashToken } from '../src/server/lib/tokens.ts';
 import { accountWithPermissions } from '../src/server/test/accounts.ts';
 import { chromiumPath } from './support/browser.ts';
 import { ownDatabaseJourney } from './support/journey.ts';

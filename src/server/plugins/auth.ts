@@ -3,7 +3,8 @@ import type { Access } from '../../contract/permissions.ts';
 import type { AuthContext } from '../lib/context.ts';
 import { AppError } from '../lib/errors.ts';
 import { touchSession as touchSessionRow } from '../modules/auth/auth.repository.ts';
-import { hashToken, readSession } from '../modules/auth/session.ts';
+import { hashToken } from '../lib/tokens.ts';
+import { readSession } from '../modules/auth/session.ts';
 import { startSessionCache, type SessionCache } from '../modules/auth/session-cache.ts';
 
 export interface RouteAccess {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../db/client.ts';
-import { hashToken } from '../modules/auth/session.ts';
+import { hashToken } from '../lib/tokens.ts';
 import { insertUser } from '../modules/users/users.repository.ts';
 
 let serial = 0;

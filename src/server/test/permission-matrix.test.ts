@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteAccess } from '../plugins/auth.ts';
-import { hashToken } from '../modules/auth/session.ts';
+import { hashToken } from '../lib/tokens.ts';
 import { accountWithPermissions } from './accounts.ts';
 import { bearer, createTestApp, type TestContext } from './harness.ts';
 

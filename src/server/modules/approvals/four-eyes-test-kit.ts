@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config } from '../../config.ts';
 import { postEntry } from '../../db/books.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
-import { hashToken } from '../auth/session.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { moneyHeaders } from '../wallet/money-test-kit.ts';

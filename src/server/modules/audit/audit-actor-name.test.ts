@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../auth/session.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { moneyHeaders, newMember } from '../wallet/money-test-kit.ts';

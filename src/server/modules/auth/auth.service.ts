@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { LoginBody, RegisterBody, SessionUser } from '../../../contract/auth.ts';
 import type { Config } from '../../config.ts';
 import { audit } from '../../lib/audit.ts';
 import { actorId, type AuthContext, type Ctx } from '../../lib/context.ts';
-import { accountRequiresTwoFactor, hashToken, loadSession } from './session.ts';
+import { accountRequiresTwoFactor, loadSession } from './session.ts';
 import { AppError } from '../../lib/errors.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
 import { mailLink } from '../../mailer.ts';
-import { insertUser } from '../users/users.repository.ts';
+import { createAccount } from '../users/users.service.ts';
 import { addressKey, released, reserve, TooManyAttempts, waitText } from './attempts.ts';
 import * as repo from './auth.repository.ts';
 import { assertUsablePassword } from './password-policy.ts';
@@ -40,7 +40,7 @@ export interface Client {
 }
 
 async function openSession(ctx: Ctx, client: Client, userId: number, long: boolean, stage: 'full' | 'enrol' = 'full') {
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   await repo.createSession(ctx.database.db, {
     tokenHash: hashToken(token),
     userId,
@@ -169,10 +169,10 @@ export async function register(ctx: Ctx, input: RegisterBody, client: Client) {
   }
   if (await repo.registrationTaken(db, input.email, input.phone, input.name)) throw new AppError(409, REGISTRATION_TAKEN);
   const passwordHash = await hashPassword(input.password);
-  const token = randomBytes(32).toString('base64url');
-  const confirmToken = randomBytes(32).toString('base64url');
+  const token = newToken();
+  const confirmToken = newToken();
   const user = await db.transaction(async (tx) => {
-    const created = await insertUser(tx, {
+    const created = await createAccount(tx, {
       username: input.name,
       fullName: input.fullName,
       email: input.email,
@@ -247,7 +247,7 @@ export async function forgotPassword(ctx: Ctx, email: string): Promise<{ deliver
   if ('retryAfterSeconds' in byEmail) return { delivery: null };
   const account = await repo.findAccountByEmail(db, email);
   if (!account?.canSignIn || !account.status) return { delivery: null };
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   await db.transaction(async (tx) => {
     await repo.voidPasswordResets(tx, account.userId);
     await repo.createPasswordReset(tx, {

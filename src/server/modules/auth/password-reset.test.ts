@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashToken } from './session.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { ADMIN_EMAIL, bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
 

@@ -5,7 +5,7 @@ import { loadConfig } from '../../config.ts';
 import { openPostgres, type Database } from '../../db/client.ts';
 import { bearer, createTestApp, testDbKind, type TestContext } from '../../test/harness.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
-import { hashToken } from './session.ts';
+import { hashToken } from '../../lib/tokens.ts';
 
 // Issue 23: a read costs no round trip for its session, and a change to what a session may do
 // still applies on the very next request on every server copy. Two copies here: two apps on one

@@ -1,17 +1,13 @@
-import { createHash } from 'node:crypto';
 import { ADMIN_ROLE, PERMISSION_NAMES, roleRequiresTwoFactor } from '../../../contract/permissions.ts';
 import type { Config } from '../../config.ts';
 import type { AuthContext, Ctx } from '../../lib/context.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { findSession } from './auth.repository.ts';
 
 /**
  * Sessions: a bearer token's hash and the signed-in account it stands for. The auth guard
  * (plugins/auth.ts) reads them through its per-copy cache; services and tests use them directly.
  */
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 /** Whether an account of this role must sign in with a second factor. */
 export function accountRequiresTwoFactor(config: Pick<Config, 'adminTwoFactor'>, role: string, flagged: boolean): boolean {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
-import { hashToken } from '../auth/session.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { runToEnd } from '../income/runs/engine.ts';

@@ -19,6 +19,9 @@ import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
 import * as answerRepo from './bank-answers.repository.ts';
 import * as repo from './bank-transfers.repository.ts';
 import { parseResponseFile, type BankAnswer } from './response-file.ts';
+
+/** Bank-mode payouts leave the wallet here, in the transfer that credits them (the daily run, Pay Now). */
+export { sendToBank } from './bank-payout.ts';
 import { simulatorProvider, type PayoutProvider } from './provider.ts';
 
 // ---- Gather ----

@@ -11,6 +11,9 @@ import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
 import { changeDetails, settingsProjection } from './projection.ts';
 import { addDays, istToday, settingsOn, settingsVersions, upsertSettingsVersion, type SettingsVersionRow } from './settings.ts';
 
+/** What other modules read of the settings timeline (tax: the TDS rates in force, by day). */
+export { istToday, settingsOn, settingsTimeline } from './settings.ts';
+
 /**
  * The compensation settings (issue 16), versioned by effective_from like the plans. A save starts
  * tomorrow at the earliest (and by default); the version in force today is never edited; saving

@@ -10,7 +10,7 @@ import {
   countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason,
 } from '../../lib/money/four-eyes.ts';
 import { requireMemberWallet } from '../wallet/wallet.service.ts';
-import { sendToBank } from '../income/runs/bank-payout.ts';
+import { sendToBank } from '../bank-transfers/bank-transfers.service.ts';
 import * as repo from './payouts.repository.ts';
 
 export function listPayouts(ctx: Ctx, filters: repo.PayoutFilters, sort: repo.PayoutSort, page: number, limit: number) {

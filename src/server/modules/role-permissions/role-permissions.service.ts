@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { lockRole } from '../roles/roles.repository.ts';
+import { lockRoleIfAny } from '../roles/roles.service.ts';
 import * as repo from './role-permissions.repository.ts';
 
 const USER_LOCKED = 'The User role is for members and cannot hold permissions';
@@ -79,7 +79,7 @@ async function lockRecord(db: Db, roleId: number): Promise<repo.RolePermissionOf
 
 export async function createRolePermission(ctx: Ctx, input: CreateInput): Promise<RolePermission> {
   return ctx.database.db.transaction(async (tx) => {
-    const role = await lockRole(tx, input.roleId);
+    const role = await lockRoleIfAny(tx, input.roleId);
     if (!role) throw new AppError(400, `Role ${input.roleId} does not exist`);
     if (await repo.hasRecord(tx, input.roleId)) throw new AppError(409, `Role ${input.roleId} already has role permissions; edit them instead`);
     if (role.name === ADMIN_ROLE && !input.status) throw new AppError(409, ADMIN_LOCKED);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../auth/passwords.ts';
-import { hashToken } from '../auth/session.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';

@@ -4,8 +4,9 @@ import type { Db } from '../../db/client.ts';
 import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { roleGrants } from '../staff/staff.repository.ts';
 import * as repo from './roles.repository.ts';
+
+export type { RoleGrants } from './roles.repository.ts';
 
 export interface RoleInput {
   name: string;
@@ -58,7 +59,7 @@ async function uniquely<T>(name: string, write: () => Promise<T>): Promise<T> {
  * administrator switched off, or let its holders sign in without a second factor.
  */
 async function assertOutranks(db: Db, ctx: Ctx, roleId: number): Promise<void> {
-  const role = await roleGrants(db, roleId);
+  const role = await repo.roleGrants(db, roleId);
   if (!role) return;
   const held = ctx.auth?.permissions ?? new Set<string>();
   const missing = role.permissions.filter((p) => !held.has(p));
@@ -68,6 +69,16 @@ async function assertOutranks(db: Db, ctx: Ctx, roleId: number): Promise<void> {
       `You can only change a role whose permissions you hold yourself; ${role.name} also grants ${missing.join(', ')}`,
     );
   }
+}
+
+/** A role and every permission it grants (Admin: all of them); null when there is no such role. */
+export function roleGrants(db: Db, roleId: number): Promise<repo.RoleGrants | null> {
+  return repo.roleGrants(db, roleId);
+}
+
+/** A role locked for the caller's transaction (its record of permissions is about to change); null when there is none. */
+export function lockRoleIfAny(tx: Db, roleId: number): Promise<repo.RoleRow | null> {
+  return repo.lockRole(tx, roleId);
 }
 
 async function lockRole(db: Db, roleId: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashToken } from '../auth/session.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { ADMIN_EMAIL, bearer, confirmRegistration } from '../../test/harness.ts';
 import { accept, adminId, call, invite, me, roleIds, setupStaffApp, t, tokenOf } from './staff-test-kit.ts';

@@ -105,38 +105,6 @@ export async function lockAccount(db: Db, userId: number): Promise<LockedAccount
   return row ?? null;
 }
 
-export interface RoleGrants {
-  roleId: number;
-  name: string;
-  status: boolean;
-  twoFactorRequired: boolean;
-  /**
-   * Every permission the role's record names, whatever the role's or record's status (a switched
-   * off set can be switched on again later); for Admin every permission there is.
-   */
-  permissions: string[];
-}
-
-// The subquery names roles.role_id itself: Drizzle writes a one-table select's columns unqualified,
-// which inside the subquery would mean rp.role_id.
-export async function roleGrants(db: Db, roleId: number): Promise<RoleGrants | null> {
-  const [row] = await db
-    .select({
-      roleId: roles.roleId,
-      name: roles.name,
-      status: roles.status,
-      twoFactorRequired: roles.twoFactorRequired,
-      permissions: sql<string[]>`case when ${roles.name} = ${ADMIN_ROLE} then array(select p.name from permissions p order by p.name)
-        else array(select p.name from role_permissions rp
-                     join permissions p on p.permission_id = any(rp.permission_ids)
-                    where rp.role_id = roles.role_id order by p.name)
-        end`,
-    })
-    .from(roles)
-    .where(eq(roles.roleId, roleId));
-  return row ?? null;
-}
-
 /** The roles the Staff screen offers: active ones, never the members' role. */
 export async function assignableRoles(db: Db, adminTwoFactor: boolean): Promise<StaffRole[]> {
   const rows = await db

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { ADMIN_ROLE, roleRequiresTwoFactor, USER_ROLE } from '../../../contract/permissions.ts';
 import type { StaffMember } from '../../../contract/staff.ts';
 import { firstFreeStaffPhone } from '../../db/bootstrap.ts';
@@ -7,8 +6,9 @@ import { audit } from '../../lib/audit.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { mailLink } from '../../mailer.ts';
-import { hashToken } from '../auth/session.ts';
-import { insertUser } from '../users/users.repository.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import { roleGrants, type RoleGrants } from '../roles/roles.service.ts';
+import { createAccount } from '../users/users.service.ts';
 import * as repo from './staff.repository.ts';
 
 /** An invitation link works for three days, once. */
@@ -40,7 +40,7 @@ function editorPermissions(ctx: Ctx): ReadonlySet<string> {
  */
 async function assertOutranks(db: Db, ctx: Ctx, account: repo.LockedAccount): Promise<void> {
   if (account.roleId === null || account.userId === ctx.auth?.userId) return;
-  const role = await repo.roleGrants(db, account.roleId);
+  const role = await roleGrants(db, account.roleId);
   if (!role) return;
   const held = editorPermissions(ctx);
   const missing = role.permissions.filter((p) => !held.has(p));
@@ -53,8 +53,8 @@ async function assertOutranks(db: Db, ctx: Ctx, account: repo.LockedAccount): Pr
 }
 
 /** The role may be given to staff by this editor: it exists, is active, is not the members' role, and grants nothing the editor lacks. */
-async function assignableRole(db: Db, ctx: Ctx, roleId: number): Promise<repo.RoleGrants> {
-  const role = await repo.roleGrants(db, roleId);
+async function assignableRole(db: Db, ctx: Ctx, roleId: number): Promise<RoleGrants> {
+  const role = await roleGrants(db, roleId);
   if (!role) throw new AppError(400, `Role ${roleId} does not exist`);
   if (role.name === USER_ROLE) {
     throw new AppError(409, 'The User role is for members, not staff: choose another role');
@@ -80,7 +80,7 @@ async function assertNotLastAdministrator(db: Db, account: repo.LockedAccount, w
 /** A fresh single-use invitation link; older ones stop working. Returns the token to mail. */
 async function issueInvite(db: Db, userId: number): Promise<string> {
   await repo.retireLinks(db, userId, 'invite');
-  const token = randomBytes(32).toString('base64url');
+  const token = newToken();
   await repo.createInviteLink(db, userId, hashToken(token), new Date(Date.now() + INVITE_TTL_MS));
   return token;
 }
@@ -129,7 +129,7 @@ export async function inviteStaff(ctx: Ctx, input: { fullName: string; email: st
       await repo.retireLinks(tx, existing.userId); // the registration's confirmation link, and any reset link
       userId = existing.userId;
     } else {
-      const row = await insertUser(tx, {
+      const row = await createAccount(tx, {
         fullName: input.fullName,
         email: input.email,
         phone: await firstFreeStaffPhone(tx),

@@ -8,7 +8,7 @@ import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { moneyContext, type MoneyReply, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
 import { holdForApproval } from '../../lib/money/four-eyes.ts';
-import { settingsOn, istToday } from '../income/settings.ts';
+import { settingsOn, istToday } from '../income/settings.service.ts';
 
 /**
  * A member's PAN (issue 25, docs/tax.md). It decides the TDS rate on their payouts (with a PAN the

@@ -5,7 +5,7 @@ import { rowsOf, type Db } from '../../db/client.ts';
 import { isoDate } from '../../db/rows.ts';
 import type { bookAccounts, bookDaily } from '../../db/schema/books.ts';
 import type { tdsQuarterMembers, tdsQuarterTotals } from '../../db/schema/money.ts';
-import { settingsTimeline } from '../income/settings.ts';
+import { settingsTimeline } from '../income/settings.service.ts';
 
 /**
  * The TDS report (issue 25, docs/tax.md). Which members have TDS in a quarter, and the quarter's

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_INCOME_SETTINGS } from '../../../contract/income.ts';
 import { PAN_MESSAGE } from '../../../contract/tax.ts';
 import { post, postEntry } from '../../db/books.ts';
-import { hashToken } from '../auth/session.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { newMember } from '../wallet/money-test-kit.ts';

@@ -6,6 +6,7 @@ import {
 import type { ReplyOf } from '../../../contract/endpoint.ts';
 import type { usersApi } from '../../../contract/users.ts';
 import type { Db } from '../../db/client.ts';
+import type { users } from '../../db/schema/members.ts';
 import { auditLog } from '../../db/schema/system.ts';
 import { audit, auditRow } from '../../lib/audit.ts';
 import type { MoneyResult } from '../../lib/money/movement.ts';
@@ -115,6 +116,14 @@ export async function requireUser(ctx: Pick<Ctx, 'database'>, userId: number): P
 }
 
 /**
+ * A new account row — a member, a staff account or a self-registration: the one way any module
+ * creates a user. Its id and referral code are given here; the caller's transaction does the rest.
+ */
+export function createAccount(tx: Db, values: repo.NewUser): Promise<typeof users.$inferSelect> {
+  return repo.insertUser(tx, values);
+}
+
+/**
  * An operator adds a member (no password: members can't sign in). A referral code names the
  * referrer, and the new member sits one level below them; without one it is a level-1 member.
  */
@@ -128,7 +137,7 @@ export async function registerMember(ctx: Ctx, input: CreateInput): Promise<User
   const taken = await repo.contactTaken(db, input);
   if (taken) throw new AppError(409, taken);
   const created = await db.transaction(async (tx) => {
-    const row = await repo.insertUser(tx, {
+    const row = await createAccount(tx, {
       fullName: input.fullName,
       dob: input.dob,
       email: input.email,

@@ -5,7 +5,7 @@ import { postSet } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import type { CountRow } from '../../../db/rows.ts';
 import type { memberships } from '../../../db/schema/members.ts';
-import { sendToBank } from './bank-payout.ts';
+import { sendToBank } from '../../bank-transfers/bank-transfers.service.ts';
 import { inRange, type RunKindHandler, type RunPeriod, type RunScope, type Tally } from './kind.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { postSet, type TransferCause } from '../../../db/books.ts';
-import type { Db } from '../../../db/client.ts';
+import { postSet, type TransferCause } from '../../db/books.ts';
+import type { Db } from '../../db/client.ts';
 
 /**
  * Bank-mode daily payouts (settings payTo 'bank', issue 25, docs/bank-transfers.md): what a
