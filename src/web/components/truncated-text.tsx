@@ -1,5 +1,5 @@
-import { useLayoutEffect, useRef, useState } from 'react';
-import { Text, Tooltip, type TextProps } from '@mantine/core';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { Group, Text, Tooltip, type TextProps } from '@mantine/core';
 
 interface TruncatedTextProps extends Omit<TextProps, 'truncate' | 'children'> {
   children: string;
@@ -24,5 +24,15 @@ export function TruncatedText({ children, maxWidth = 240, size = 'sm', ...textPr
         {children}
       </Text>
     </Tooltip>
+  );
+}
+
+/** A cut value and, on the same line, what goes with it (a badge, a button), as a name cell shows them. */
+export function TruncatedTextWith({ beside, ...props }: TruncatedTextProps & { beside: ReactNode }) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <TruncatedText {...props} />
+      {beside}
+    </Group>
   );
 }

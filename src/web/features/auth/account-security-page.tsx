@@ -8,6 +8,7 @@ import { PATHS } from '../../lib/paths';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormModal } from '../../components/form-modal';
+import { PageTitle } from '../../components/page-title';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { errorMessage } from '../../lib/api-client';
 import { clearSession } from '../../lib/session';
@@ -229,12 +230,7 @@ export default function AccountSecurityPage() {
   const [success, showSuccess] = useSuccessBanner();
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          Your account
-        </Title>
-        <Text c="dimmed">Two-factor sign-in, your sign-in email, your password and your active sessions</Text>
-      </div>
+      <PageTitle title="Your account" subtitle="Two-factor sign-in, your sign-in email, your password and your active sessions" />
       <SuccessBanner message={success} />
       <TwoFactorSection onMessage={showSuccess} />
       <ChangeEmailSection onMessage={showSuccess} />

@@ -308,25 +308,39 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     expect(within(shortfalls).getByText('₹100.25')).toBeTruthy();
   });
 
-  it('reverses a completed run after asking for remarks', async () => {
+  /** Signs in an operator who may run income, lists run 5 and answers its reversal preview and its reverse. */
+  function renderReversal(reverse: (init: RequestInit) => Response, preview = () => jsonResponse(200, PREVIEW)) {
     signIn(['payouts_view', 'income_runs']);
-    const posts: { body: Record<string, unknown>; key: string | null }[] = [];
     mockFetch((path, init) => {
-      if (path === '/income/runs/5/reverse') {
-        posts.push({ body: bodyOf(init), key: new Headers(init.headers).get('Idempotency-Key') });
-        return jsonResponse(200, { success: true, message: 'Run #5 was reversed', data: { ...baseRun, status: 'reversed' } });
-      }
-      if (path === '/income/runs/5/reversal-preview') return jsonResponse(200, PREVIEW);
+      if (path === '/income/runs/5/reverse') return reverse(init);
+      if (path === '/income/runs/5/reversal-preview') return preview();
       return jsonResponse(200, pageOf([baseRun]));
     });
     renderPage(<RunsPage />);
+  }
+  const reversed = () => jsonResponse(200, { success: true, message: 'Run #5 was reversed', data: { ...baseRun, status: 'reversed' } });
+
+  async function openReverse() {
     fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Reverse Run' });
+    return screen.findByRole('dialog', { name: 'Reverse Run' });
+  }
+
+  function confirmReverse(dialog: HTMLElement, remarks: string) {
+    fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: remarks } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
+  }
+
+  it('reverses a completed run after asking for remarks', async () => {
+    const posts: { body: Record<string, unknown>; key: string | null }[] = [];
+    renderReversal((init) => {
+      posts.push({ body: bodyOf(init), key: new Headers(init.headers).get('Idempotency-Key') });
+      return reversed();
+    });
+    const dialog = await openReverse();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
     expect(await within(dialog).findByText('Please give the reason for reversing this run')).toBeTruthy();
     expect(posts).toHaveLength(0);
-    fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: '  Paid on a holiday  ' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
+    confirmReverse(dialog, '  Paid on a holiday  ');
     expect(await screen.findByText('Run #5 was reversed')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Reverse Run' })).toBeNull();
     expect(posts.map((p) => p.body)).toEqual([{ remarks: 'Paid on a holiday' }]);
@@ -335,74 +349,46 @@ describe('RunsPage', { timeout: 20_000 }, () => {
 
   // Issue 24: the dialog said "net ₹72.00 to 8 members" while 27 lines of 9 members (the Pay Now too) were reversed.
   it('states exactly what the reversal will do, Pay Now lines included, before it is confirmed', async () => {
-    signIn(['payouts_view', 'income_runs']);
     let answerPreview = false;
-    const posts: string[] = [];
-    mockFetch((path) => {
-      if (path === '/income/runs/5/reverse') {
-        posts.push(path);
-        return jsonResponse(200, { success: true, message: 'Run #5 was reversed', data: { ...baseRun, status: 'reversed' } });
-      }
-      if (path === '/income/runs/5/reversal-preview') return answerPreview ? jsonResponse(200, PREVIEW) : jsonResponse(500, { success: false, message: 'Down' });
-      return jsonResponse(200, pageOf([baseRun]));
-    });
-    renderPage(<RunsPage />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Reverse Run' });
+    const posts: RequestInit[] = [];
+    renderReversal(
+      (init) => {
+        posts.push(init);
+        return reversed();
+      },
+      () => (answerPreview ? jsonResponse(200, PREVIEW) : jsonResponse(500, { success: false, message: 'Down' })),
+    );
+    let dialog = await openReverse();
     expect(await within(dialog).findByText(/^Failed to work out what the reversal will do/)).toBeTruthy();
-    fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: 'Wrong plan' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
+    confirmReverse(dialog, 'Wrong plan');
     expect(await within(dialog).findByText(/could not be worked out yet/)).toBeTruthy();
     expect(posts).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     answerPreview = true;
-    fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
-    dialog = await screen.findByRole('dialog', { name: 'Reverse Run' });
+    dialog = await openReverse();
     const what = await within(dialog).findByRole('region', { name: 'What will be reversed' });
     expect(within(what).getByText('27 line(s) of 9 member(s) will be reversed.')).toBeTruthy();
     expect(within(what).getByText('Gross ₹90.00, TDS and admin charge ₹9.00, net ₹81.00.')).toBeTruthy();
     expect(within(what).getByText('Included: 3 Pay Now line(s) of 1 member(s), paid after the run.')).toBeTruthy();
     expect(within(what).getByText('2 unpaid failure(s) will be marked Reversed.')).toBeTruthy();
-    fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: 'Wrong plan' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
+    confirmReverse(dialog, 'Wrong plan');
     expect(await screen.findByText('Run #5 was reversed')).toBeTruthy();
     expect(posts).toHaveLength(1);
   });
 
   it('shows a reversal above the threshold as awaiting approval, with the approval id, not as done', async () => {
-    signIn(['payouts_view', 'income_runs']);
-    mockFetch((path) =>
-      path === '/income/runs/5/reverse'
-        ? jsonResponse(202, { success: true, message: 'Reversing run #5 awaits approval by a second operator', data: { approvalId: 12, status: 'pending' } })
-        : path === '/income/runs/5/reversal-preview'
-          ? jsonResponse(200, PREVIEW)
-          : jsonResponse(200, pageOf([baseRun])),
-    );
-    renderPage(<RunsPage />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Reverse Run' });
-    fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: 'Wrong plan' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
+    renderReversal(() => jsonResponse(202, { success: true, message: 'Reversing run #5 awaits approval by a second operator', data: { approvalId: 12, status: 'pending' } }));
+    confirmReverse(await openReverse(), 'Wrong plan');
     const notice = await screen.findByRole('status', { name: 'Awaiting approval' });
     expect(notice.textContent).toContain('Reversing run #5 awaits approval by a second operator (approval request #12)');
     expect(screen.queryByRole('dialog', { name: 'Reverse Run' })).toBeNull();
   });
 
   it('keeps the reverse form open with the server\'s refusal', async () => {
-    signIn(['payouts_view', 'income_runs']);
-    mockFetch((path) =>
-      path === '/income/runs/5/reverse'
-        ? jsonResponse(409, { success: false, message: 'Only a completed run can be reversed' })
-        : path === '/income/runs/5/reversal-preview'
-          ? jsonResponse(200, PREVIEW)
-          : jsonResponse(200, pageOf([baseRun])),
-    );
-    renderPage(<RunsPage />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Reverse run 5' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Reverse Run' });
+    renderReversal(() => jsonResponse(409, { success: false, message: 'Only a completed run can be reversed' }));
+    const dialog = await openReverse();
     await within(dialog).findByRole('region', { name: 'What will be reversed' });
-    fireEvent.change(within(dialog).getByLabelText(/^Remarks/), { target: { value: 'Wrong plan' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Reverse Run' }));
+    confirmReverse(dialog, 'Wrong plan');
     expect(await within(dialog).findByText('Failed to reverse the run: Only a completed run can be reversed')).toBeTruthy();
     expect(within(dialog).getByLabelText(/^Remarks/)).toHaveProperty('value', 'Wrong plan');
   });

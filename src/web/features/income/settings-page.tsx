@@ -8,6 +8,7 @@ import { incomeSettings, incomeSettingsApi, LEVELS, MONTHLY_REWARD_MODES, type I
 import { CsvExport } from '../../components/csv-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
+import { PageTitle } from '../../components/page-title';
 import { StatusBadge } from '../../components/status-badge';
 import { SuccessBanner, useSuccessBanner } from '../../components/success-banner';
 import { useContractForm } from '../../components/use-contract-form';
@@ -243,15 +244,15 @@ export default function IncomeSettingsPage() {
 
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          Income Settings
-        </Title>
-        <Text c="dimmed">
-          The compensation plan every run uses. A change is a new version from the day you choose; a run keeps the settings it used.
-          {readOnly && ' You can read these settings; changing them needs the income_settings permission.'}
-        </Text>
-      </div>
+      <PageTitle
+        title="Income Settings"
+        subtitle={
+          <>
+            The compensation plan every run uses. A change is a new version from the day you choose; a run keeps the settings it used.
+            {readOnly && ' You can read these settings; changing them needs the income_settings permission.'}
+          </>
+        }
+      />
       <SuccessBanner message={success} />
       <ErrorAlert error={settings.error} prefix="Failed to load income settings: " withIcon onRetry={() => settings.refetch()} />
       {settings.isPending && (

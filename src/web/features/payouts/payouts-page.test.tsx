@@ -1,7 +1,9 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
-import { fakeMoneyEndpoint, movedAnswer, refusingWhen } from '../wallet/fake-money-endpoint';
+import {
+  expectCorrectedUnderNewKey, expectRefusedAsTyped, fakeMoneyEndpoint, movedAnswer, refusingWhen, typeAmount, type FakeMoneyEndpoint,
+} from '../wallet/fake-money-endpoint';
 import PayoutsPage from './payouts-page';
 
 Element.prototype.scrollIntoView = () => {};
@@ -159,21 +161,13 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
     expect(await screen.findByText('Failed to load payouts: Database down')).toBeTruthy();
   });
 
-  function withEndpoint(endpoint: ReturnType<typeof fakeMoneyEndpoint>) {
-    return mockFetch((path, init) => (path === '/transferAdmin' ? endpoint.handle(init) : jsonResponse(200, pageOf([failed]))));
-  }
-
-  async function openPayment() {
+  /** Signs in an operator who may pay, lists the failed payout and opens its Process Payment, paid to `endpoint`. */
+  async function openPayment(endpoint: FakeMoneyEndpoint) {
+    signIn(['payouts_view', 'payouts_pay']);
+    const fetchMock = mockFetch((path, init) => (path === '/transferAdmin' ? endpoint.handle(init) : jsonResponse(200, pageOf([failed]))));
+    renderPage(<PayoutsPage />);
     fireEvent.click(await screen.findByRole('button', { name: /^Pay Now/ }));
-    return screen.findByRole('dialog', { name: 'Process Payment' });
-  }
-
-  function typeAmount(dialog: HTMLElement, text: string) {
-    const field = within(dialog).getByLabelText('Amount');
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: text } });
-    fireEvent.blur(field);
-    return field;
+    return { dialog: await screen.findByRole('dialog', { name: 'Process Payment' }), fetchMock };
   }
 
   const payExactly = refusingWhen((body) => body.amount !== 250.5, 'The amount must equal the payout amount of 250.50', 'Payment processed successfully');
@@ -183,27 +177,15 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
   it.each(['-5', '0', '0.001', '10.999', '1e5', 'abc', '250.505', '2,50'])(
     'keeps %j exactly as typed, refuses it and sends nothing',
     async (typed) => {
-      signIn(['payouts_view', 'payouts_pay']);
       const endpoint = fakeMoneyEndpoint(payExactly);
-      withEndpoint(endpoint);
-      renderPage(<PayoutsPage />);
-      const dialog = await openPayment();
-      const field = typeAmount(dialog, typed);
-      expect(field).toHaveProperty('value', typed);
-      fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
-      expect(await within(dialog).findByText('Please enter a valid amount')).toBeTruthy();
-      expect(field).toHaveProperty('value', typed);
-      expect(field.getAttribute('aria-invalid')).toBe('true');
-      expect(endpoint.requests).toHaveLength(0);
+      const { dialog } = await openPayment(endpoint);
+      await expectRefusedAsTyped(endpoint, dialog, typed, { submit: 'Process Payment', message: 'Please enter a valid amount' });
     },
   );
 
   it('sends 10.5 as 10.5', async () => {
-    signIn(['payouts_view', 'payouts_pay']);
     const endpoint = fakeMoneyEndpoint(payExactly);
-    withEndpoint(endpoint);
-    renderPage(<PayoutsPage />);
-    const dialog = await openPayment();
+    const { dialog } = await openPayment(endpoint);
     expect(typeAmount(dialog, '10.5')).toHaveProperty('value', '10.5');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
     expect(await within(dialog).findByText('Failed to process payment: The amount must equal the payout amount of 250.50')).toBeTruthy();
@@ -213,11 +195,8 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
   // Issue 13 finding 9: after "amount not equal to the payout" the corrected payment reused the
   // first key and got "This Idempotency-Key was already used for a different request…".
   it('sends a corrected payment after a refusal under a new key, and it goes through', async () => {
-    signIn(['payouts_view', 'payouts_pay']);
     const endpoint = fakeMoneyEndpoint(payExactly);
-    withEndpoint(endpoint);
-    renderPage(<PayoutsPage />);
-    const dialog = await openPayment();
+    const { dialog } = await openPayment(endpoint);
     typeAmount(dialog, '250');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
     expect(await within(dialog).findByText('Failed to process payment: The amount must equal the payout amount of 250.50')).toBeTruthy();
@@ -225,23 +204,17 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
     expect(await screen.findByText('Payment processed successfully')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Process Payment' })).toBeNull();
-    const [refused, corrected] = endpoint.requests;
-    expect(corrected.body).toEqual({ userId: 100005, amount: 250.5, typeIncome: 'dailyPayout', payoutId: 7 });
-    expect(corrected.key).toBeTruthy();
-    expect(corrected.key).not.toBe(refused.key);
+    expectCorrectedUnderNewKey(endpoint, { userId: 100005, amount: 250.5, typeIncome: 'dailyPayout', payoutId: 7 });
   });
 
   it('gives a new key when only the type income changes, even after an answer that keeps the key for a retry', async () => {
-    signIn(['payouts_view', 'payouts_pay']);
     let first = true;
     const endpoint = fakeMoneyEndpoint(() => {
       if (!first) return movedAnswer('Payment processed successfully');
       first = false;
       return [503, { success: false, message: 'Service unavailable' }];
     });
-    withEndpoint(endpoint);
-    renderPage(<PayoutsPage />);
-    const dialog = await openPayment();
+    const { dialog } = await openPayment(endpoint);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));
     expect(await within(dialog).findByText('Failed to process payment: Service unavailable')).toBeTruthy();
     fireEvent.click(within(dialog).getAllByLabelText('Type Income')[0]);
@@ -253,12 +226,9 @@ describe('PayoutsPage', { timeout: 20_000 }, () => {
   });
 
   it('shows a payment above the approval threshold as awaiting approval, not as done, and reloads the list', async () => {
-    signIn(['payouts_view', 'payouts_pay']);
     const message = 'Your payment of 250.50 awaits approval by a second operator';
     const endpoint = fakeMoneyEndpoint(() => [202, { success: true, message, data: { approvalId: 3, status: 'pending' } }]);
-    const fetchMock = withEndpoint(endpoint);
-    renderPage(<PayoutsPage />);
-    const dialog = await openPayment();
+    const { dialog, fetchMock } = await openPayment(endpoint);
     const listLoads = () => fetchMock.mock.calls.filter(([u]) => String(u).includes('dailyPayout?')).length;
     const before = listLoads();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Process Payment' }));

@@ -7,7 +7,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { ListPage, ListSearch } from '../../components/list-page';
 import { EditDeleteButtons } from '../../components/row-actions';
 import { StatusBadge } from '../../components/status-badge';
-import { TruncatedText } from '../../components/truncated-text';
+import { TruncatedText, TruncatedTextWith } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { PermissionForm } from './permission-form';
 import { permissionsQuery, SAMPLE_PERMISSIONS, useDeletePermission, type PermissionRow } from './permissions.api';
@@ -49,12 +49,9 @@ export default function PermissionsPage() {
       header: 'Name',
       sort: 'name',
       cell: (p) => (
-        <Group gap="xs" wrap="nowrap">
-          <TruncatedText fw={600} ff="monospace">
-            {p.name}
-          </TruncatedText>
-          <StatusBadge tone="neutral">{p.module}</StatusBadge>
-        </Group>
+        <TruncatedTextWith fw={600} ff="monospace" beside={<StatusBadge tone="neutral">{p.module}</StatusBadge>}>
+          {p.name}
+        </TruncatedTextWith>
       ),
     },
     { header: 'Description', sort: 'description', cell: (p) => <TruncatedText maxWidth={360}>{p.description}</TruncatedText> },

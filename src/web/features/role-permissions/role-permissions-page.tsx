@@ -9,7 +9,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { ListPage } from '../../components/list-page';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { ActiveBadge, StatusBadge } from '../../components/status-badge';
-import { TruncatedText } from '../../components/truncated-text';
+import { TruncatedText, TruncatedTextWith } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { formatDateTime } from '../../lib/format';
 import { DeletePermissionPrompt } from './delete-permission-prompt';
@@ -89,12 +89,9 @@ export default function RolePermissionsPage() {
       header: 'Role Name',
       sort: 'roleName',
       cell: (r) => (
-        <Group gap="xs" wrap="nowrap">
-          <TruncatedText fw={600} maxWidth={200}>
-            {r.roleName}
-          </TruncatedText>
-          {r.pending && <StatusBadge tone="neutral">Saving...</StatusBadge>}
-        </Group>
+        <TruncatedTextWith fw={600} maxWidth={200} beside={r.pending && <StatusBadge tone="neutral">Saving...</StatusBadge>}>
+          {r.roleName}
+        </TruncatedTextWith>
       ),
     },
     { header: 'Role ID', sort: 'roleId', cell: (r) => r.roleId ?? 'N/A' },

@@ -1,11 +1,11 @@
-import { ActionIcon, Button, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Tooltip } from '@mantine/core';
 import { IconEdit, IconHierarchy, IconTrash, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { memberPath } from '../../lib/paths';
 import type { Column } from '../../components/data-table';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { ActiveBadge } from '../../components/status-badge';
-import { TruncatedText } from '../../components/truncated-text';
+import { TruncatedText, TruncatedTextWith } from '../../components/truncated-text';
 import type { ListedUser } from './users.api';
 
 /** Spec §3 referrer display: a null referrer name means 'Direct'. */
@@ -35,14 +35,17 @@ export function userColumns(offset: number, a: UserRowActions): Column<ListedUse
       header: 'Name',
       sort: 'fullName',
       cell: (u) => (
-        <Group gap="xs" wrap="nowrap">
-          <TruncatedText fw={500} maxWidth={170}>
-            {u.fullName}
-          </TruncatedText>
-          <Button size="compact-xs" variant="light" onClick={() => a.onDownline(u)} disabled={a.readOnly} style={{ flexShrink: 0 }}>
-            Downline
-          </Button>
-        </Group>
+        <TruncatedTextWith
+          fw={500}
+          maxWidth={170}
+          beside={
+            <Button size="compact-xs" variant="light" onClick={() => a.onDownline(u)} disabled={a.readOnly} style={{ flexShrink: 0 }}>
+              Downline
+            </Button>
+          }
+        >
+          {u.fullName}
+        </TruncatedTextWith>
       ),
     },
     { header: 'Email', sort: 'email', cell: (u) => <TruncatedText maxWidth={190}>{u.email}</TruncatedText> },

@@ -1,7 +1,9 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
-import { fakeMoneyEndpoint, movedAnswer, refusingWhen } from './fake-money-endpoint';
+import {
+  expectCorrectedUnderNewKey, expectRefusedAsTyped, fakeMoneyEndpoint, movedAnswer, refusingWhen, typeAmount, type FakeMoneyEndpoint,
+} from './fake-money-endpoint';
 import WalletPage from './wallet-page';
 
 Element.prototype.scrollIntoView = () => {};
@@ -97,20 +99,18 @@ describe('WalletPage', { timeout: 20_000 }, () => {
     fireEvent.click((await screen.findAllByRole('option', { name: /Asha Rao/, hidden: true })).at(-1)!);
   }
 
-  function typeAmount(dialog: HTMLElement, text: string) {
-    const field = within(dialog).getByLabelText('Amount');
-    fireEvent.focus(field);
-    fireEvent.change(field, { target: { value: text } });
-    fireEvent.blur(field);
-    return field;
-  }
-
-  function withEndpoint(endpoint: ReturnType<typeof fakeMoneyEndpoint>) {
-    return mockFetch((path, init) => {
+  /** Signs in an operator who may move money, opens Add New Transaction for Asha Rao, sent to `endpoint`. */
+  async function openFormFor(endpoint: FakeMoneyEndpoint) {
+    signIn(['wallet_view', 'wallet_manage']);
+    const fetchMock = mockFetch((path, init) => {
       if (path.startsWith('/wallet/balances')) return jsonResponse(200, members);
       if (path === '/wallets/userWalletRecharge') return endpoint.handle(init);
       return jsonResponse(200, list(rows));
     });
+    renderPage(<WalletPage />);
+    const dialog = await openForm();
+    await pickMember(dialog);
+    return { dialog, fetchMock };
   }
 
   const recharged = () => movedAnswer('Wallet recharged successfully');
@@ -120,19 +120,9 @@ describe('WalletPage', { timeout: 20_000 }, () => {
   it.each(['-5', '0', '0.001', '10.999', '1e5', 'abc', '+5', '1,000', '.5', '0.00'])(
     'keeps %j exactly as typed, refuses it and sends nothing',
     async (typed) => {
-      signIn(['wallet_view', 'wallet_manage']);
       const endpoint = fakeMoneyEndpoint(recharged);
-      withEndpoint(endpoint);
-      renderPage(<WalletPage />);
-      const dialog = await openForm();
-      await pickMember(dialog);
-      const field = typeAmount(dialog, typed);
-      expect(field).toHaveProperty('value', typed);
-      fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
-      expect(await within(dialog).findByText('Please select a user and enter a valid amount')).toBeTruthy();
-      expect(field).toHaveProperty('value', typed);
-      expect(field.getAttribute('aria-invalid')).toBe('true');
-      expect(endpoint.requests).toHaveLength(0);
+      const { dialog } = await openFormFor(endpoint);
+      await expectRefusedAsTyped(endpoint, dialog, typed, { submit: 'Save Transaction', message: 'Please select a user and enter a valid amount' });
     },
   );
 
@@ -143,12 +133,8 @@ describe('WalletPage', { timeout: 20_000 }, () => {
     [' 5 ', 5],
     ['007', 7],
   ])('sends %j as the number %s, leaving the field as typed', async (typed, sent) => {
-    signIn(['wallet_view', 'wallet_manage']);
     const endpoint = fakeMoneyEndpoint(recharged);
-    withEndpoint(endpoint);
-    renderPage(<WalletPage />);
-    const dialog = await openForm();
-    await pickMember(dialog);
+    const { dialog } = await openFormFor(endpoint);
     expect(typeAmount(dialog, typed)).toHaveProperty('value', typed);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
     expect(await screen.findByText('Wallet recharged successfully')).toBeTruthy();
@@ -159,13 +145,9 @@ describe('WalletPage', { timeout: 20_000 }, () => {
   // key and got "This Idempotency-Key was already used for a different request…" until reopened.
   /** A withdrawal of 500 the endpoint refuses while the balance (read per request) is below it. */
   async function withdrawAboveBalance(balance: () => number) {
-    signIn(['wallet_view', 'wallet_manage']);
     const endpoint = fakeMoneyEndpoint(refusingWhen((body) => Number(body.amount) > balance(),
       'Insufficient wallet balance: the member has 200.50 and 500.00 was requested', 'Wallet withdrawal completed successfully'));
-    withEndpoint(endpoint);
-    renderPage(<WalletPage />);
-    const dialog = await openForm();
-    await pickMember(dialog);
+    const { dialog } = await openFormFor(endpoint);
     fireEvent.click(within(dialog).getAllByLabelText('Transaction Type')[0]);
     fireEvent.click((await screen.findAllByRole('option', { name: 'Wallet Withdrawal', hidden: true })).at(-1)!);
     typeAmount(dialog, '500');
@@ -180,10 +162,7 @@ describe('WalletPage', { timeout: 20_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save Transaction' }));
     expect(await screen.findByText('Wallet withdrawal completed successfully')).toBeTruthy();
     expect(screen.queryByRole('dialog', { name: 'Add New Transaction' })).toBeNull();
-    const [refused, corrected] = endpoint.requests;
-    expect(corrected.body).toEqual({ userId: 100002, amount: 200, transactionType: 'wallet_withdrawal' });
-    expect(corrected.key).toBeTruthy();
-    expect(corrected.key).not.toBe(refused.key);
+    expectCorrectedUnderNewKey(endpoint, { userId: 100002, amount: 200, transactionType: 'wallet_withdrawal' });
   });
 
   it('sends the same request again after a refusal under a new key, so a fixed cause is not answered by the stored refusal', async () => {
@@ -232,13 +211,9 @@ describe('WalletPage', { timeout: 20_000 }, () => {
   });
 
   it('shows a credit above the approval threshold as awaiting approval, not as done, and reloads the list', async () => {
-    signIn(['wallet_view', 'wallet_manage']);
     const message = 'Your credit of 50000.00 awaits approval by a second operator';
     const endpoint = fakeMoneyEndpoint(() => [202, { success: true, message, data: { approvalId: 12, status: 'pending' } }]);
-    const fetchMock = withEndpoint(endpoint);
-    renderPage(<WalletPage />);
-    const dialog = await openForm();
-    await pickMember(dialog);
+    const { dialog, fetchMock } = await openFormFor(endpoint);
     typeAmount(dialog, '50000');
     const listLoads = () => fetchMock.mock.calls.filter(([u]) => String(u).includes('/users/walletHistory')).length;
     await vi.waitFor(() => expect(listLoads()).toBe(1));
