@@ -1,7 +1,8 @@
 -- What a session may do is read from sessions, users, roles, role_permissions, permissions and
 -- two_factor (auth.repository.ts SESSION_SQL). A transaction that changes a row's column the
 -- sessions read takes the next auth version, once, and announces it on 'auth_changed' (issue 23):
--- each server copy empties its session cache when it hears it (modules/auth/session-cache.ts).
+-- each server copy empties its session cache when it hears it (modules/auth/session-cache.ts),
+-- and the connection that made the change is told by a notice (db/client.ts, authWitness).
 -- NOTIFY is delivered at commit, and not at all on rollback. Row triggers, so a statement that
 -- changes nothing announces nothing; on users only a real change of a read column counts, so a
 -- balance update or the minute's "last used" touch never announces. Reads: auth_epoch.
@@ -15,6 +16,9 @@ BEGIN
   IF current_setting('backoffice.auth_announced', true) IS DISTINCT FROM 'yes' THEN
     PERFORM set_config('backoffice.auth_announced', 'yes', true);
     PERFORM pg_notify('auth_changed', nextval('auth_epoch')::text);
+    -- And tells the connection that made the change, in the statement's own answer: the request
+    -- that sent it waits for every server copy before it answers; other writes need not.
+    RAISE NOTICE 'backoffice: auth changed';
   END IF;
   RETURN NULL;
 END $function$;

@@ -40,8 +40,26 @@ export interface Database {
   listen(channel: string, onNotice: (payload: string) => void, onLost: (error: Error) => void): Promise<() => Promise<void>>;
   /** The request pool's use, for /metrics; null on PGlite (one connection in this process, no pool). */
   poolStats(): PoolStats | null;
+  /**
+   * Runs `work` (and everything it starts) as one caller whose statements are watched for an auth
+   * change: `seen.changed` turns true when one of them fired the announce_auth_change trigger
+   * (drizzle/functions/auth_changes.sql tells the connection that ran it, in that statement's own
+   * answer). Null on PGlite, which cannot tell: there a caller assumes every write may have.
+   */
+  authWitness: AuthWitness | null;
   close(): Promise<void>;
 }
+
+/** What a caller learns of its statements: whether one of them changed what a session may do. */
+export interface AuthSeen {
+  changed: boolean;
+}
+export interface AuthWitness {
+  run<T>(seen: AuthSeen, work: () => T): T;
+}
+
+/** The notice announce_auth_change raises (auth_changes.sql). */
+export const AUTH_CHANGED_NOTICE = 'backoffice: auth changed';
 
 export interface PoolStats {
   /** Connections open, idle among them, requests queued for one, the pool's size. */

@@ -167,3 +167,28 @@ describe.skipIf(testDbKind !== 'postgres')('when the listening connection is los
     expect((await call(b, 'GET', '/users/getAllUser', v.token)).status).toBe(403);
   });
 });
+
+describe.skipIf(testDbKind !== 'postgres')('which writes wait for the other copies', () => {
+  // On PostgreSQL a write waits only when one of its own statements announced an auth change
+  // (the trigger's notice marks the connection's caller). A copy that never applies anything
+  // makes every wait visible: a waiting write takes a version of its own to wait for.
+  const epoch = async () => Number((await t.database.query<{ v: string }>('select last_value as v from auth_epoch'))[0].v);
+
+  it('a write that changes no session answers without waiting; a sign-out waits', async () => {
+    await t.database.query(`insert into server_copies (id, applied_version, seen_at) values ('a copy that never applies', -1, now())`);
+    try {
+      const before = await epoch();
+      const created = await call(a, 'POST', '/ranks/createRank', admin, { name: 'Rank created without a wait' });
+      expect(created.status).toBe(201);
+      expect(await epoch()).toBe(before);
+
+      const token = await t.login();
+      const beforeSignOut = await epoch();
+      expect((await call(a, 'POST', '/users/logout', token)).status).toBe(200);
+      // The deleted session's announcement, then the version the sign-out waited for.
+      expect(await epoch()).toBe(beforeSignOut + 2);
+    } finally {
+      await t.database.query(`delete from server_copies where id = 'a copy that never applies'`);
+    }
+  });
+});
