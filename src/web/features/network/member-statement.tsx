@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemberStatementLine } from '../../../contract/books';
 import { csvFile } from '../../components/list-page';
 import { PaperHeading, SectionBar, SectionProblems, usePrintout } from './member-sections';
+import { Figure } from '../../components/figure';
 import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { KindCell } from '../../components/kind-cell';
@@ -23,19 +24,6 @@ const COLUMNS: Column<MemberStatementLine>[] = [
   { header: 'Debit', cell: (l) => (l.debit !== null ? <Text size="sm" c="red" fw={600}>{`-${formatINR(l.debit)}`}</Text> : null) },
   { header: 'Balance After', cell: (l) => formatINR(l.balanceAfter) },
 ];
-
-function Figure({ label, value }: { label: string; value: string | null }) {
-  return (
-    <div role="group" aria-label={label}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="lg" fw={700}>
-        {value ?? '…'}
-      </Text>
-    </div>
-  );
-}
 
 /**
  * The member's statement (issue 25): the wallet over a period — opening balance, every line
@@ -99,10 +87,10 @@ export function MemberStatementSection({ userId, fullName, onPrint }: { userId: 
         </div>
         <SectionProblems problem={problem} onClose={() => setProblem(null)} query={statement} loadError="Failed to load the statement. Please try again." />
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" className={paper ? 'no-print' : undefined}>
-          <Figure label="Opening balance" value={s ? formatINR(s.opening) : null} />
-          <Figure label="Credits" value={s ? formatINR(s.credits) : null} />
-          <Figure label="Debits" value={s ? formatINR(s.debits) : null} />
-          <Figure label="Closing balance" value={s ? formatINR(s.closing) : null} />
+          <Figure label="Opening balance">{s ? formatINR(s.opening) : '…'}</Figure>
+          <Figure label="Credits">{s ? formatINR(s.credits) : '…'}</Figure>
+          <Figure label="Debits">{s ? formatINR(s.debits) : '…'}</Figure>
+          <Figure label="Closing balance">{s ? formatINR(s.closing) : '…'}</Figure>
         </SimpleGrid>
         <div className={paper ? 'no-print' : undefined}>
           <DataTable
