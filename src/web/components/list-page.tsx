@@ -40,6 +40,11 @@ interface ListPageProps<Row, Id extends string | number> {
   alerts?: ReactNode;
   /** The filter bar above the table. */
   filters?: ReactNode;
+  /**
+   * Download CSV at the right end of the filter bar rather than in the header (a tab without a
+   * title, a screen whose export sits by its search); a failed download shows under the bar, closable.
+   */
+  filterCsv?: CsvFile;
   /** Under the filters: why the list failed, in the screen's words; else a failed download's message. */
   failure?: string | null;
   /** Under the filters and their alert: totals cards (`SummaryCards`), a chart. */
@@ -71,12 +76,13 @@ interface ListPageProps<Row, Id extends string | number> {
 
 /**
  * A list screen: title with Download CSV, more buttons and the create button; success banner and
- * notices, load and action errors, filter bar, the failure alert, totals, toolbar, table with
+ * notices, load and action errors, filter bar (Download CSV at its end, if there), the failure alert, totals, toolbar, table with
  * pager and empty state, footnotes, the create/edit form and the delete confirmation.
  */
 export function ListPage<Row, Id extends string | number = string | number>(props: ListPageProps<Row, Id>) {
-  const { resource: r, confirm, paging, csv } = props;
+  const { resource: r, confirm, paging, csv, filterCsv } = props;
   const [downloadError, setDownloadError] = useState<string | null>(null);
+  const [filterCsvError, setFilterCsvError] = useState<string | null>(null);
   const add = props.addLabel && (
     <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={r.openCreate} disabled={r.readOnly}>
       {props.addLabel}
@@ -108,7 +114,15 @@ export function ListPage<Row, Id extends string | number = string | number>(prop
       {r.failed && props.loadError}
       {props.alerts}
       <ErrorAlert error={r.actionError} onClose={() => r.fail(null)} />
-      {props.filters}
+      {filterCsv ? (
+        <Group justify="space-between" align="flex-end">
+          {props.filters}
+          <CsvButton endpoint={filterCsv.endpoint} input={filterCsv.input} filename={filterCsv.filename} disabled={filterCsv.disabled} onError={setFilterCsvError} />
+        </Group>
+      ) : (
+        props.filters
+      )}
+      <ErrorAlert error={filterCsvError} onClose={() => setFilterCsvError(null)} />
       <ErrorAlert error={props.failure || downloadError} withIcon />
       {props.summary}
       {props.toolbar}

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon, type SimpleGridProps } from '@mantine/core';
+import { Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon, type MantineSpacing, type SimpleGridProps } from '@mantine/core';
 import type { Icon } from '@tabler/icons-react';
 
 interface SummaryCardProps {
@@ -34,11 +34,37 @@ export function SummaryCard({ label, value, icon: IconComponent, color }: Summar
   );
 }
 
+interface SummaryCardsProps {
+  cols?: SimpleGridProps['cols'];
+  /** The space between the cards; 'lg' by default. */
+  spacing?: MantineSpacing;
+  children: ReactNode;
+}
+
 /** A list's totals: its cards side by side (one a row on a phone). */
-export function SummaryCards({ cols = { base: 1, sm: 3 }, children }: { cols?: SimpleGridProps['cols']; children: ReactNode }) {
+export function SummaryCards({ cols = { base: 1, sm: 3 }, spacing = 'lg', children }: SummaryCardsProps) {
   return (
-    <SimpleGrid cols={cols} spacing="lg">
+    <SimpleGrid cols={cols} spacing={spacing}>
       {children}
     </SimpleGrid>
+  );
+}
+
+/** A card of `TotalCards`, declared like a table's column: its value read from the loaded answer. */
+export interface Total<T> {
+  label: string;
+  value: (data: T) => ReactNode;
+  icon: Icon;
+  color: string;
+}
+
+/** `SummaryCards` of `totals`, each read from `data`; a placeholder in each while `data` is not there yet. */
+export function TotalCards<T>({ data, totals, ...grid }: Omit<SummaryCardsProps, 'children'> & { data: T | undefined; totals: Total<T>[] }) {
+  return (
+    <SummaryCards {...grid}>
+      {totals.map((t) => (
+        <SummaryCard key={t.label} label={t.label} value={data === undefined ? null : t.value(data)} icon={t.icon} color={t.color} />
+      ))}
+    </SummaryCards>
   );
 }

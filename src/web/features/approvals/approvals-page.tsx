@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Group, SegmentedControl, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconX } from '@tabler/icons-react';
+import { ActionIcon, SegmentedControl, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { IconCheck, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { APPROVAL_SORTS, APPROVAL_STATUSES, approvalsApi, type Approval, type ApprovalsQuery, type ApprovalStatus } from '../../../contract/approvals';
 import { BulkBar, BulkRunModal, useBulkRun } from '../../components/bulk';
-import { CsvButton } from '../../components/csv-button';
 import type { Column } from '../../components/data-table';
-import { ListPage } from '../../components/list-page';
+import { csvFile, ListPage } from '../../components/list-page';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
@@ -98,7 +97,6 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ListState<typ
   const sort = queue.filters.sort as ApprovalSort;
   const [deciding, setDeciding] = useState<{ approval: Approval; action: 'approve' | 'reject' } | null>(null);
   const [bulkAction, setBulkAction] = useState<'approve' | 'reject' | null>(null);
-  const [csvError, setCsvError] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const rows = list.isError ? [] : (list.data?.data ?? []);
   const total = list.data?.total ?? 0;
@@ -214,42 +212,29 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ListState<typ
     <ListPage
       gap="md"
       resource={queue}
+      filterCsv={csvFile(approvalsApi.csv, { query: { status } }, `approvals-${status}.csv`)}
       filters={
-        <Group justify="space-between" align="flex-end">
-          <SegmentedControl
-            aria-label="Status"
-            w="fit-content"
-            value={status}
-            onChange={(value) => queue.setFilters({ status: value })}
-            data={APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-          />
-          <CsvButton endpoint={approvalsApi.csv} input={{ query: { status } }} filename={`approvals-${status}.csv`} onError={setCsvError} />
-        </Group>
+        <SegmentedControl
+          aria-label="Status"
+          w="fit-content"
+          value={status}
+          onChange={(value) => queue.setFilters({ status: value })}
+          data={APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        />
       }
+      failure={list.isError ? `Failed to load approvals: ${list.error.message}` : null}
       toolbar={
-        <>
-          {csvError && (
-            <Alert color="red" variant="light" role="alert" withCloseButton onClose={() => setCsvError(null)}>
-              {csvError}
-            </Alert>
-          )}
-          {list.isError && (
-            <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-              {`Failed to load approvals: ${list.error.message}`}
-            </Alert>
-          )}
-          {status === 'pending' && (
-            <BulkBar
-              selection={selection}
-              total={total}
-              noun="requests"
-              actions={[
-                { label: 'Approve selected', color: 'teal', onClick: () => setBulkAction('approve') },
-                { label: 'Reject selected', color: 'red', onClick: () => setBulkAction('reject') },
-              ]}
-            />
-          )}
-        </>
+        status === 'pending' && (
+          <BulkBar
+            selection={selection}
+            total={total}
+            noun="requests"
+            actions={[
+              { label: 'Approve selected', color: 'teal', onClick: () => setBulkAction('approve') },
+              { label: 'Reject selected', color: 'red', onClick: () => setBulkAction('reject') },
+            ]}
+          />
+        )
       }
       loadingText="Loading approvals..."
       caption={`${STATUS_LABELS[status]} approval requests`}

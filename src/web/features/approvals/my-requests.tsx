@@ -1,9 +1,8 @@
 import { useMemo } from 'react';
-import { Group, SegmentedControl, Text } from '@mantine/core';
+import { SegmentedControl, Text } from '@mantine/core';
 import { APPROVAL_STATUSES, approvalsApi, type Approval, type ApprovalStatus } from '../../../contract/approvals';
-import { CsvExport } from '../../components/csv-button';
 import type { Column } from '../../components/data-table';
-import { ListPage } from '../../components/list-page';
+import { csvFile, ListPage } from '../../components/list-page';
 import { ErrorAlert } from '../../components/error-alert';
 import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
@@ -74,17 +73,15 @@ export function MyRequests({ status, page, onStatus, onPage }: {
     <ListPage
       gap="md"
       resource={mine}
+      filterCsv={csvFile(approvalsApi.mineCsv, { query: { status } }, `my-requests${status ? `-${status}` : ''}.csv`, list.isError)}
       filters={
-        <Group justify="space-between" align="flex-start">
-          <SegmentedControl
-            aria-label="Status of my requests"
-            w="fit-content"
-            value={status ?? ALL}
-            onChange={onStatus}
-            data={[{ value: ALL, label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
-          />
-          <CsvExport endpoint={approvalsApi.mineCsv} input={{ query: { status } }} filename={`my-requests${status ? `-${status}` : ''}.csv`} disabled={list.isError} />
-        </Group>
+        <SegmentedControl
+          aria-label="Status of my requests"
+          w="fit-content"
+          value={status ?? ALL}
+          onChange={onStatus}
+          data={[{ value: ALL, label: 'All' }, ...APPROVAL_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))]}
+        />
       }
       toolbar={list.isError && <ErrorAlert error={list.error} prefix="Failed to load your requests: " withIcon />}
       loadingText="Loading your requests..."

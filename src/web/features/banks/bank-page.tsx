@@ -3,10 +3,9 @@ import { Alert, Button, Group, PasswordInput, Stack, Text, TextInput, Title } fr
 import { IconBuildingBank, IconSearch } from '@tabler/icons-react';
 import type { User } from '../../../contract/users';
 import type { Column } from '../../components/data-table';
-import { ListPage } from '../../components/list-page';
+import { csvFile, ListPage } from '../../components/list-page';
 import { getToken } from '../../lib/session';
 import { banksApi } from '../../../contract/banks';
-import { CsvButton } from '../../components/csv-button';
 import { BankDetailsModal } from './bank-details-modal';
 import { isInvalidAnswer } from '../../lib/api-client';
 import { bankMembersQuery, DEFAULT_MEMBER_SORT, MEMBERS_PAGE_SIZE, memberSort, memberSortKey } from './banks.api';
@@ -78,7 +77,6 @@ function BankMembers() {
   // The typed search reaches the address (and the server) once typing pauses.
   const [search, setSearch] = useSearchBox(filters.q, (q) => setFilters({ q }), 300, (typed) => typed.trim());
   const [viewing, setViewing] = useState<User | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
 
   const columns: Column<User>[] = [
     { header: 'S.No', cell: (_u, i) => (page - 1) * MEMBERS_PAGE_SIZE + i + 1, width: 70 },
@@ -101,28 +99,21 @@ function BankMembers() {
     <ListPage
       title="Bank Details"
       resource={members}
+      // Every live member's bank accounts (account numbers masked), not just this page.
+      filterCsv={csvFile(banksApi.csv, undefined, 'bank-accounts.csv')}
       filters={
-        <Group justify="space-between" align="flex-end">
-          <TextInput
-            aria-label="Find a member"
-            placeholder="Search by name, email, phone or user ID"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-            maw={380}
-            style={{ flexGrow: 1 }}
-          />
-          {/* Every live member's bank accounts (account numbers masked), not just this page. */}
-          <CsvButton endpoint={banksApi.csv} filename="bank-accounts.csv" onError={setExportError} />
-        </Group>
+        <TextInput
+          aria-label="Find a member"
+          placeholder="Search by name, email, phone or user ID"
+          leftSection={<IconSearch size={16} aria-hidden />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          maw={380}
+          style={{ flexGrow: 1 }}
+        />
       }
       toolbar={
-        <>
-          <ErrorAlert error={exportError} onClose={() => setExportError(null)} />
-          {list.isError && (
-            <ErrorAlert error={isInvalidAnswer(list.error) ? 'Unexpected API response format' : 'Failed to fetch users. Please try again later.'} />
-          )}
-        </>
+        list.isError && <ErrorAlert error={isInvalidAnswer(list.error) ? 'Unexpected API response format' : 'Failed to fetch users. Please try again later.'} />
       }
       caption="Members"
       columns={columns}

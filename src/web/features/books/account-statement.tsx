@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { BookAccountCode, StatementLeg } from '../../../contract/books';
+import type { AccountStatement, BookAccountCode, StatementLeg } from '../../../contract/books';
 import { CsvButton } from '../../components/csv-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { ErrorAlert } from '../../components/error-alert';
 import { PrintButton } from '../../components/print-button';
-import { SummaryCard } from '../../components/summary-card';
+import { TotalCards, type Total } from '../../components/summary-card';
 import { KindCell } from '../../components/kind-cell';
 import { TruncatedText } from '../../components/truncated-text';
 import { errorMessage } from '../../lib/api-client';
@@ -18,6 +18,13 @@ import { memberPath } from '../../lib/paths';
 import { IconArrowDownRight, IconArrowUpRight, IconFlag, IconFlagCheck } from '@tabler/icons-react';
 import { STATEMENT_PAGE_SIZE, statementCsv, statementQuery } from './books.api';
 import { Amount, sidedText } from './money-sides';
+
+const TOTALS: Total<AccountStatement>[] = [
+  { label: 'Opening balance', value: (s) => sidedText(s.openingSide), icon: IconFlag, color: 'gray' },
+  { label: 'Debits', value: (s) => formatINR(s.debits), icon: IconArrowDownRight, color: 'orange' },
+  { label: 'Credits', value: (s) => formatINR(s.credits), icon: IconArrowUpRight, color: 'teal' },
+  { label: 'Closing balance', value: (s) => sidedText(s.closingSide), icon: IconFlagCheck, color: 'indigo' },
+];
 
 function columns(onTransfer: (id: number) => void, wallets: boolean): Column<StatementLeg>[] {
   return [
@@ -94,12 +101,7 @@ export function AccountStatementView({ code, name, from, to, page, onPage, onPer
         {statement.isError && (
           <ErrorAlert error={errorMessage(statement.error, 'Failed to load the statement. Please try again.')} onRetry={() => statement.refetch()} />
         )}
-        <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md">
-          <SummaryCard label="Opening balance" value={s ? sidedText(s.openingSide) : null} icon={IconFlag} color="gray" />
-          <SummaryCard label="Debits" value={s ? formatINR(s.debits) : null} icon={IconArrowDownRight} color="orange" />
-          <SummaryCard label="Credits" value={s ? formatINR(s.credits) : null} icon={IconArrowUpRight} color="teal" />
-          <SummaryCard label="Closing balance" value={s ? sidedText(s.closingSide) : null} icon={IconFlagCheck} color="indigo" />
-        </SimpleGrid>
+        <TotalCards data={s} totals={TOTALS} cols={{ base: 2, md: 4 }} spacing="md" />
         {s && (
           <Text size="xs" c="dimmed">
             {`${formatCount(s.total)} ${s.total === 1 ? 'leg' : 'legs'} in the period; net movement ${formatINR(s.movement)} (credits less debits). Opening plus movement is the closing balance.`}

@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { Anchor, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCalendar, IconScale, IconSearch } from '@tabler/icons-react';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { BOOK_ACCOUNT_CODES, type BookAccountCode, type TrialBalanceAccount } from '../../../contract/books';
+import { BOOK_ACCOUNT_CODES, type BookAccountCode, type TrialBalance, type TrialBalanceAccount } from '../../../contract/books';
 import { CsvButton } from '../../components/csv-button';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { PrintButton } from '../../components/print-button';
 import { StatusBadge, type Tone } from '../../components/status-badge';
-import { SummaryCard } from '../../components/summary-card';
+import { TotalCards, type Total } from '../../components/summary-card';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
 import { errorMessage } from '../../lib/api-client';
@@ -23,6 +23,12 @@ const TYPE_LABELS: Record<TrialBalanceAccount['type'], string> = { asset: 'Asset
 
 /** A row of the trial balance: an account, or the totals (type null) under them. */
 type TbRow = Pick<TrialBalanceAccount, 'name' | 'description' | 'debit' | 'credit'> & { code: string; type: TrialBalanceAccount['type'] | null };
+
+const TOTALS: Total<TrialBalance>[] = [
+  { label: 'As at the end of', value: (tb) => formatDate(tb.date), icon: IconCalendar, color: 'indigo' },
+  { label: 'Total debits', value: (tb) => formatINR(tb.totalDebit), icon: IconScale, color: 'orange' },
+  { label: 'Total credits', value: (tb) => formatINR(tb.totalCredit), icon: IconScale, color: 'teal' },
+];
 
 const isAccount = (code: string): code is BookAccountCode => (BOOK_ACCOUNT_CODES as readonly string[]).includes(code);
 const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v);
@@ -130,11 +136,7 @@ export default function BooksPage() {
         <>
           <AsAtForm key={date} initial={date} onSearch={(d) => setFilters({ date: d })} />
           {tb.isError && <ErrorAlert error={errorMessage(tb.error, 'Failed to load the trial balance. Please try again.')} onRetry={() => tb.refetch()} />}
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg">
-            <SummaryCard label="As at the end of" value={data ? formatDate(data.date) : null} icon={IconCalendar} color="indigo" />
-            <SummaryCard label="Total debits" value={data ? formatINR(data.totalDebit) : null} icon={IconScale} color="orange" />
-            <SummaryCard label="Total credits" value={data ? formatINR(data.totalCredit) : null} icon={IconScale} color="teal" />
-          </SimpleGrid>
+          <TotalCards data={data} totals={TOTALS} />
           {data && (
             <Group gap="sm" role="status">
               {data.balanced ? (

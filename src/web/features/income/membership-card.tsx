@@ -1,24 +1,12 @@
 import type { ReactNode } from 'react';
 import { Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { Figure } from '../../components/figure';
+import { QueryView } from '../../components/query-view';
 import { MEMBERSHIP_STATUS, StatusBadge } from '../../components/status-badge';
-import { errorMessage } from '../../lib/api-client';
 import { formatDateTime, formatINR } from '../../lib/format';
 import { membershipDetailQuery, type MembershipDetail } from './activation.queries';
 
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" fw={500} component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 const paidViaText = (m: MembershipDetail) =>
   m.paidVia === 'wallet'
@@ -43,22 +31,20 @@ export function MembershipCard({ userId, action }: { userId: number; action?: Re
           </Title>
           {query.data && <StatusBadge tone={MEMBERSHIP_STATUS[query.data.status].tone}>{MEMBERSHIP_STATUS[query.data.status].label}</StatusBadge>}
         </Group>
-        {query.isPending ? (
-          <Skeleton h={60} aria-label="Loading the membership" />
-        ) : query.isError ? (
-          <Text size="sm" c="red" role="alert">
-            {errorMessage(query.error, 'Failed to load the membership. Please try again.')}
-          </Text>
-        ) : query.data === null ? (
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              No membership yet.
-            </Text>
-            {action}
-          </Group>
-        ) : (
-          <Details m={query.data} />
-        )}
+        <QueryView query={query} skeleton={<Skeleton h={60} aria-label="Loading the membership" />} failure="Failed to load the membership. Please try again.">
+          {(m) =>
+            m === null ? (
+              <Group justify="space-between">
+                <Text size="sm" c="dimmed">
+                  No membership yet.
+                </Text>
+                {action}
+              </Group>
+            ) : (
+              <Details m={m} />
+            )
+          }
+        </QueryView>
       </Stack>
     </Paper>
   );
@@ -69,13 +55,13 @@ function Details({ m }: { m: MembershipDetail }) {
   return (
     <Stack gap="sm">
       <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-        <Field label="Plan">{m.planName ?? 'Before the income engine'}</Field>
-        <Field label="Price">{formatINR(m.price)}</Field>
-        <Field label="Daily amount">{formatINR(m.dailyAmount)}</Field>
-        <Field label="Days earned">{`${m.daysEarned} / ${m.durationDays}`}</Field>
-        <Field label="Starts on">{m.startsOn ?? 'N/A'}</Field>
-        <Field label="Paid via">{paidViaText(m)}</Field>
-        <Field label="Activated">{formatDateTime(m.activatedAt)}</Field>
+        <Figure size="sm" label="Plan">{m.planName ?? 'Before the income engine'}</Figure>
+        <Figure size="sm" label="Price">{formatINR(m.price)}</Figure>
+        <Figure size="sm" label="Daily amount">{formatINR(m.dailyAmount)}</Figure>
+        <Figure size="sm" label="Days earned">{`${m.daysEarned} / ${m.durationDays}`}</Figure>
+        <Figure size="sm" label="Starts on">{m.startsOn ?? 'N/A'}</Figure>
+        <Figure size="sm" label="Paid via">{paidViaText(m)}</Figure>
+        <Figure size="sm" label="Activated">{formatDateTime(m.activatedAt)}</Figure>
       </SimpleGrid>
       <div>
         <Group justify="space-between" mb={4}>

@@ -1,17 +1,16 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MemberLedgerLine } from '../../../contract/wallet';
 import { csvFile } from '../../components/list-page';
-import { PaperHeading, SectionBar, SectionProblems } from './member-sections';
+import { PaperHeading, SectionBar, SectionProblems, usePrintout } from './member-sections';
 import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { KindCell } from '../../components/kind-cell';
 import { TruncatedText } from '../../components/truncated-text';
 import { useListState } from '../../components/use-url-state';
-import { errorMessage } from '../../lib/api-client';
-import { formatCount, formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
+import { formatDate, formatDateTime, formatINR, localDay } from '../../lib/format';
 import { MemberStatementSection } from './member-statement';
 import {
   LEDGER_FILTERS, LEDGER_KIND_OPTIONS, LEDGER_PAGE_SIZE, ledgerCsvEndpoint, ledgerCsvInput, memberLedgerQuery, type LedgerView,
@@ -47,12 +46,6 @@ function periodText(view: LedgerView) {
   return 'All dates';
 }
 
-interface Statement {
-  rows: MemberLedgerLine[];
-  total: number;
-  printedAt: Date;
-}
-
 /**
  * The member's ledger (issue 24): every line newest first, a page at a time, with its kind in
  * words, its counter-party and the balance after it; filtered by kind (applies at once) and by
@@ -63,38 +56,29 @@ function LedgerSection({ userId, fullName, offPaper, onPrint }: { userId: number
   const { filters, setFilters, page, setPage } = useListState(LEDGER_FILTERS);
   const [filterKey, setFilterKey] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
-  const [statement, setStatement] = useState<Statement | null>(null);
-  const prepared = useRef<{ rows: MemberLedgerLine[]; total: number } | null>(null);
   const queryClient = useQueryClient();
   const ledger = useQuery(memberLedgerQuery(userId, filters, page));
-
-  /** The statement's lines: the whole period (up to STATEMENT_LIMIT), not just the page on screen. */
-  const prepare = async () => {
-    try {
-      const all = await queryClient.fetchQuery(memberLedgerQuery(userId, filters, 1, STATEMENT_LIMIT));
-      prepared.current = { rows: all.data, total: all.total };
-    } catch (err) {
-      prepared.current = null;
-      setProblem(errorMessage(err, 'Failed to prepare the ledger for printing'));
-      throw err;
-    }
-  };
+  // The statement's lines: the whole period (up to STATEMENT_LIMIT), not just the page on screen.
+  const { printed, ...printout } = usePrintout(
+    () => queryClient.fetchQuery(memberLedgerQuery(userId, filters, 1, STATEMENT_LIMIT)),
+    'Failed to prepare the ledger for printing',
+    setProblem,
+    onPrint,
+  );
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="ledger-title" className={offPaper ? 'no-print' : undefined}>
       <Stack gap="md">
-        {statement && (
+        {printed && (
           <PaperHeading
             title="Ledger of account"
             fullName={fullName}
             userId={userId}
             lines={[`Period: ${periodText(filters)} · Kind: ${kindText(filters.kind)}`]}
-            printedAt={statement.printedAt}
-            cut={
-              statement.total > statement.rows.length
-                ? `The newest ${formatCount(statement.rows.length)} of ${formatCount(statement.total)} lines: narrow the period or download the CSV for all of them.`
-                : null
-            }
+            printedAt={printed.at}
+            shown={printed.paper.data.length}
+            total={printed.paper.total}
+            which="newest"
           />
         )}
         <SectionBar
@@ -102,16 +86,8 @@ function LedgerSection({ userId, fullName, offPaper, onPrint }: { userId: number
           title="Ledger"
           csv={csvFile(ledgerCsvEndpoint, ledgerCsvInput(userId, filters), `member-${userId}-ledger.csv`)}
           onError={setProblem}
-          print={{
-            label: 'Print ledger',
-            prepare,
-            onBeforePrint: () => {
-              if (prepared.current) {
-                setStatement({ ...prepared.current, printedAt: new Date() });
-                onPrint();
-              }
-            },
-          }}
+          printLabel="Print ledger"
+          printout={printout}
         />
         <div className="no-print">
           <DateRangeFilter
@@ -145,7 +121,7 @@ function LedgerSection({ userId, fullName, offPaper, onPrint }: { userId: number
         </div>
         <SectionProblems problem={problem} onClose={() => setProblem(null)} query={ledger} loadError="Failed to load the ledger. Please try again." />
         {/* On screen the page; on paper the prepared statement, when there is one. */}
-        <div className={statement ? 'no-print' : undefined}>
+        <div className={printed ? 'no-print' : undefined}>
           <DataTable
             caption={`Ledger of ${fullName}`}
             columns={COLUMNS}
@@ -156,9 +132,9 @@ function LedgerSection({ userId, fullName, offPaper, onPrint }: { userId: number
             paging={ledger.data ? { page, limit: LEDGER_PAGE_SIZE, total: ledger.data.total, onPage: setPage } : undefined}
           />
         </div>
-        {statement && (
+        {printed && (
           <div className="print-only">
-            <DataTable caption={`Printed ledger of ${fullName}`} columns={COLUMNS} rows={statement.rows} rowKey={(l) => l.id} empty={<Text>No ledger lines</Text>} />
+            <DataTable caption={`Printed ledger of ${fullName}`} columns={COLUMNS} rows={printed.paper.data} rowKey={(l) => l.id} empty={<Text>No ledger lines</Text>} />
           </div>
         )}
       </Stack>

@@ -1,26 +1,13 @@
-import type { ReactNode } from 'react';
 import { Group, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { EarnedKind, MemberMoney } from '../../../contract/wallet';
+import { Figure } from '../../components/figure';
+import { QueryView } from '../../components/query-view';
 import { MEMBERSHIP_STATUS, StatusBadge } from '../../components/status-badge';
-import { errorMessage } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { memberMoneyQuery } from './member-money.api';
 import { MemberSection } from './member-sections';
 
-
-function Figure({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div role="group" aria-label={label}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="lg" fw={700} component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}
 
 /**
  * The member's money at a glance (issue 24): the balance, what they earned to date by kind (net of
@@ -31,15 +18,9 @@ export function MemberMoneySummary({ userId }: { userId: number }) {
   const money = useQuery(memberMoneyQuery(userId));
   return (
     <MemberSection id="money-title" title="Money" gap="md">
-      {money.isPending ? (
-        <Skeleton h={140} aria-label="Loading the member's money" />
-      ) : money.isError ? (
-        <Text size="sm" c="red" role="alert">
-          {errorMessage(money.error, 'Failed to load the member\u2019s money. Please try again.')}
-        </Text>
-      ) : (
-        <MoneyFigures m={money.data} />
-      )}
+      <QueryView query={money} skeleton={<Skeleton h={140} aria-label="Loading the member's money" />} failure={'Failed to load the member\u2019s money. Please try again.'}>
+        {(m) => <MoneyFigures m={m} />}
+      </QueryView>
     </MemberSection>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Group, Paper, Stack, Text, Title, type MantineSpacing } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { CsvButton } from '../../components/csv-button';
@@ -6,7 +6,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import type { CsvFile } from '../../components/list-page';
 import { PrintButton } from '../../components/print-button';
 import { errorMessage } from '../../lib/api-client';
-import { formatDateTime } from '../../lib/format';
+import { formatCount, formatDateTime } from '../../lib/format';
 
 interface PaperHeadingProps {
   /** 'Statement of account', 'Ledger of account'. */
@@ -16,12 +16,14 @@ interface PaperHeadingProps {
   /** What the paper covers: the period, the kind, the balances. */
   lines: string[];
   printedAt: Date;
-  /** Said when the paper holds only part of the lines. */
-  cut: string | null;
+  /** How many lines the paper holds of how many the period has, and which ones when cut ('newest', 'first'). */
+  shown: number;
+  total: number;
+  which: 'newest' | 'first';
 }
 
 /** The heading of a member's printed statement or ledger: on paper only. */
-export function PaperHeading({ title, fullName, userId, lines, printedAt, cut }: PaperHeadingProps) {
+export function PaperHeading({ title, fullName, userId, lines, printedAt, shown, total, which }: PaperHeadingProps) {
   return (
     <div className="print-only">
       <Title order={2} size="h3">
@@ -34,9 +36,43 @@ export function PaperHeading({ title, fullName, userId, lines, printedAt, cut }:
         </Text>
       ))}
       <Text size="sm">{`Printed ${formatDateTime(printedAt)}`}</Text>
-      {cut && <Text size="sm">{cut}</Text>}
+      {total > shown && (
+        <Text size="sm">{`The ${which} ${formatCount(shown)} of ${formatCount(total)} lines: narrow the period or download the CSV for all of them.`}</Text>
+      )}
     </div>
   );
+}
+
+/** What a section's Print button runs: see `usePrintout`. */
+interface Printout {
+  prepare: () => Promise<void>;
+  onBeforePrint: () => void;
+}
+
+/**
+ * A section's printout: `prepare` fetches what goes to paper (a failure is said through
+ * `onProblem`, in the words of `failure`); just before the browser prints, the prepared paper
+ * becomes `printed`, stamped with the time, and `onPrinted` tells the screen.
+ */
+export function usePrintout<T>(fetchPaper: () => Promise<T>, failure: string, onProblem: (message: string) => void, onPrinted: () => void) {
+  const prepared = useRef<T | null>(null);
+  const [printed, setPrinted] = useState<{ paper: T; at: Date } | null>(null);
+  const prepare = async () => {
+    try {
+      prepared.current = await fetchPaper();
+    } catch (err) {
+      prepared.current = null;
+      onProblem(errorMessage(err, failure));
+      throw err;
+    }
+  };
+  const onBeforePrint = () => {
+    if (prepared.current) {
+      setPrinted({ paper: prepared.current, at: new Date() });
+      onPrinted();
+    }
+  };
+  return { printed, clear: () => setPrinted(null), prepare, onBeforePrint };
 }
 
 interface SectionBarProps {
@@ -44,12 +80,14 @@ interface SectionBarProps {
   id: string;
   title: string;
   csv: CsvFile;
-  print: { label: string; prepare: () => Promise<void>; onBeforePrint: () => void };
+  /** The Print button's text ('Print ledger') and what it runs. */
+  printLabel: string;
+  printout: Printout;
   onError: (message: string) => void;
 }
 
 /** A member section's title with Download CSV and Print: on screen only. */
-export function SectionBar({ id, title, csv, print, onError }: SectionBarProps) {
+export function SectionBar({ id, title, csv, printLabel, printout, onError }: SectionBarProps) {
   return (
     <Group justify="space-between" className="no-print">
       <Title order={2} size="h4" id={id}>
@@ -57,7 +95,7 @@ export function SectionBar({ id, title, csv, print, onError }: SectionBarProps) 
       </Title>
       <Group gap="sm">
         <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} onError={onError} />
-        <PrintButton label={print.label} prepare={print.prepare} onBeforePrint={print.onBeforePrint} />
+        <PrintButton label={printLabel} prepare={printout.prepare} onBeforePrint={printout.onBeforePrint} />
       </Group>
     </Group>
   );

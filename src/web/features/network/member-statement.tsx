@@ -1,14 +1,14 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MemberStatement, MemberStatementLine } from '../../../contract/books';
+import type { MemberStatementLine } from '../../../contract/books';
 import { csvFile } from '../../components/list-page';
-import { PaperHeading, SectionBar, SectionProblems } from './member-sections';
+import { PaperHeading, SectionBar, SectionProblems, usePrintout } from './member-sections';
+import { Figure } from '../../components/figure';
 import { DataTable, type Column } from '../../components/data-table';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { KindCell } from '../../components/kind-cell';
-import { errorMessage } from '../../lib/api-client';
-import { currentMonthRange, formatCount, formatDate, formatDateTime, formatINR } from '../../lib/format';
+import { currentMonthRange, formatDate, formatDateTime, formatINR } from '../../lib/format';
 import {
   PRINTED_STATEMENT_LIMIT, STATEMENT_PAGE_SIZE, memberStatementQuery, statementCsvEndpoint, statementCsvInput,
 } from './member-statement.api';
@@ -25,19 +25,6 @@ const COLUMNS: Column<MemberStatementLine>[] = [
   { header: 'Balance After', cell: (l) => formatINR(l.balanceAfter) },
 ];
 
-function Figure({ label, value }: { label: string; value: string | null }) {
-  return (
-    <div role="group" aria-label={label}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="lg" fw={700}>
-        {value ?? '…'}
-      </Text>
-    </div>
-  );
-}
-
 /**
  * The member's statement (issue 25): the wallet over a period — opening balance, every line
  * oldest first with the company account on its other side in words, the period's credits and
@@ -48,22 +35,16 @@ export function MemberStatementSection({ userId, fullName, onPrint }: { userId: 
   const [range, setRange] = useState(() => currentMonthRange());
   const [page, setPage] = useState(1);
   const [problem, setProblem] = useState<string | null>(null);
-  const [printed, setPrinted] = useState<{ s: MemberStatement; at: Date } | null>(null);
-  const prepared = useRef<MemberStatement | null>(null);
   const queryClient = useQueryClient();
   const statement = useQuery(memberStatementQuery(userId, range.from, range.to, page));
   const s = statement.data;
-
-  const prepare = async () => {
-    try {
-      prepared.current = await queryClient.fetchQuery(memberStatementQuery(userId, range.from, range.to, 1, PRINTED_STATEMENT_LIMIT));
-    } catch (err) {
-      prepared.current = null;
-      setProblem(errorMessage(err, 'Failed to prepare the statement'));
-      throw err;
-    }
-  };
-  const paper = printed?.s;
+  const { printed, clear, ...printout } = usePrintout(
+    () => queryClient.fetchQuery(memberStatementQuery(userId, range.from, range.to, 1, PRINTED_STATEMENT_LIMIT)),
+    'Failed to prepare the statement',
+    setProblem,
+    () => onPrint(true),
+  );
+  const paper = printed?.paper;
 
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="statement-title">
@@ -78,11 +59,9 @@ export function MemberStatementSection({ userId, fullName, onPrint }: { userId: 
               `Opening balance ${formatINR(paper.opening)} · Credits ${formatINR(paper.credits)} · Debits ${formatINR(paper.debits)} · Closing balance ${formatINR(paper.closing)}`,
             ]}
             printedAt={printed.at}
-            cut={
-              paper.total > paper.lines.length
-                ? `The first ${formatCount(paper.lines.length)} of ${formatCount(paper.total)} lines: narrow the period or download the CSV for all of them.`
-                : null
-            }
+            shown={paper.lines.length}
+            total={paper.total}
+            which="first"
           />
         )}
         <SectionBar
@@ -90,16 +69,8 @@ export function MemberStatementSection({ userId, fullName, onPrint }: { userId: 
           title="Statement"
           csv={csvFile(statementCsvEndpoint, statementCsvInput(userId, range.from, range.to), `member-${userId}-statement.csv`)}
           onError={setProblem}
-          print={{
-            label: 'Print statement',
-            prepare,
-            onBeforePrint: () => {
-              if (prepared.current) {
-                setPrinted({ s: prepared.current, at: new Date() });
-                onPrint(true);
-              }
-            },
-          }}
+          printLabel="Print statement"
+          printout={printout}
         />
         <div className="no-print">
           <DateRangeFilter
@@ -109,17 +80,17 @@ export function MemberStatementSection({ userId, fullName, onPrint }: { userId: 
             onSearch={(r) => {
               setRange(r);
               setPage(1);
-              setPrinted(null);
+              clear();
               onPrint(false);
             }}
           />
         </div>
         <SectionProblems problem={problem} onClose={() => setProblem(null)} query={statement} loadError="Failed to load the statement. Please try again." />
         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" className={paper ? 'no-print' : undefined}>
-          <Figure label="Opening balance" value={s ? formatINR(s.opening) : null} />
-          <Figure label="Credits" value={s ? formatINR(s.credits) : null} />
-          <Figure label="Debits" value={s ? formatINR(s.debits) : null} />
-          <Figure label="Closing balance" value={s ? formatINR(s.closing) : null} />
+          <Figure label="Opening balance">{s ? formatINR(s.opening) : '…'}</Figure>
+          <Figure label="Credits">{s ? formatINR(s.credits) : '…'}</Figure>
+          <Figure label="Debits">{s ? formatINR(s.debits) : '…'}</Figure>
+          <Figure label="Closing balance">{s ? formatINR(s.closing) : '…'}</Figure>
         </SimpleGrid>
         <div className={paper ? 'no-print' : undefined}>
           <DataTable

@@ -12,11 +12,11 @@ import { StatusBadge } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { currentMonthRange, formatAmount, formatCount, formatDate, formatDateTime, localDay } from '../../lib/format';
-import { SummaryCard, SummaryCards } from '../../components/summary-card';
+import { TotalCards, type Total } from '../../components/summary-card';
 import { PayPayoutModal } from './pay-payout-modal';
 import { PayoutFilters } from './payout-filters';
 import {
-  failedPayoutIds, PAGE_SIZE, payBulkChunk, payoutsCsvInput, payoutsQuery, selectionOf, type PayoutFilters as Filters, type PayoutRow,
+  failedPayoutIds, PAGE_SIZE, payBulkChunk, payoutsCsvInput, payoutsQuery, selectionOf, type PayoutFilters as Filters, type PayoutRow, type PayoutsView,
 } from './payouts.api';
 import { BulkBar, BulkRunModal, useBulkRun } from '../../components/bulk';
 import { useSelection } from '../../components/use-selection';
@@ -39,6 +39,13 @@ const URL_FILTERS: Filters = { ...currentMonthRange(), userName: '', status: '',
 const SORTS = new Set<string>(PAYOUT_SORTS.flatMap((k) => [k, `-${k}`]));
 
 /** The address's filters, with an unknown status or order read as the default. */
+const TOTALS: Total<PayoutsView>[] = [
+  { label: 'Total Payouts', value: (p) => formatCount(p.totals.count), icon: IconListNumbers, color: 'indigo' },
+  { label: 'Total Amount', value: (p) => formatAmount(p.totals.amount), icon: IconCurrencyRupee, color: 'grape' },
+  { label: 'Successful', value: (p) => formatCount(p.totals.successful), icon: IconCircleCheck, color: 'teal' },
+  { label: 'Failed', value: (p) => formatCount(p.totals.failed), icon: IconCircleX, color: 'red' },
+];
+
 const known = (f: Filters): Filters => ({
   ...f,
   status: f.status === 'Success' || f.status === 'Failure' || f.status === 'Reversed' ? f.status : '',
@@ -149,12 +156,7 @@ export default function PayoutsPage() {
       failure={payouts.isError ? `${searched ? 'Failed to search payouts' : 'Failed to load payouts'}: ${payouts.error.message}` : null}
       summary={
         <>
-          <SummaryCards cols={{ base: 1, xs: 2, lg: 4 }}>
-            <SummaryCard label="Total Payouts" value={shown ? formatCount(shown.totals.count) : null} icon={IconListNumbers} color="indigo" />
-            <SummaryCard label="Total Amount" value={shown ? formatAmount(shown.totals.amount) : null} icon={IconCurrencyRupee} color="grape" />
-            <SummaryCard label="Successful" value={shown ? formatCount(shown.totals.successful) : null} icon={IconCircleCheck} color="teal" />
-            <SummaryCard label="Failed" value={shown ? formatCount(shown.totals.failed) : null} icon={IconCircleX} color="red" />
-          </SummaryCards>
+          <TotalCards data={shown} totals={TOTALS} cols={{ base: 1, xs: 2, lg: 4 }} />
           {shown && shown.daily.length > 0 && (
             <Paper withBorder radius="md" p="md">
               <Text fw={600} mb="sm">

@@ -1,11 +1,11 @@
 import { Group, Select, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCoinRupee, IconReceiptTax, IconUsers } from '@tabler/icons-react';
-import { QUARTERS, taxApi, type TdsMemberRow } from '../../../contract/tax';
+import { QUARTERS, taxApi, type TdsMemberRow, type TdsReport } from '../../../contract/tax';
 import type { Column } from '../../components/data-table';
 import { csvFile, ListPage } from '../../components/list-page';
 import { PrintButton } from '../../components/print-button';
 import { StatusBadge } from '../../components/status-badge';
-import { SummaryCard, SummaryCards } from '../../components/summary-card';
+import { TotalCards, type Total } from '../../components/summary-card';
 import { TruncatedText } from '../../components/truncated-text';
 import { useResource } from '../../components/use-resource';
 import { errorMessage } from '../../lib/api-client';
@@ -44,6 +44,13 @@ const COLUMNS: Column<TdsMemberRow>[] = [
 ];
 
 /** The address's year and quarter, a hand-edited one read as this quarter. */
+const TOTALS: Total<TdsReport>[] = [
+  { label: 'Amount Paid', value: (r) => formatINR(r.summary.gross), icon: IconCoinRupee, color: 'teal' },
+  { label: 'TDS Deducted', value: (r) => formatINR(r.summary.tds), icon: IconReceiptTax, color: 'grape' },
+  { label: 'Of Which Without PAN (206AA)', value: (r) => formatINR(r.summary.tdsWithoutPan), icon: IconAlertTriangle, color: 'orange' },
+  { label: 'Members', value: (r) => formatCount(r.summary.members), icon: IconUsers, color: 'indigo' },
+];
+
 const read = (f: typeof DEFAULTS): typeof DEFAULTS => ({
   year: String(Number(f.year) || NOW.year),
   quarter: String(Math.min(4, Math.max(1, Number(f.quarter) || NOW.quarter))),
@@ -85,14 +92,7 @@ export default function TdsReportPage() {
         </Group>
       }
       failure={report.list.isError ? errorMessage(report.list.error, 'Failed to load the TDS report. Please try again.') : null}
-      summary={
-        <SummaryCards cols={{ base: 1, sm: 2, lg: 4 }}>
-          <SummaryCard label="Amount Paid" value={data ? formatINR(data.summary.gross) : null} icon={IconCoinRupee} color="teal" />
-          <SummaryCard label="TDS Deducted" value={data ? formatINR(data.summary.tds) : null} icon={IconReceiptTax} color="grape" />
-          <SummaryCard label="Of Which Without PAN (206AA)" value={data ? formatINR(data.summary.tdsWithoutPan) : null} icon={IconAlertTriangle} color="orange" />
-          <SummaryCard label="Members" value={data ? formatCount(data.summary.members) : null} icon={IconUsers} color="indigo" />
-        </SummaryCards>
-      }
+      summary={<TotalCards data={data} totals={TOTALS} cols={{ base: 1, sm: 2, lg: 4 }} />}
       caption={data ? `TDS per member, ${data.summary.label} (${data.summary.from} – ${data.summary.to})` : 'TDS per member'}
       columns={COLUMNS}
       rowKey={(r) => r.userId}
