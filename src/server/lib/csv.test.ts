@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { indiaTimestamp, sendCsv } from './csv';
+import { CSV_BATCH, indiaTimestamp, keysetBatches, sendCsv } from './csv';
 
 async function csvOf(rows: (string | number | Date | null)[][]): Promise<string> {
   const app = Fastify();
@@ -33,5 +33,27 @@ describe('CSV times are India time with their offset (issue 24 item 6)', () => {
       "-10.00,'-2+3+cmd|x",
       '',
     ]);
+  });
+});
+
+describe('keysetBatches', () => {
+  it('reads batches of CSV_BATCH after the last key of a full batch, and stops after a shorter one', async () => {
+    const ids = Array.from({ length: CSV_BATCH + 2 }, (_, i) => i + 1);
+    const asked: (number | null)[] = [];
+    const next = keysetBatches({
+      read: async (afterId: number | null, limit) => {
+        asked.push(afterId);
+        return ids.filter((id) => id > (afterId ?? 0)).slice(0, limit).map((id) => ({ id }));
+      },
+      cells: (row) => [row.id],
+      key: (row) => row.id,
+    });
+    const first = await next(null);
+    expect(first.rows).toHaveLength(CSV_BATCH);
+    expect(first.cursor).toBe(CSV_BATCH);
+    const second = await next(first.cursor);
+    expect(second.rows).toEqual([[CSV_BATCH + 1], [CSV_BATCH + 2]]);
+    expect(second.cursor).toBeNull();
+    expect(asked).toEqual([null, CSV_BATCH]);
   });
 });

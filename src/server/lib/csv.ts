@@ -40,6 +40,22 @@ function cell(value: CsvCell): string {
 const line = (cells: CsvCell[]) => `${cells.map(cell).join(',')}\r\n`;
 
 /**
+ * The `next` of `sendCsv` for rows read in keyset batches: `read(cursor, CSV_BATCH)` gives the rows
+ * after the cursor (null: from the start), `cells` writes one row, and a full batch's last row's
+ * `key` is where the next batch starts (a shorter batch is the last).
+ */
+export function keysetBatches<R, C>(batches: {
+  read: (cursor: C | null, limit: number) => Promise<R[]>;
+  cells: (row: R) => CsvCell[];
+  key: (row: R) => C;
+}): (cursor: C | null) => Promise<{ rows: CsvCell[][]; cursor: C | null }> {
+  return async (cursor) => {
+    const rows = await batches.read(cursor, CSV_BATCH);
+    return { rows: rows.map(batches.cells), cursor: rows.length === CSV_BATCH ? batches.key(rows[rows.length - 1]) : null };
+  };
+}
+
+/**
  * Streams a CSV: the header, then each batch as `next(cursor)` yields it, until it yields no
  * cursor. `next` gets the previous batch's cursor (null for the first batch).
  */

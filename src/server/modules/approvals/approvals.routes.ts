@@ -1,29 +1,27 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { APPROVAL_KINDS, approvalsApi, type Approval } from '../../../contract/approvals.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './approvals.service.ts';
 
 const KINDS = new Map<string, string>(APPROVAL_KINDS.map((k) => [k.value, k.label]));
 
-/** Requests as CSV, newest id first, in keyset batches that `batch(beforeId)` reads. */
-function approvalsCsv(reply: FastifyReply, filename: string, batch: (beforeId: number | null) => Promise<Approval[]>) {
+/** Requests as CSV, newest id first, in keyset batches that `read(beforeId, limit)` reads. */
+function approvalsCsv(reply: FastifyReply, filename: string, read: (beforeId: number | null, limit: number) => Promise<Approval[]>) {
   return sendCsv<number>(
     reply,
     filename,
     ['Request', 'Kind', 'Member ID', 'Member', 'Amount (INR)', 'Status', 'Maker', 'Requested At', 'Checker', 'Decided At', 'Remarks'],
-    async (beforeId) => {
-      const rows = await batch(beforeId);
-      return {
-        rows: rows.map((a) => [
-          a.id, KINDS.get(a.kind) ?? a.kind, a.userId, a.userName, a.amount.toFixed(2), a.status, a.makerName, a.createdAt,
-          a.checkerName, a.decidedAt, a.remarks,
-        ]),
-        cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].id : null,
-      };
-    },
+    keysetBatches({
+      read,
+      cells: (a) => [
+        a.id, KINDS.get(a.kind) ?? a.kind, a.userId, a.userName, a.amount.toFixed(2), a.status, a.makerName, a.createdAt,
+        a.checkerName, a.decidedAt, a.remarks,
+      ],
+      key: (a) => a.id,
+    }),
   );
 }
 
@@ -46,12 +44,12 @@ export async function approvalsRoutes(app: FastifyInstance) {
     mineCsv: async (request, reply) => {
       const ctx = contextOf(request);
       const { status } = request.query;
-      return approvalsCsv(reply, `my-requests${status ? `-${status}` : ''}.csv`, (beforeId) => service.myRequestsBatch(ctx, status, beforeId, CSV_BATCH));
+      return approvalsCsv(reply, `my-requests${status ? `-${status}` : ''}.csv`, (beforeId, limit) => service.myRequestsBatch(ctx, status, beforeId, limit));
     },
     csv: async (request, reply) => {
       const ctx = contextOf(request);
       const { status } = request.query;
-      return approvalsCsv(reply, `approvals${status ? `-${status}` : ''}.csv`, (beforeId) => service.approvalsBatch(ctx, status, beforeId, CSV_BATCH));
+      return approvalsCsv(reply, `approvals${status ? `-${status}` : ''}.csv`, (beforeId, limit) => service.approvalsBatch(ctx, status, beforeId, limit));
     },
     bulk: async (request, reply) => {
       const ctx = contextOf(request);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { auditApi } from '../../../contract/audit.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './audit.service.ts';
 
@@ -22,15 +22,11 @@ export async function auditRoutes(app: FastifyInstance) {
         reply,
         'audit-log.csv',
         ['ID', 'When', 'Actor ID', 'Actor', 'Action', 'Entity', 'Entity ID', 'Before', 'After', 'Client address'],
-        async (beforeId) => {
-          const rows = await service.auditBatch(ctx, filter, beforeId, CSV_BATCH);
-          return {
-            rows: rows.map((e) => [
-              e.id, e.createdAt, e.actorId, e.actorName, e.action, e.entity, e.entityId, json(e.before), json(e.after), e.ip,
-            ]),
-            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].id : null,
-          };
-        },
+        keysetBatches({
+          read: (beforeId, limit) => service.auditBatch(ctx, filter, beforeId, limit),
+          cells: (e) => [e.id, e.createdAt, e.actorId, e.actorName, e.action, e.entity, e.entityId, json(e.before), json(e.after), e.ip],
+          key: (e) => e.id,
+        }),
       );
     },
   });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { bankTransfersApi, RESPONSE_FILE_MAX_BYTES, WEBHOOK_SIGNATURE_HEADER } from '../../../contract/bank-transfers.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
@@ -80,10 +80,11 @@ export async function bankTransfersRoutes(app: FastifyInstance) {
       const ctx = contextOf(request);
       const batch = await service.fileBatch(ctx, request.params.id);
       const layout = service.fileLayout(request.query.template ?? batch.template, batch.id);
-      return sendCsv<number>(reply, layout.filename, layout.header, async (cursor) => {
-        const lines = await service.fileLines(ctx, batch.id, cursor ?? 0, CSV_BATCH);
-        return { rows: lines.map(layout.row), cursor: lines.length === CSV_BATCH ? lines[lines.length - 1].id : null };
-      });
+      return sendCsv<number>(reply, layout.filename, layout.header, keysetBatches({
+        read: (afterId, limit) => service.fileLines(ctx, batch.id, afterId ?? 0, limit),
+        cells: layout.row,
+        key: (line) => line.id,
+      }));
     },
     importResponse: async (request) => {
       const text = request.isMultipart() ? await readUpload(request) : request.body?.text;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { banksApi } from '../../../contract/banks.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './banks.service.ts';
 
@@ -32,15 +32,13 @@ export async function banksRoutes(app: FastifyInstance) {
         reply,
         'bank-accounts.csv',
         ['Bank ID', 'User ID', 'Member', 'Account Holder', 'Account Number', 'IFSC', 'Bank', 'Branch', 'Primary', 'Added'],
-        async (afterId) => {
-          const rows = await service.banksBatch(ctx, afterId ?? 0, CSV_BATCH);
-          return {
-            rows: rows.map((b) => [
-              b.bankId, b.userId, b.memberName, b.accountHolderName, b.accountNumber, b.ifsc, b.bank, b.branch, b.isPrimary ? 'Yes' : 'No', b.createdAt,
-            ]),
-            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].bankId : null,
-          };
-        },
+        keysetBatches({
+          read: (afterId, limit) => service.banksBatch(ctx, afterId ?? 0, limit),
+          cells: (b) => [
+            b.bankId, b.userId, b.memberName, b.accountHolderName, b.accountNumber, b.ifsc, b.bank, b.branch, b.isPrimary ? 'Yes' : 'No', b.createdAt,
+          ],
+          key: (b) => b.bankId,
+        }),
       );
     },
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { permissionsApi } from '../../../contract/access.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './permissions.service.ts';
 
@@ -24,13 +24,11 @@ export async function permissionsRoutes(app: FastifyInstance) {
     },
     csv: async (request, reply) => {
       const ctx = contextOf(request);
-      return sendCsv<number>(reply, 'permissions.csv', ['Permission ID', 'Name', 'Module', 'Description', 'Created'], async (afterId) => {
-        const rows = await service.permissionsBatch(ctx, request.query, afterId ?? 0, CSV_BATCH);
-        return {
-          rows: rows.map((p) => [p.permissionId, p.name, p.module, p.description, p.createdAt]),
-          cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].permissionId : null,
-        };
-      });
+      return sendCsv<number>(reply, 'permissions.csv', ['Permission ID', 'Name', 'Module', 'Description', 'Created'], keysetBatches({
+        read: (afterId, limit) => service.permissionsBatch(ctx, request.query, afterId ?? 0, limit),
+        cells: (p) => [p.permissionId, p.name, p.module, p.description, p.createdAt],
+        key: (p) => p.permissionId,
+      }));
     },
   });
 }

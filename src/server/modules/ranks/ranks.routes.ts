@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ranksApi } from '../../../contract/ranks.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './ranks.service.ts';
 
@@ -30,16 +30,14 @@ export async function ranksRoutes(app: FastifyInstance) {
         'ranks.csv',
         ['Rank ID', 'Name', 'Status', 'Position', 'Royalty weight', 'Minimum direct referrals', 'Minimum team size',
           'Minimum team business (INR)', 'Monthly reward (INR)', 'Created'],
-        async (afterId) => {
-          const rows = await service.ranksBatch(ctx, afterId ?? 0, CSV_BATCH);
-          return {
-            rows: rows.map((r) => [
-              r.rankId, r.name, r.status ? 'Active' : 'Inactive', r.position, r.royaltyWeight, r.minDirect, r.minTeam,
-              r.minBusiness.toFixed(2), r.monthlyReward.toFixed(2), r.createdAt,
-            ]),
-            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].rankId : null,
-          };
-        },
+        keysetBatches({
+          read: (afterId, limit) => service.ranksBatch(ctx, afterId ?? 0, limit),
+          cells: (r) => [
+            r.rankId, r.name, r.status ? 'Active' : 'Inactive', r.position, r.royaltyWeight, r.minDirect, r.minTeam,
+            r.minBusiness.toFixed(2), r.monthlyReward.toFixed(2), r.createdAt,
+          ],
+          key: (r) => r.rankId,
+        }),
       );
     },
   });

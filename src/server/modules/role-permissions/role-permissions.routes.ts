@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { rolePermissionsApi } from '../../../contract/access.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './role-permissions.service.ts';
 
@@ -33,16 +33,14 @@ export async function rolePermissionsRoutes(app: FastifyInstance) {
         reply,
         'role-permissions.csv',
         ['Role ID', 'Role', 'Permission group', 'Permission IDs', 'Permissions', 'Status', 'Created'],
-        async (afterId) => {
-          const rows = await service.rolePermissionsBatch(ctx, afterId ?? 0, CSV_BATCH);
-          return {
-            rows: rows.map((r) => [
-              r.roleId, r.roleName, r.permissionName, r.permissionIds.join(' '), r.permissionNames.join(' '), r.status ? 'Active' : 'Inactive',
-              r.createdAt,
-            ]),
-            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].roleId : null,
-          };
-        },
+        keysetBatches({
+          read: (afterId, limit) => service.rolePermissionsBatch(ctx, afterId ?? 0, limit),
+          cells: (r) => [
+            r.roleId, r.roleName, r.permissionName, r.permissionIds.join(' '), r.permissionNames.join(' '), r.status ? 'Active' : 'Inactive',
+            r.createdAt,
+          ],
+          key: (r) => r.roleId,
+        }),
       );
     },
   });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { rolesApi } from '../../../contract/access.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as service from './roles.service.ts';
 
@@ -24,13 +24,11 @@ export async function rolesRoutes(app: FastifyInstance) {
     },
     csv: async (request, reply) => {
       const ctx = contextOf(request);
-      return sendCsv<number>(reply, 'roles.csv', ['Role ID', 'Name', 'Status', 'Two-factor required', 'Created'], async (afterId) => {
-        const rows = await service.rolesBatch(ctx, request.query.q, afterId ?? 0, CSV_BATCH);
-        return {
-          rows: rows.map((r) => [r.roleId, r.name, r.status ? 'Active' : 'Inactive', r.twoFactorRequired ? 'Yes' : 'No', r.createdAt]),
-          cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].roleId : null,
-        };
-      });
+      return sendCsv<number>(reply, 'roles.csv', ['Role ID', 'Name', 'Status', 'Two-factor required', 'Created'], keysetBatches({
+        read: (afterId, limit) => service.rolesBatch(ctx, request.query.q, afterId ?? 0, limit),
+        cells: (r) => [r.roleId, r.name, r.status ? 'Active' : 'Inactive', r.twoFactorRequired ? 'Yes' : 'No', r.createdAt],
+        key: (r) => r.roleId,
+      }));
     },
   });
 }

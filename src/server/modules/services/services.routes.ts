@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { z } from 'zod';
 import { createServiceFields, SERVICE_ICON_MAX_BYTES, servicesApi, updateServiceBody } from '../../../contract/services.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { AppError, inputProblem, invalidInput } from '../../lib/errors.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import { readIcon, type IconUpload } from './service-icons.ts';
@@ -49,13 +49,11 @@ export async function servicesRoutes(app: FastifyInstance) {
         reply,
         'services.csv',
         ['Service ID', 'Service Name', 'Service Type', 'Category', 'Status', 'Icon', 'Created'],
-        async (afterId) => {
-          const rows = await service.servicesBatch(ctx, afterId ?? 0, CSV_BATCH);
-          return {
-            rows: rows.map((s) => [s.serviceId, s.serviceName, s.serviceType, s.category, s.status ? 'Active' : 'Inactive', s.serviceIcon, s.createdAt]),
-            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].serviceId : null,
-          };
-        },
+        keysetBatches({
+          read: (afterId, limit) => service.servicesBatch(ctx, afterId ?? 0, limit),
+          cells: (s) => [s.serviceId, s.serviceName, s.serviceType, s.category, s.status ? 'Active' : 'Inactive', s.serviceIcon, s.createdAt],
+          key: (s) => s.serviceId,
+        }),
       );
     },
     create: async (request) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { usersApi } from '../../../contract/users.ts';
 import { contextOf } from '../../lib/context.ts';
-import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../lib/csv.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { AppError } from '../../lib/errors.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
@@ -63,16 +63,14 @@ export async function usersRoutes(app: FastifyInstance) {
         reply,
         'users.csv',
         ['User ID', 'Full Name', 'Email', 'Phone', 'Level', 'Rank', 'Referred By', 'Referral Code', 'Status', 'State', 'Joined'],
-        async (afterId) => {
-          const rows = await service.membersBatch(ctx, request.query, afterId ?? 0, CSV_BATCH);
-          return {
-            rows: rows.map((u) => [
-              u.userId, u.fullName, u.email, u.phone, u.level, u.rank, u.referrerName ?? u.referredBy, u.referralCode,
-              u.status ? 'Active' : 'Inactive', u.state, u.createdAt,
-            ]),
-            cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].userId : null,
-          };
-        },
+        keysetBatches({
+          read: (afterId, limit) => service.membersBatch(ctx, request.query, afterId ?? 0, limit),
+          cells: (u) => [
+            u.userId, u.fullName, u.email, u.phone, u.level, u.rank, u.referrerName ?? u.referredBy, u.referralCode,
+            u.status ? 'Active' : 'Inactive', u.state, u.createdAt,
+          ],
+          key: (u) => u.userId,
+        }),
       );
     },
   });

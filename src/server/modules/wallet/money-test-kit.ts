@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Database } from '../../db/client.ts';
-import { bearer, plainAccount, type TestContext } from '../../test/harness.ts';
+import { bearer, plainAccount, signedInApp, type TestContext } from '../../test/harness.ts';
 import { moneyInvariantViolations } from '../../lib/money-invariants.ts';
 import { insertUser } from '../users/users.repository.ts';
 
@@ -37,4 +37,19 @@ export function moneyInvariantsAfterEach(database: () => Database) {
   afterEach(async () => {
     expect(await moneyInvariantViolations(database())).toEqual([]);
   });
+}
+
+/**
+ * A money test file's server: signed in as the administrator (`signedInApp(options)`) before the
+ * file's first test, closed after its last, the money invariants checked after every test. Its
+ * fields (`t`, `token`, `headers`, `call`) are read inside the tests, once the server is up.
+ */
+export function moneyTestApp(options: Parameters<typeof signedInApp>[0] = {}) {
+  const suite = {} as Awaited<ReturnType<typeof signedInApp>>;
+  beforeAll(async () => {
+    Object.assign(suite, await signedInApp(options));
+  });
+  afterAll(() => suite.t.close());
+  moneyInvariantsAfterEach(() => suite.t.database);
+  return suite;
 }

@@ -1,35 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bookHistory } from '../../db/books.ts';
 import { indiaTimestamp } from '../../lib/csv.ts';
-import { bearer, signedInApp, type TestContext } from '../../test/harness.ts';
-import { balanceOf, moneyHeaders, moneyInvariantsAfterEach, newMember } from './money-test-kit.ts';
+import { bearer } from '../../test/harness.ts';
+import { balanceOf, moneyHeaders, moneyTestApp, newMember } from './money-test-kit.ts';
 
-let t: TestContext;
-let token: string;
-beforeAll(async () => {
-  // 20: the seeded database ranks.test.ts, wallet.test.ts and others use, made once per run (seeded-templates.ts).
-  ({ t, token } = await signedInApp({ members: 20 }));
-});
-afterAll(() => t.close());
-moneyInvariantsAfterEach(() => t.database);
+// 20: the seeded database ranks.test.ts, wallet.test.ts and others use, made once per run (seeded-templates.ts).
+const suite = moneyTestApp({ members: 20 });
 
-const get = (url: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+const get = (url: string) => suite.t.app.inject({ method: 'GET', url, headers: bearer(suite.token) });
 
 /** Wallet rows written straight into the ledger (with the balance they add up to), at chosen times. */
 async function walletRows(userId: number, rows: { kind: 'wallet_recharge' | 'wallet_withdrawal'; paise: number; at: string }[]) {
-  await t.database.query(
+  await suite.t.database.query(
     `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id)
      select $1, r.kind, r.paise, 'test', r.at::timestamptz, nextval(pg_get_serial_sequence('transfers', 'id')) from jsonb_to_recordset($2::jsonb) as r(kind text, paise int8, at text)`,
     [userId, JSON.stringify(rows)],
   );
-  await bookHistory(t.database.db);
-  await t.database.query(
+  await bookHistory(suite.t.database.db);
+  await suite.t.database.query(
     'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [userId]);
 }
 
 describe('finding 8: the wallet CSV export pages by key', () => {
   it('returns every wallet row exactly once, newest first, across batch boundaries, when rows share a millisecond', async () => {
-    const userId = await newMember(t.database, 'Export Person');
+    const userId = await newMember(suite.t.database, 'Export Person');
     // 2,600 rows over 3 batches of 1,000: many share one timestamp, and many differ only in the
     // microseconds within one millisecond, so a cursor kept at millisecond precision skips or repeats.
     const rows = Array.from({ length: 2600 }, (_, i) => ({
@@ -41,7 +35,7 @@ describe('finding 8: the wallet CSV export pages by key', () => {
     const res = await get('/api/users/walletHistory.csv');
     expect(res.statusCode).toBe(200);
     const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n').slice(1);
-    const expected = await t.database.query<{ id: string; kind: string; created_at: Date | string }>(
+    const expected = await suite.t.database.query<{ id: string; kind: string; created_at: Date | string }>(
       `select l.id::text as id, l.kind, l.created_at from ledger_entries l
         where l.kind in ('wallet_recharge', 'wallet_withdrawal') order by l.created_at desc, l.id desc`);
     expect(expected.length).toBeGreaterThan(2600);
@@ -53,18 +47,18 @@ describe('finding 8: the wallet CSV export pages by key', () => {
 
 describe('finding 10: walletHistory?transactionType=wallet_recharge&userId=X', () => {
   it("lists only that member's wallet transactions, with their count as the total; without userId, everyone's", async () => {
-    const mine = await newMember(t.database, 'Filter Mine');
-    const other = await newMember(t.database, 'Filter Other');
+    const mine = await newMember(suite.t.database, 'Filter Mine');
+    const other = await newMember(suite.t.database, 'Filter Other');
     await walletRows(mine, [
       { kind: 'wallet_recharge', paise: 5000, at: '2024-05-01 09:00+00' },
       { kind: 'wallet_withdrawal', paise: -2000, at: '2024-05-02 09:00+00' },
     ]);
     await walletRows(other, [{ kind: 'wallet_recharge', paise: 7000, at: '2024-05-03 09:00+00' }]);
     // A membership fee is a ledger row of the member, but not a wallet transaction.
-    await t.database.query(
+    await suite.t.database.query(
       `insert into ledger_entries (user_id, kind, amount_paise, description, transfer_id) values ($1, 'membership_fee', -1000, 'fee', nextval(pg_get_serial_sequence('transfers', 'id')))`, [mine]);
-    await bookHistory(t.database.db);
-    await t.database.query('update users set balance_paise = balance_paise - 1000 where user_id = $1', [mine]);
+    await bookHistory(suite.t.database.db);
+    await suite.t.database.query('update users set balance_paise = balance_paise - 1000 where user_id = $1', [mine]);
 
     const res = await get(`/api/users/walletHistory?transactionType=wallet_recharge&userId=${mine}`);
     expect(res.statusCode).toBe(200);
@@ -73,7 +67,7 @@ describe('finding 10: walletHistory?transactionType=wallet_recharge&userId=X', (
       .toEqual([[mine, 'wallet_withdrawal', 20], [mine, 'wallet_recharge', 50]]);
 
     const all = (await get('/api/users/walletHistory?transactionType=wallet_recharge&limit=500')).json();
-    const [count] = await t.database.query<{ n: number }>(
+    const [count] = await suite.t.database.query<{ n: number }>(
       `select count(*)::int as n from ledger_entries where kind in ('wallet_recharge', 'wallet_withdrawal')`);
     expect(all.total).toBe(count.n);
     expect(new Set(all.data.map((r: { userId: number }) => r.userId))).toContain(other);
@@ -84,13 +78,13 @@ describe('finding 10: walletHistory?transactionType=wallet_recharge&userId=X', (
 
 describe('finding 10: money amounts are JSON numbers', () => {
   it('refuses true and "100" as an amount on every money route, and writes nothing', async () => {
-    const userId = await newMember(t.database, 'Amount Person');
-    const [payout] = await t.database.query<{ id: number }>(
+    const userId = await newMember(suite.t.database, 'Amount Person');
+    const [payout] = await suite.t.database.query<{ id: number }>(
       `insert into daily_payouts (user_id, payout_date, amount_paise, status) values ($1, date '2021-06-01', 10000, 'Failure') returning id`,
       [userId]);
     const send = (url: string, payload: Record<string, unknown>) =>
-      t.app.inject({ method: 'POST', url, headers: { ...moneyHeaders(token), 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
-    const before = await t.database.query<{ n: number }>('select count(*)::int as n from ledger_entries');
+      suite.t.app.inject({ method: 'POST', url, headers: { ...moneyHeaders(suite.token), 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const before = await suite.t.database.query<{ n: number }>('select count(*)::int as n from ledger_entries');
     for (const amount of [true, '100', '1e2', null]) {
       for (const [url, body] of [
         ['/api/wallets/userWalletRecharge', { userId, amount, transactionType: 'wallet_recharge' }],
@@ -102,13 +96,13 @@ describe('finding 10: money amounts are JSON numbers', () => {
           .toEqual({ url, amount, status: 400, message: 'Amount must be a number' });
       }
     }
-    expect(await t.database.query<{ n: number }>('select count(*)::int as n from ledger_entries')).toEqual(before);
-    expect(await t.database.query('select id from withdrawal_requests where user_id = $1', [userId])).toEqual([]);
-    expect(await balanceOf(t.database, userId)).toBe(0);
+    expect(await suite.t.database.query<{ n: number }>('select count(*)::int as n from ledger_entries')).toEqual(before);
+    expect(await suite.t.database.query('select id from withdrawal_requests where user_id = $1', [userId])).toEqual([]);
+    expect(await balanceOf(suite.t.database, userId)).toBe(0);
     // A real number still goes through.
     const ok = await send('/api/wallets/userWalletRecharge', { userId, amount: 100, transactionType: 'wallet_recharge' });
     expect(ok.statusCode).toBe(200);
-    expect(await balanceOf(t.database, userId)).toBe(10000);
+    expect(await balanceOf(suite.t.database, userId)).toBe(10000);
   });
 });
 
@@ -126,8 +120,8 @@ describe('issue 15 item 1: the wallet list filters and sorts on the server', () 
   };
 
   beforeAll(async () => {
-    asha = await newMember(t.database, 'Filter Asha');
-    bala = await newMember(t.database, 'Filter Bala');
+    asha = await newMember(suite.t.database, 'Filter Asha');
+    bala = await newMember(suite.t.database, 'Filter Bala');
     // Rows 1–6 in id order; row 4 is 2 June in India but 1 June in UTC.
     const rows: [number, 'wallet_recharge' | 'wallet_withdrawal', number, string][] = [
       [asha, 'wallet_recharge', 10000, '2021-06-01 10:00+05:30'],
@@ -139,14 +133,14 @@ describe('issue 15 item 1: the wallet list filters and sorts on the server', () 
     ];
     ids = [];
     for (const [userId, kind, paise, at] of rows) {
-      const [row] = await t.database.query<{ id: number }>(
+      const [row] = await suite.t.database.query<{ id: number }>(
         `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id) values ($1, $2, $3, 'filters', $4::timestamptz, nextval(pg_get_serial_sequence('transfers', 'id'))) returning id`,
         [userId, kind, paise, at]);
       ids.push(Number(row.id));
     }
-    await bookHistory(t.database.db);
+    await bookHistory(suite.t.database.db);
     for (const userId of [asha, bala]) {
-      await t.database.query(
+      await suite.t.database.query(
         'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [userId]);
     }
   });
@@ -192,7 +186,7 @@ describe('issue 15 item 1: the wallet list filters and sorts on the server', () 
       let cursor = null;
       do {
         const batch: Awaited<ReturnType<typeof walletTransactionsBatch>> = await walletTransactionsBatch(
-          t.database, { fromDate: '2021-06-01', toDate: '2021-06-04', sort }, cursor, 2);
+          suite.t.database, { fromDate: '2021-06-01', toDate: '2021-06-04', sort }, cursor, 2);
         seen.push(...batch.rows.map((r) => ids.indexOf(r.id) + 1));
         cursor = batch.next;
       } while (cursor);
@@ -229,7 +223,7 @@ describe('issue 24: the wallet list filters every kind the ledger has', () => {
   };
 
   beforeAll(async () => {
-    member = await newMember(t.database, 'Kinds Person');
+    member = await newMember(suite.t.database, 'Kinds Person');
     // 1–5 in id order: a payout, its TDS, level income, the payout's reversal (a debit of the same kind), a recharge.
     const rows: [string, number, string][] = [
       ['daily_payout', 1000, '2021-09-01 10:00+05:30'],
@@ -240,13 +234,13 @@ describe('issue 24: the wallet list filters every kind the ledger has', () => {
     ];
     ids = [];
     for (const [kind, paise, at] of rows) {
-      const [row] = await t.database.query<{ id: number }>(
+      const [row] = await suite.t.database.query<{ id: number }>(
         `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id) values ($1, $2, $3, 'kinds', $4::timestamptz, nextval(pg_get_serial_sequence('transfers', 'id'))) returning id`,
         [member, kind, paise, at]);
       ids.push(Number(row.id));
     }
-    await bookHistory(t.database.db);
-    await t.database.query(
+    await bookHistory(suite.t.database.db);
+    await suite.t.database.query(
       'update users set balance_paise = (select sum(amount_paise) from ledger_entries where user_id = $1) where user_id = $1', [member]);
   });
 
@@ -259,12 +253,12 @@ describe('issue 24: the wallet list filters every kind the ledger has', () => {
   });
 
   it('sorts and bounds another kind by the amount as shown, and exports it with its sign', async () => {
-    const [recharge] = await t.database.query<{ id: number }>(
+    const [recharge] = await suite.t.database.query<{ id: number }>(
       `insert into ledger_entries (user_id, kind, amount_paise, description, created_at, transfer_id) values ($1, 'daily_payout', 300, 'kinds', '2021-09-05 10:00+05:30', nextval(pg_get_serial_sequence('transfers', 'id'))) returning id`,
       [member]);
-    await bookHistory(t.database.db);
+    await bookHistory(suite.t.database.db);
     ids.push(Number(recharge.id));
-    await t.database.query('update users set balance_paise = balance_paise + 300 where user_id = $1', [member]);
+    await suite.t.database.query('update users set balance_paise = balance_paise + 300 where user_id = $1', [member]);
     expect((await list('type=daily_payout&sort=amount')).rows.map((r) => r[0])).toEqual([6, 1, 4]);
     expect((await list('type=daily_payout&sort=-amount')).rows.map((r) => r[0])).toEqual([4, 1, 6]);
     expect((await list('type=daily_payout&minAmount=5')).rows.map((r) => r[0])).toEqual([4, 1]);

@@ -5,25 +5,20 @@ import { decideWithdrawal, rechargeOrWithdraw } from './wallet.service.ts';
 
 /** The wallet's movements (docs/structure.md, "A money movement"): a credit, a debit, a withdrawal request approved. */
 
-export const walletRecharge = defineMovement({
-  kind: 'wallet_recharge',
-  input: rechargeBody,
-  fourEyes: {
-    holds: 'summed', dailyLimit: 'credit',
-    rule: 'Waits when what the maker moved to and from the member today passes the approval threshold; counts against the maker\u2019s daily credit limit',
-  },
-  execute: (tx, money, body) => rechargeOrWithdraw(tx, money, body),
-});
+/** A credit or a debit by an operator: one body, one function; only the daily limit it counts against differs. */
+const operatorMovement = <K extends 'wallet_recharge' | 'wallet_withdrawal'>(kind: K, dailyLimit: 'credit' | 'debit') =>
+  defineMovement({
+    kind,
+    input: rechargeBody,
+    fourEyes: {
+      holds: 'summed', dailyLimit,
+      rule: `Waits when what the maker moved to and from the member today passes the approval threshold; counts against the maker\u2019s daily ${dailyLimit} limit`,
+    },
+    execute: (tx, money, body) => rechargeOrWithdraw(tx, money, body),
+  });
 
-export const walletWithdrawal = defineMovement({
-  kind: 'wallet_withdrawal',
-  input: rechargeBody,
-  fourEyes: {
-    holds: 'summed', dailyLimit: 'debit',
-    rule: 'Waits when what the maker moved to and from the member today passes the approval threshold; counts against the maker\u2019s daily debit limit',
-  },
-  execute: (tx, money, body) => rechargeOrWithdraw(tx, money, body),
-});
+export const walletRecharge = operatorMovement('wallet_recharge', 'credit');
+export const walletWithdrawal = operatorMovement('wallet_withdrawal', 'debit');
 
 /** The approval of a member's withdrawal request: the stored decision names its request. */
 export const withdrawalApproval = defineMovement({

@@ -4,7 +4,7 @@ import { contextOf } from '../../../lib/context.ts';
 import { idempotent } from '../../../lib/idempotency.ts';
 import { registerEndpoints } from '../../../lib/routes.ts';
 import { moneyContext } from '../../../lib/money/movement.ts';
-import { CSV_BATCH, sendCsv } from '../../../lib/csv.ts';
+import { keysetBatches, sendCsv } from '../../../lib/csv.ts';
 import { afterReversal, kindLabel, RerunNeedsApproval, runChunkSize, stopRuns } from './engine.ts';
 import { memberRecovery } from './recovery.ts';
 import { reverseRun } from './reversal.ts';
@@ -34,16 +34,14 @@ export async function runsRoutes(app: FastifyInstance) {
     get: async (request) => ({ success: true as const, data: await service.getRun(contextOf(request), request.params.id) }),
     csv: async (request, reply) => {
       const ctx = contextOf(request);
-      return sendCsv<number>(reply, 'income-runs.csv', RUNS_CSV_HEADER, async (before) => {
-        const rows = await service.runsBatch(ctx, request.query, before, CSV_BATCH);
-        return {
-          rows: rows.map((r) => [r.runId, kindLabel(r.kind), r.periodStart, r.periodEnd, r.status, r.totals.paid, r.totals.failed,
-            r.totals.gross.toFixed(2), r.totals.tds.toFixed(2), r.totals.adminCharge.toFixed(2), r.totals.net.toFixed(2),
-            r.startedByName ?? (r.startedBy === null ? 'Schedule' : null), istCsv(r.startedAt), istCsv(r.finishedAt),
-            r.reversedByName, istCsv(r.reversedAt)]),
-          cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].runId : null,
-        };
-      });
+      return sendCsv<number>(reply, 'income-runs.csv', RUNS_CSV_HEADER, keysetBatches({
+        read: (before, limit) => service.runsBatch(ctx, request.query, before, limit),
+        cells: (r) => [r.runId, kindLabel(r.kind), r.periodStart, r.periodEnd, r.status, r.totals.paid, r.totals.failed,
+          r.totals.gross.toFixed(2), r.totals.tds.toFixed(2), r.totals.adminCharge.toFixed(2), r.totals.net.toFixed(2),
+          r.startedByName ?? (r.startedBy === null ? 'Schedule' : null), istCsv(r.startedAt), istCsv(r.finishedAt),
+          r.reversedByName, istCsv(r.reversedAt)],
+        key: (r) => r.runId,
+      }));
     },
     lines: async (request) => {
       const { page, limit } = request.query;
@@ -51,14 +49,12 @@ export async function runsRoutes(app: FastifyInstance) {
     },
     linesCsv: async (request, reply) => {
       const { run, next } = await service.runLinesExport(contextOf(request), request.params.id);
-      return sendCsv<number>(reply, `run-${run.runId}-lines.csv`, LINES_CSV_HEADER, async (after) => {
-        const rows = await next(after ?? 0, CSV_BATCH);
-        return {
-          rows: rows.map((l) => [l.userId, l.userName, l.status, l.gross.toFixed(2), l.tds.toFixed(2), l.adminCharge.toFixed(2),
-            l.net.toFixed(2), l.reason, l.paidNowByName, l.reversedStatus]),
-          cursor: rows.length === CSV_BATCH ? rows[rows.length - 1].userId : null,
-        };
-      });
+      return sendCsv<number>(reply, `run-${run.runId}-lines.csv`, LINES_CSV_HEADER, keysetBatches({
+        read: (after, limit) => next(after ?? 0, limit),
+        cells: (l) => [l.userId, l.userName, l.status, l.gross.toFixed(2), l.tds.toFixed(2), l.adminCharge.toFixed(2),
+          l.net.toFixed(2), l.reason, l.paidNowByName, l.reversedStatus],
+        key: (l) => l.userId,
+      }));
     },
     reversalPreview: async (request) => ({ success: true as const, data: await service.reversalPreview(contextOf(request), request.params.id) }),
     preview: async (request) => ({ success: true as const, data: await service.preview(contextOf(request), request.body) }),
