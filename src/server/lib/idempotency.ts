@@ -78,6 +78,7 @@ export async function idempotent<T>(
       await refuseKeylessDuplicate(tx, ctx, request);
       const done = await work(tx);
       await audit(tx, ctx, done.audit);
+      await done.lastly?.(tx);
       return done;
     });
     result.afterCommit?.();
@@ -115,6 +116,7 @@ export async function idempotent<T>(
         )
         update idempotency_keys set status_code = ${result.status}, response = ${JSON.stringify(result.body)}::jsonb
          where actor_id = ${actorId} and key = ${key}`);
+      await result.lastly?.(tx);
       return { result };
     });
   } catch (err) {

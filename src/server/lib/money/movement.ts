@@ -55,6 +55,13 @@ interface Outcome<S, B> {
   audit: AuditEntry;
   /** Work the movement leaves to the background once it has committed (a long reversal's next ranges). */
   afterCommit?: () => void;
+  /**
+   * The movement's last statement, which whoever commits the movement runs after everything else
+   * it writes (the audit row, the idempotency answer): the maker's daily counter, one row that
+   * every movement of that operator locks until the commit, so it is held as briefly as can be.
+   * It may still refuse (throw), and then nothing of the movement is kept.
+   */
+  lastly?: (tx: Db) => Promise<void>;
 }
 
 /** A movement that was done (or filed for a checker): `T` is the endpoint's reply. */

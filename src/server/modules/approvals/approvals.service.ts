@@ -151,6 +151,7 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
   const moved = await replay(tx, money, claimed.kind, claimed.payload, ctx);
   // A movement refuses by throwing (everything rolls back, the request stays pending).
   if (isRefused(moved)) throw new AppError(moved.status, moved.body.message);
+  await moved.lastly?.(tx);
   await audit(tx, ctx, moved.audit);
   const result = moved.body;
   await repo.recordResult(tx, id, result.data);

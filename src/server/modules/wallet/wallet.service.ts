@@ -160,9 +160,10 @@ export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: Rech
     actorId: money.actorId,
     approvalId: money.approvalId,
   });
-  await countDailyCredit(tx, money, paise, recharge ? 'credit' : 'debit');
   return {
     status: 200,
+    // The maker's counter is counted last, just before the commit (a row all their movements lock).
+    lastly: (t) => countDailyCredit(t, money, paise, recharge ? 'credit' : 'debit'),
     body: {
       success: true,
       message: recharge ? 'Wallet recharged successfully' : 'Wallet withdrawal completed successfully',
