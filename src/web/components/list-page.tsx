@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Loader, Stack, Text, TextInput, Title, type MantineSpacing } from '@mantine/core';
+import { Button, Group, Loader, Stack, Text, TextInput, type MantineSpacing } from '@mantine/core';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import type { CallInput, Endpoint } from '../../contract/endpoint';
 import { ConfirmDialog } from './confirm-dialog';
@@ -8,6 +8,7 @@ import { DataTable, type Column, type TableSelect } from './data-table';
 import { ErrorAlert } from './error-alert';
 import { SuccessBanner } from './success-banner';
 import type { Resource } from './use-resource';
+import { PageTitle } from './page-title';
 
 /** The export of the filtered list: the header's Download CSV (see `csvFile`). */
 export interface CsvFile {
@@ -92,12 +93,7 @@ export function ListPage<Row, Id extends string | number = string | number>(prop
     <Stack gap={props.gap ?? 'lg'}>
       {props.title !== undefined && (
         <Group justify="space-between" align={props.subtitle ? 'flex-start' : 'center'}>
-          <div>
-            <Title order={1} size="h2">
-              {props.title}
-            </Title>
-            {props.subtitle && <Text c="dimmed">{props.subtitle}</Text>}
-          </div>
+          <PageTitle title={props.title} subtitle={props.subtitle} />
           {csv || props.actions ? (
             <Group gap="sm" className="no-print">
               {csv && <CsvButton endpoint={csv.endpoint} input={csv.input} filename={csv.filename} disabled={csv.disabled} onError={setDownloadError} />}

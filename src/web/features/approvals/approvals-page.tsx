@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, SegmentedControl, Stack, Tabs, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, SegmentedControl, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { APPROVAL_SORTS, APPROVAL_STATUSES, approvalsApi, type Approval, type ApprovalsQuery, type ApprovalStatus } from '../../../contract/approvals';
@@ -20,6 +20,7 @@ import { STATUS_LABELS, STATUS_TONES } from './approval-status';
 import { BulkDecisionModal } from './bulk-decision-modal';
 import { DecisionModal } from './decision-modal';
 import { MyRequests } from './my-requests';
+import { PageTitle } from '../../components/page-title';
 
 /**
  * View, status and order kept in the address (`?status=rejected&sort=-amount&page=2`,
@@ -54,16 +55,12 @@ export default function ApprovalsPage() {
 
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1} size="h2">
-          {canDecide ? 'Approvals' : 'My requests'}
-        </Title>
-        <Text c="dimmed">
-          {canDecide
-            ? 'Money movements above the approval threshold wait here for a second operator'
-            : 'The requests you asked for, and what the approving operator decided'}
-        </Text>
-      </div>
+      <PageTitle
+        title={canDecide ? 'Approvals' : 'My requests'}
+        subtitle={canDecide
+          ? 'Money movements above the approval threshold wait here for a second operator'
+          : 'The requests you asked for, and what the approving operator decided'}
+      />
       {canDecide && (
         <Tabs value={view} onChange={(value) => state.setFilters({ view: value === 'mine' ? 'mine' : 'queue', status: '' })}>
           <Tabs.List>

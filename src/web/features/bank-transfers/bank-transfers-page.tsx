@@ -18,6 +18,7 @@ import { SummaryCard } from '../../components/summary-card';
 import { TruncatedText } from '../../components/truncated-text';
 import { formatCount, formatDateTime, formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
+import { PageTitle } from '../../components/page-title';
 import {
   bankTransfersApi, BATCHES_PAGE_SIZE, batchesQuery, batchQuery, gatherableQuery, inTransitQuery, LINES_PAGE_SIZE, linesQuery,
   useCancelBatch, useGather, useImportResponse, useRequestRelease,
@@ -210,10 +211,7 @@ export default function BankTransfersPage() {
   return (
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start">
-        <div>
-          <Title order={1} size="h2">Bank Transfers</Title>
-          <Text c="dimmed">Approved withdrawals sent to members&apos; banks in batches, released by a second operator</Text>
-        </div>
+        <PageTitle title="Bank Transfers" subtitle="Approved withdrawals sent to members' banks in batches, released by a second operator" />
         <Group>
           <FileButton onChange={doImport} accept=".csv,text/csv,text/plain">
             {(props) => (

@@ -20,6 +20,7 @@ import { ActivateMembershipButton, MembershipCard } from '../income/activation.a
 import { RecoveryOwed } from '../income/runs.api';
 import { MemberPanCard } from '../tax/tax.api';
 import { MemberSection } from './member-sections';
+import { PageTitle } from '../../components/page-title';
 
 /** /users/:userId — one member: profile, the chain of referrers above, and the genealogy below. */
 export default function MemberPage() {
@@ -74,12 +75,7 @@ function Member({ userId }: { userId: number }) {
   const m = member.data;
   return (
     <>
-      <div>
-        <Title order={1} size="h2">
-          {m.fullName}
-        </Title>
-        <Text c="dimmed">{`Member #${m.userId} · their profile, money, upline and downline network`}</Text>
-      </div>
+      <PageTitle title={m.fullName} subtitle={`Member #${m.userId} · their profile, money, upline and downline network`} />
       <MemberSummary member={m} />
       <div className="no-print">
         <MemberPanCard userId={m.userId} onFiled={setAwaitingApproval} />

@@ -1,10 +1,10 @@
-import { Badge, Group, Stack, Text } from '@mantine/core';
+import { Badge, Stack, Text } from '@mantine/core';
 import { IconEdit, IconLogout, IconMailForward, IconUserCheck, IconUserCog, IconUserOff } from '@tabler/icons-react';
 import type { StaffMember } from '../../../contract/staff';
 import type { Column } from '../../components/data-table';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { ActiveBadge, StatusBadge } from '../../components/status-badge';
-import { TruncatedText } from '../../components/truncated-text';
+import { TruncatedText, TruncatedTextWith } from '../../components/truncated-text';
 import { formatDateTime } from '../../lib/format';
 
 export interface StaffActions {
@@ -34,10 +34,9 @@ export function staffColumns(offset: number, a: StaffActions): Column<StaffMembe
     {
       header: 'Name',
       cell: (m) => (
-        <Group gap="xs" wrap="nowrap">
-          <TruncatedText fw={500} maxWidth={220}>{m.fullName}</TruncatedText>
-          {m.userId === a.selfId && <Badge tt="none" variant="outline" size="sm">You</Badge>}
-        </Group>
+        <TruncatedTextWith fw={500} maxWidth={220} beside={m.userId === a.selfId && <Badge tt="none" variant="outline" size="sm">You</Badge>}>
+          {m.fullName}
+        </TruncatedTextWith>
       ),
       sort: 'fullName',
     },
