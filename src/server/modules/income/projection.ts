@@ -1,5 +1,6 @@
 import { and, count, eq, gte, lt, sql, sum } from 'drizzle-orm';
-import { LEVELS, percentToBp, type IncomeSettings, type RunKind } from '../../../contract/income.ts';
+import { LEVELS, percentToBp, type IncomeSettings } from '../../../contract/income.ts';
+import { type RunKind } from '../../../contract/income-runs.ts';
 import type { Db } from '../../db/client.ts';
 import { memberships } from '../../db/schema/members.ts';
 import { ledgerDaily } from '../../db/schema/money.ts';

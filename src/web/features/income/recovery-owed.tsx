@@ -1,6 +1,6 @@
 import { Alert, List, Text } from '@mantine/core';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { runsApi } from '../../../contract/income';
+import { runsApi } from '../../../contract/income-runs';
 import { client } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { kindLabel } from './run-format';

@@ -1,6 +1,6 @@
 import { Stack, Text, Textarea } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { reverseBody, type ReversalPreview, type Run } from '../../../contract/income';
+import { reverseBody, type ReversalPreview, type Run } from '../../../contract/income-runs';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Drawer, Group, Paper, Progress, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { runsApi, type Run, type RunDetail as Detail, type RunLine } from '../../../contract/income';
+import { runsApi, type Run, type RunDetail as Detail, type RunLine } from '../../../contract/income-runs';
 import { CsvButton } from '../../components/csv-button';
 import { PrintButton } from '../../components/print-button';
 import { DataTable, type Column } from '../../components/data-table';

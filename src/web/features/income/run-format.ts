@@ -1,4 +1,4 @@
-import { RUN_KINDS, type Run, type RunKind, type RunStatus } from '../../../contract/income';
+import { RUN_KINDS, type Run, type RunKind, type RunStatus } from '../../../contract/income-runs';
 import type { Tone } from '../../components/status-badge';
 import { formatCount, formatINR, indiaToday } from '../../lib/format';
 

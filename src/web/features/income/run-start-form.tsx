@@ -2,7 +2,7 @@ import { useIdempotencyKey } from '../../lib/money-request';
 import { Alert, Button, Group, Paper, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { IconEye } from '@tabler/icons-react';
 import { isoToWireDate } from '../../../contract/common';
-import { RUN_KINDS, runBody, type Run, type RunBody, type RunKind, type RunTotals } from '../../../contract/income';
+import { RUN_KINDS, runBody, type Run, type RunBody, type RunKind, type RunTotals } from '../../../contract/income-runs';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormModal } from '../../components/form-modal';
 import { useContractForm } from '../../components/use-contract-form';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Select, Text } from '@mantine/core';
 import { IconArrowBackUp, IconListDetails } from '@tabler/icons-react';
-import { RUN_KINDS, RUN_SORTS, RUN_STATUSES, runsApi, type Run } from '../../../contract/income';
+import { RUN_KINDS, RUN_SORTS, RUN_STATUSES, runsApi, type Run } from '../../../contract/income-runs';
 import { CsvButton } from '../../components/csv-button';
 import { ApprovalNotice } from '../../components/approval-notice';
 import type { Column } from '../../components/data-table';

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { approvalsApi, awaitingApprovalResponse } from '../../../contract/approvals';
-import { run, runsApi, type RunBody, type RunsQuery, type RunStatus } from '../../../contract/income';
+import { run, runsApi, type RunBody, type RunsQuery, type RunStatus } from '../../../contract/income-runs';
 import { payoutsApi } from '../../../contract/payouts';
 import { walletApi } from '../../../contract/wallet';
 import { client } from '../../lib/api-client';

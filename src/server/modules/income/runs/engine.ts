@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { isoToWireDate } from '../../../../contract/common.ts';
-import { DEFAULT_INCOME_SETTINGS, RUN_KINDS, type RunKind } from '../../../../contract/income.ts';
+import { DEFAULT_INCOME_SETTINGS } from '../../../../contract/income.ts';
+import { RUN_KINDS, type RunKind } from '../../../../contract/income-runs.ts';
 import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { isRetryable, retryPause } from '../../../db/retry.ts';
 import type { LockRow } from '../../../db/rows.ts';

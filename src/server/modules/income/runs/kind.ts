@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { IncomeSettings, RunKind } from '../../../../contract/income.ts';
+import type { IncomeSettings } from '../../../../contract/income.ts';
+import type { RunKind } from '../../../../contract/income-runs.ts';
 import type { Db } from '../../../db/client.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { RunKind } from '../../../../contract/income.ts';
+import type { RunKind } from '../../../../contract/income-runs.ts';
 import { dailyPayout } from './daily-payout.ts';
 import type { RunKindHandler } from './kind.ts';
 import { rankPromotion } from './rank-promotion.ts';

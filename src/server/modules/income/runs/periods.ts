@@ -1,6 +1,6 @@
 import { and, eq, gte, lte, ne, sql } from 'drizzle-orm';
 import { isoToWireDate } from '../../../../contract/common.ts';
-import type { RunKind } from '../../../../contract/income.ts';
+import type { RunKind } from '../../../../contract/income-runs.ts';
 import type { Db } from '../../../db/client.ts';
 import { incomeRuns } from '../../../db/schema/income.ts';
 import { AppError } from '../../../lib/errors.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees } from '../../../../contract/common.ts';
-import type { MemberRecovery, RunKind } from '../../../../contract/income.ts';
+import type { MemberRecovery, RunKind } from '../../../../contract/income-runs.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { isoDate } from '../../../db/rows.ts';
 import type { incomeRuns, runShortfalls } from '../../../db/schema/income.ts';

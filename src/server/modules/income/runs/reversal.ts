@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { ReplyOf } from '../../../../contract/endpoint.ts';
-import type { runsApi } from '../../../../contract/income.ts';
+import type { runsApi } from '../../../../contract/income-runs.ts';
 import { BANK_GATHER_LOCK } from '../../../db/books.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import type { LockRow } from '../../../db/rows.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runKind } from '../../../../contract/income.ts';
+import { runKind } from '../../../../contract/income-runs.ts';
 import { defineMovement } from '../../../lib/money/movement.ts';
 import { afterReversal, runChunkSize } from './engine.ts';
 import { reverseRun } from './reversal.ts';

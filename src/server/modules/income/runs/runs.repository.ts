@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees, type SortValue } from '../../../../contract/common.ts';
-import type { Run, RunDetail, RunKind, RunLine, RUN_SORTS, RunStatus } from '../../../../contract/income.ts';
+import type { Run, RunDetail, RunKind, RunLine, RUN_SORTS, RunStatus } from '../../../../contract/income-runs.ts';
 import { rowsOf, type Db } from '../../../db/client.ts';
 import { iso, isoDate, type CountRow } from '../../../db/rows.ts';
 import { incomeRuns, type runShortfalls } from '../../../db/schema/income.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { runsApi } from '../../../../contract/income.ts';
+import { runsApi } from '../../../../contract/income-runs.ts';
 import { contextOf } from '../../../lib/context.ts';
 import { idempotent } from '../../../lib/idempotency.ts';
 import { registerEndpoints } from '../../../lib/routes.ts';

@@ -1,4 +1,4 @@
-import type { RunBody, RunKind, runsApi, RunStatus } from '../../../../contract/income.ts';
+import type { RunBody, RunKind, runsApi, RunStatus } from '../../../../contract/income-runs.ts';
 import type { ReplyOf } from '../../../../contract/endpoint.ts';
 import { sql } from 'drizzle-orm';
 import { isoToWireDate, paiseToRupees, wireDateToIso } from '../../../../contract/common.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { RunKind } from '../../../../contract/income.ts';
+import type { RunKind } from '../../../../contract/income-runs.ts';
 import { rowsOf, type Database, type Db } from '../../../db/client.ts';
 import { audit } from '../../../lib/audit.ts';
 import { addDays, settingsTimeline, type SettingsTimeline } from '../settings.ts';
