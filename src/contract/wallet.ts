@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { awaitingApprovalResponse } from './approvals.ts';
 import { pageOf, paging, rupeeAmount, sortParam, wireDate } from './common.ts';
 import { endpoints } from './endpoint.ts';
+import { LEDGER_KIND_NAMES } from './ledger-kinds.ts';
+import { memberLedgerCsvQuery, memberLedgerQuery, memberLedgerResponse, memberMoney } from './member-money.ts';
 import { plainText } from './reports.ts';
 
 /** Spec §9 wallet types. */
@@ -25,28 +27,6 @@ export const idParams = z.object({
   id: z.coerce.number({ error: 'id must be a number' }).int().positive('id must be a positive number').max(Number.MAX_SAFE_INTEGER, 'id is too large'),
 });
 
-/** Every kind of ledger line, in words (the server's LEDGER_KINDS; a test keeps the two lists equal). */
-export const LEDGER_KIND_LABELS = {
-  wallet_recharge: 'Wallet Recharge',
-  wallet_withdrawal: 'Wallet Withdrawal',
-  membership_fee: 'Membership Fee',
-  external_payment: 'Paid Outside the Wallet',
-  level_income: 'Level Income',
-  daily_payout: 'Daily Payout',
-  tds: 'TDS',
-  admin_charge: 'Admin Charge',
-  royalty: 'Royalty',
-  reward: 'Reward',
-  referral_bonus: 'Referral Bonus',
-  admin_transfer: 'Admin Transfer',
-  recovery: 'Recovery',
-  bank_return: 'Returned by the Bank',
-  bank_payout: 'Paid to bank',
-} as const;
-export type LedgerKindName = keyof typeof LEDGER_KIND_LABELS;
-export const LEDGER_KIND_NAMES = Object.keys(LEDGER_KIND_LABELS) as [LedgerKindName, ...LedgerKindName[]];
-export const ledgerKind = z.enum(LEDGER_KIND_NAMES, { error: `kind must be one of: ${LEDGER_KIND_NAMES.join(', ')}` });
-export const ledgerKindLabel = (kind: string) => LEDGER_KIND_LABELS[kind as LedgerKindName] ?? kind;
 
 /**
  * What the wallet transactions list can be sorted by: the date (newest first by default) or the
@@ -282,89 +262,6 @@ export const myDay = z.object({
 });
 export type MyDay = z.infer<typeof myDay>;
 
-
-// ---- Issue 24: a member's money on the member page (balance, earned to date, membership, ledger) ----
-
-
-/** What one kind of income brought the member to date (rupees). net = gross − deductions − reversed. */
-export const earnedKind = z.object({
-  /** The original credits (for the daily payout: before TDS and admin charge). */
-  gross: z.number(),
-  /** TDS and admin charge taken from the daily payout (0 for the other kinds), as originally taken. */
-  deductions: z.number(),
-  /** What reversals of runs took back, net (a reversed deduction is given back, so it lowers this). */
-  reversed: z.number(),
-  /** What the member kept: gross − deductions − reversed. */
-  net: z.number(),
-});
-export type EarnedKind = z.infer<typeof earnedKind>;
-
-export const memberMoney = z.object({
-  userId: z.number(),
-  fullName: z.string(),
-  /** The wallet balance now. */
-  balance: z.number(),
-  /** What reversals could not take back and the member's next credits will settle. */
-  recoveryOwed: z.number(),
-  /** What recoveries have already taken from later credits. */
-  recovered: z.number(),
-  earned: z.object({
-    levelIncome: earnedKind,
-    dailyPayout: earnedKind.extend({ tds: z.number(), adminCharge: z.number() }),
-    royalty: earnedKind,
-    /** Rewards and referral bonuses. */
-    rewards: earnedKind,
-    /** The four kinds' net added up. */
-    totalNet: z.number(),
-  }),
-  membership: z.object({
-    planName: z.string().nullable(),
-    /** active, completed or legacy (before the income engine). */
-    status: z.enum(['active', 'completed', 'legacy']),
-    amount: z.number(),
-    activatedAt: z.string(),
-    startsOn: z.string().nullable(),
-    durationDays: z.number(),
-    daysEarned: z.number(),
-    earned: z.number(),
-    cap: z.number(),
-  }).nullable(),
-});
-export type MemberMoney = z.infer<typeof memberMoney>;
-
-/** The member's ledger filters: a kind and a date range (business days in Asia/Kolkata, dd-mm-yyyy). */
-const memberLedgerFilterShape = { kind: ledgerKind.optional(), fromDate: wireDate.optional(), toDate: wireDate.optional() };
-const fromNotAfterTo = { message: 'fromDate must not be after toDate', path: ['fromDate'] };
-export const memberLedgerQuery = z.object({ ...memberLedgerFilterShape, ...paging.shape })
-  .refine((q) => !q.fromDate || !q.toDate || q.fromDate <= q.toDate, fromNotAfterTo);
-export const memberLedgerCsvQuery = z.object(memberLedgerFilterShape)
-  .refine((q) => !q.fromDate || !q.toDate || q.fromDate <= q.toDate, fromNotAfterTo);
-export type MemberLedgerFilters = z.infer<typeof memberLedgerCsvQuery>;
-
-/** One ledger line of a member, with who or what was on the other side of it. */
-export const memberLedgerLine = z.object({
-  id: z.number(),
-  dateTime: z.string(),
-  kind: z.string(),
-  /** The kind in words. */
-  kindLabel: z.string(),
-  type: z.enum(['credit', 'debit']),
-  /** Without its sign: `type` says which way it went. */
-  amount: z.number(),
-  /** The wallet balance right after this line. */
-  balanceAfter: z.number(),
-  description: z.string().nullable(),
-  /** The other side in words: the run (kind and period), the operator, the approval request, the reversed line. */
-  counterparty: z.string(),
-  run: z.object({ runId: z.number(), kind: z.string(), periodStart: z.string(), periodEnd: z.string() }).nullable(),
-  operator: z.object({ userId: z.number(), name: z.string() }).nullable(),
-  approval: z.object({ id: z.number(), makerName: z.string().nullable(), checkerName: z.string().nullable() }).nullable(),
-  /** A reversal's line names the line it compensates. */
-  reversalOf: z.number().nullable(),
-});
-export type MemberLedgerLine = z.infer<typeof memberLedgerLine>;
-export const memberLedgerResponse = pageOf(memberLedgerLine);
-export type MemberLedgerPage = z.infer<typeof memberLedgerResponse>;
 
 export const walletApi = endpoints('wallet', {
   // One route, two lists (spec §7): the wallet transactions, or one member's ledger for the

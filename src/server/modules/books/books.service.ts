@@ -3,7 +3,7 @@ import {
   type TransferDetail, type TrialBalance,
 } from '../../../contract/books.ts';
 import { paiseToRupees } from '../../../contract/common.ts';
-import { ledgerKindLabel } from '../../../contract/wallet.ts';
+import { ledgerKindLabel } from '../../../contract/ledger-kinds.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import * as repo from './books.repository.ts';

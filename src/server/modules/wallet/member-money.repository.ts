@@ -1,4 +1,4 @@
-import type { MemberLedgerFilters } from '../../../contract/wallet.ts';
+import type { MemberLedgerFilters } from '../../../contract/member-money.ts';
 import type { Database } from '../../db/client.ts';
 import type { CountRow } from '../../db/rows.ts';
 import type { users } from '../../db/schema/members.ts';

@@ -1,8 +1,7 @@
 import type { MemberStatement } from '../../../contract/books.ts';
 import { paiseToRupees } from '../../../contract/common.ts';
-import {
-  ledgerKindLabel, type EarnedKind, type MemberLedgerFilters, type MemberLedgerLine, type MemberMoney,
-} from '../../../contract/wallet.ts';
+import { ledgerKindLabel } from '../../../contract/ledger-kinds.ts';
+import { type EarnedKind, type MemberLedgerFilters, type MemberLedgerLine, type MemberMoney } from '../../../contract/member-money.ts';
 import { iso } from '../../db/rows.ts';
 import type { Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';

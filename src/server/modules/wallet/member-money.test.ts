@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bookHistory, post } from '../../db/books.ts';
-import { LEDGER_KIND_NAMES } from '../../../contract/wallet.ts';
+import { LEDGER_KIND_NAMES } from '../../../contract/ledger-kinds.ts';
 import { LEDGER_KINDS } from '../../db/schema/money.ts';
 import { bearer } from '../../test/harness.ts';
 import { fourEyesSuite } from '../approvals/four-eyes-test-kit.ts';

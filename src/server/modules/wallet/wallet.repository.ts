@@ -1,6 +1,7 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { paiseToRupees, sortParts } from '../../../contract/common.ts';
-import type { LedgerKindName, MemberBalance, WalletSort, WalletTransaction, WalletType } from '../../../contract/wallet.ts';
+import type { MemberBalance, WalletSort, WalletTransaction, WalletType } from '../../../contract/wallet.ts';
+import type { LedgerKindName } from '../../../contract/ledger-kinds.ts';
 import type { Database, Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';

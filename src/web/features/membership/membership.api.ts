@@ -2,7 +2,8 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { z } from 'zod';
 import { isoToWireDate, sortParts } from '../../../contract/common';
 import { member, membershipApi, membershipResponse, type Member, type MembershipPage, MEMBERSHIP_SORTS } from '../../../contract/membership';
-import { ledgerKindLabel, walletApi } from '../../../contract/wallet';
+import { walletApi } from '../../../contract/wallet';
+import { ledgerKindLabel } from '../../../contract/ledger-kinds';
 import { client } from '../../lib/api-client';
 
 /**

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Paper, Select, Stack, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MemberLedgerLine } from '../../../contract/wallet';
+import type { MemberLedgerLine } from '../../../contract/member-money';
 import { csvFile } from '../../components/list-page';
 import { PaperHeading, SectionBar, SectionProblems, usePrintout } from './member-sections';
 import { DataTable, type Column } from '../../components/data-table';

@@ -1,6 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { isoToWireDate } from '../../../contract/common';
-import { LEDGER_KIND_LABELS, LEDGER_KIND_NAMES, walletApi, type LedgerKindName, type MemberLedgerPage, type MemberMoney } from '../../../contract/wallet';
+import { walletApi } from '../../../contract/wallet';
+import { LEDGER_KIND_LABELS, LEDGER_KIND_NAMES, type LedgerKindName } from '../../../contract/ledger-kinds';
+import { type MemberLedgerPage, type MemberMoney } from '../../../contract/member-money';
 import { client } from '../../lib/api-client';
 
 const wallet = client(walletApi);

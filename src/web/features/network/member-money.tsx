@@ -1,6 +1,6 @@
 import { Group, SimpleGrid, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { EarnedKind, MemberMoney } from '../../../contract/wallet';
+import type { EarnedKind, MemberMoney } from '../../../contract/member-money';
 import { Figure } from '../../components/figure';
 import { QueryView } from '../../components/query-view';
 import { MEMBERSHIP_STATUS, StatusBadge } from '../../components/status-badge';

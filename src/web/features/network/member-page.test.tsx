@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LEDGER_KIND_LABELS } from '../../../contract/wallet';
+import { LEDGER_KIND_LABELS } from '../../../contract/ledger-kinds';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import MemberPage from './member-page';
 

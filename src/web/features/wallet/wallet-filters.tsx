@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Select, TextInput } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
-import { LEDGER_KIND_LABELS, LEDGER_KIND_NAMES } from '../../../contract/wallet';
+import { LEDGER_KIND_LABELS, LEDGER_KIND_NAMES } from '../../../contract/ledger-kinds';
 import { DateRangeFilter } from '../../components/date-range-filter';
 import { MemberPicker } from '../../components/member-picker';
 import { parseAmountPaise } from '../../lib/amount';

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Text } from '@mantine/core';
-import { ledgerKindLabel, walletApi, type WalletTransaction } from '../../../contract/wallet';
+import { walletApi, type WalletTransaction } from '../../../contract/wallet';
+import { ledgerKindLabel } from '../../../contract/ledger-kinds';
 import { ApprovalNotice } from '../../components/approval-notice';
 import type { Column } from '../../components/data-table';
 import { csvFile, ListPage } from '../../components/list-page';

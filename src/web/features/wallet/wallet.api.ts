@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { isoToWireDate } from '../../../contract/common';
-import { LEDGER_KIND_NAMES, WALLET_SORT_KEYS, walletApi, type LedgerKindName, type MemberBalance, type RechargeBody, type WalletSort } from '../../../contract/wallet';
+import { WALLET_SORT_KEYS, walletApi, type MemberBalance, type RechargeBody, type WalletSort } from '../../../contract/wallet';
+import { LEDGER_KIND_NAMES, type LedgerKindName } from '../../../contract/ledger-kinds';
 import { ApiError, client } from '../../lib/api-client';
 
 export const PAGE_SIZE = 25;
