@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, caller, createTestApp, type TestContext } from '../../test/harness.ts';
-import { SEARCH_COUNT_MIN } from './users.repository.ts';
+import { SEARCH_COUNT_MIN } from './member-list.repository.ts';
 
 // A frequent search ("a": most of 1,500 members) has its count kept in search_counts; every
 // kind of member write must keep that count equal to counting the table, and the page it comes

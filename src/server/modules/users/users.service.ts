@@ -12,6 +12,7 @@ import { audit, auditRow } from '../../lib/audit.ts';
 import type { MoneyResult } from '../../lib/money/movement.ts';
 import type { Actor, Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
+import * as list from './member-list.repository.ts';
 import * as repo from './users.repository.ts';
 
 type CreateInput = z.output<typeof createUserBody>;
@@ -29,23 +30,23 @@ export interface UsersPage {
   total: number;
 }
 
-export async function listUsers(ctx: Ctx, filter: repo.UserFilter): Promise<UsersPage> {
-  return repo.listUsers(ctx.database, filter);
+export async function listUsers(ctx: Ctx, filter: list.UserFilter): Promise<UsersPage> {
+  return list.listUsers(ctx.database, filter);
 }
 
 /** Every member id the filter matches, for "select all matching"; refused above BULK_IDS_MAX. */
-export async function memberIds(ctx: Ctx, filter: repo.MemberFilter): Promise<{ ids: number[]; total: number }> {
-  const ids = await repo.memberIds(ctx.database, filter, BULK_IDS_MAX);
+export async function memberIds(ctx: Ctx, filter: list.MemberFilter): Promise<{ ids: number[]; total: number }> {
+  const ids = await list.memberIds(ctx.database, filter, BULK_IDS_MAX);
   if (ids.length > BULK_IDS_MAX) {
-    const { total } = await repo.listUsers(ctx.database, { ...filter, sort: 'userId', page: 1, limit: 1 });
+    const { total } = await list.listUsers(ctx.database, { ...filter, sort: 'userId', page: 1, limit: 1 });
     throw new AppError(400, tooManyToSelect(total));
   }
   return { ids, total: ids.length };
 }
 
 /** One batch of the members export, by user id. */
-export async function membersBatch(ctx: Ctx, filter: repo.MemberFilter, afterId: number, limit: number): Promise<User[]> {
-  return repo.membersBatch(ctx.database, filter, afterId, limit);
+export async function membersBatch(ctx: Ctx, filter: list.MemberFilter, afterId: number, limit: number): Promise<User[]> {
+  return list.membersBatch(ctx.database, filter, afterId, limit);
 }
 
 type BulkStatusInput = z.output<typeof bulkStatusBody>;
@@ -105,7 +106,7 @@ export async function listUsersByRank(
 ): Promise<UsersPage> {
   if (!(await repo.rankExists(ctx.database.db, filter.rankId))) throw new AppError(404, 'Rank not found');
   const sort: UserSort = '-userId';
-  return repo.listUsers(ctx.database, { ...filter, sort });
+  return list.listUsers(ctx.database, { ...filter, sort });
 }
 
 /** A live member, or 404 (a soft-deleted member is gone for every reader). */
