@@ -119,13 +119,14 @@ export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferB
   if (body.payoutId !== undefined && !money.approved) await refuseInPendingBulk(tx, body.payoutId);
   const payout = body.payoutId !== undefined ? await payablePayout(tx, body, paise, 'claim') : null;
   const posted = await postPayment(tx, money, body, paise, payout);
-  await countDailyCredit(tx, money, paise);
   if (body.payoutId !== undefined) {
     await repo.linkLedgerEntry(tx, body.payoutId, posted.entryId);
     await repo.countPaidNow(tx, payout!);
   }
   const after = { userId: body.userId, typeIncome: body.typeIncome, amountPaise: paise, ledgerEntryId: posted.entryId, balancePaise: posted.balancePaise };
   return {
+    // The maker's counter is counted last, just before the commit (a row all their movements lock).
+    lastly: (t) => countDailyCredit(t, money, paise),
     audit: body.payoutId !== undefined
       ? { action: 'pay_payout', entity: 'daily_payout', entityId: body.payoutId, before: { status: 'Failure' }, after: { ...after, status: 'Success' } }
       : { action: 'admin_transfer', entity: 'ledger_entry', entityId: posted.entryId, after },
