@@ -1,3 +1,8 @@
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import hdr from 'hdr-histogram-js';
 
@@ -10,6 +15,8 @@ export interface LoadResult {
   failures: number;
   /** What the failures were: connection errors, timeouts, answers other than 2xx. */
   failureKinds?: { errors: number; timeouts: number; non2xx: number };
+  /** The load generator that measured it. */
+  generator?: 'wrk' | 'autocannon';
 }
 
 export interface LoadOptions {
@@ -25,8 +32,84 @@ export interface LoadOptions {
   seconds: number;
 }
 
-/** One fixed-connection, fixed-duration autocannon run; percentiles from its latency histogram. */
+/**
+ * One fixed-connection, fixed-duration run. Requests that are the same every time (the reads) go
+ * through wrk when it is installed (Debian's `wrk`; BENCH_LOAD=autocannon forces autocannon):
+ * a load generator in C, like pgbench's own client, so the HTTP figures pay far less for the load
+ * generator that shares the cores (issue 23: autocannon took 41–124 µs of CPU a request, wrk
+ * about a fifth of that). Requests built one by one (a fresh Idempotency-Key, a body per request)
+ * and mixes go through autocannon, in this process.
+ */
 export async function load(o: LoadOptions): Promise<LoadResult> {
+  const fixed = !o.mix && !o.setupRequest && !o.body;
+  if (fixed && wrkAvailable()) return wrkLoad(o);
+  return autocannonLoad(o);
+}
+
+let wrkFound: boolean | undefined;
+/** wrk is on PATH and not turned off (BENCH_LOAD=autocannon). */
+export function wrkAvailable(): boolean {
+  if (process.env.BENCH_LOAD === 'autocannon') return false;
+  if (wrkFound === undefined) {
+    try {
+      execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+      wrkFound = true;
+    } catch (error) {
+      // wrk prints its usage and exits 1 on --version: found; ENOENT: not installed.
+      wrkFound = (error as NodeJS.ErrnoException).code !== 'ENOENT';
+    }
+  }
+  return wrkFound;
+}
+
+/** wrk's report, written by the script's done() as one JSON line (latencies in µs). */
+type WrkSummary = {
+  requests: number; duration_us: number; p50: number; p95: number; p99: number;
+  connect: number; read: number; write: number; timeout: number; status: number;
+};
+
+const WRK_SCRIPT = `
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK{"requests":%d,"duration_us":%d,"p50":%d,"p95":%d,"p99":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"status":%d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(95), latency:percentile(99),
+    e.connect, e.read, e.write, e.timeout, e.status))
+end
+`;
+
+/** The same request over and over with wrk: 2 threads (as pgbench's -j 2), the given connections. */
+async function wrkLoad(o: LoadOptions): Promise<LoadResult> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-wrk-'));
+  const script = path.join(dir, 'report.lua');
+  fs.writeFileSync(script, WRK_SCRIPT);
+  const headers = Object.entries(o.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  try {
+    const { stdout } = await promisify(execFile)('wrk', [
+      '-t', String(Math.min(2, o.connections)), '-c', String(o.connections), '-d', `${Math.max(1, Math.round(o.seconds))}s`,
+      '--timeout', '10s', '-s', script, ...headers, o.url,
+    ], { maxBuffer: 1 << 20 });
+    const line = /WRK(\{.*\})/.exec(stdout)?.[1];
+    if (!line) throw new Error(`wrk gave no report:\n${stdout}`);
+    const w = JSON.parse(line) as WrkSummary;
+    const ms = (us: number) => Math.round(us / 100) / 10;
+    const errors = w.connect + w.read + w.write;
+    return {
+      rps: w.requests / (w.duration_us / 1e6),
+      p50: ms(w.p50),
+      p95: ms(w.p95),
+      p99: ms(w.p99),
+      requests: w.requests,
+      failures: errors + w.timeout + w.status,
+      failureKinds: { errors, timeouts: w.timeout, non2xx: w.status },
+      generator: 'wrk',
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One autocannon run in this process; percentiles from its latency histogram. */
+async function autocannonLoad(o: LoadOptions): Promise<LoadResult> {
   const result = (await autocannon({
     url: o.url,
     connections: o.connections,
@@ -56,6 +139,7 @@ export async function load(o: LoadOptions): Promise<LoadResult> {
     requests: result.totalCompletedRequests,
     failures: result.errors + result.timeouts + result.non2xx,
     failureKinds: { errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx },
+    generator: 'autocannon' as const,
   };
   histogram.destroy();
   return out;

@@ -146,6 +146,12 @@ function comparison(): string[] {
   ];
 }
 
+/** Which load generator measured what: wrk the fixed requests (the reads) when installed, autocannon the rest. */
+function loadGenerators(rows: Row[]): string {
+  const byWrk = rows.some((r) => r.generator === 'wrk');
+  return byWrk ? 'wrk (2 threads) for the reads and the ceiling, autocannon for the writes, mixes and sign-ins' : 'autocannon';
+}
+
 /** The Markdown of a report; full runs end with the PGlite-against-PostgreSQL comparison. */
 function render(report: Report & { date: string }): string {
   const lines = [
@@ -153,7 +159,7 @@ function render(report: Report & { date: string }): string {
     '',
     `${report.date.slice(0, 10)} — ${report.database}, ${report.members.toLocaleString('en-IN')} members, ` +
       `${report.ledgerRows.toLocaleString('en-IN')} ledger rows (${report.size}), seeded in ${report.seedSeconds.toFixed(0)} s. ` +
-      `autocannon, ${report.connections} connections, ${report.seconds} s per scenario after a warm-up, server and load ` +
+      `${loadGenerators(report.rows)}, ${report.connections} connections, ${report.seconds} s per scenario after a warm-up, server and load ` +
       'generator on one 2-core machine.',
     '',
     ...(report.database === 'PGlite'
