@@ -6,12 +6,21 @@ import { load, wrkAvailable } from './load.ts';
 /** A server that answers /ok with 200 and anything else with 503, counting what it was sent. */
 let server: http.Server;
 let base = '';
-const seen = { requests: 0, authorized: 0 };
+const seen = { requests: 0, authorized: 0, posts: [] as { key: string | undefined; body: string }[] };
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     seen.requests++;
     if (req.headers.authorization === 'Bearer t0ken') seen.authorized++;
+    if (req.method === 'POST') {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d));
+      req.on('end', () => {
+        seen.posts.push({ key: req.headers['idempotency-key'] as string | undefined, body });
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{"success":true}');
+      });
+      return;
+    }
     res.writeHead(req.url === '/ok' ? 200 : 503, { 'content-type': 'application/json' }).end('{"success":true}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -42,6 +51,19 @@ describe.each([['wrk', wrkAvailable()], ['autocannon', true]] as const)('a fixed
       expect(failing.requests).toBeGreaterThan(0);
       expect(failing.failureKinds?.non2xx).toBe(failing.requests);
       expect(failing.failures).toBe(failing.requests);
+
+      // A write: POST, the bodies in turn, a key of its own on every request, in every run.
+      seen.posts = [];
+      const bodies = ['{"userId":1}', '{"userId":2}', '{"userId":3}'];
+      const options = { url: `${base}/write`, method: 'POST' as const, headers: { 'content-type': 'application/json' }, bodies, freshIdempotencyKey: true, connections: 4, seconds: 1 };
+      const first = await load(options);
+      const second = await load(options);
+      expect(first.failures + second.failures).toBe(0);
+      expect(seen.posts.length).toBeGreaterThanOrEqual(first.requests + second.requests);
+      const keys = seen.posts.map((p) => p.key);
+      expect(keys.every((k) => typeof k === 'string' && /^[0-9a-f-]{36}$/.test(k))).toBe(true);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(new Set(seen.posts.map((p) => p.body))).toEqual(new Set(bodies));
     } finally {
       process.env.BENCH_LOAD = saved;
     }

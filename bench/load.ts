@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +25,11 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
-  /** Called for every request, e.g. to give each its own Idempotency-Key. */
+  /** Bodies sent in turn, one per request (instead of `body`). */
+  bodies?: string[];
+  /** Every request carries an Idempotency-Key of its own. */
+  freshIdempotencyKey?: boolean;
+  /** Called for every request (autocannon only). */
   setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> };
   /** A mix: these requests in turn on every connection (paths relative to `url`'s origin). */
   mix?: { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; setupRequest?: LoadOptions['setupRequest'] }[];
@@ -33,16 +38,14 @@ export interface LoadOptions {
 }
 
 /**
- * One fixed-connection, fixed-duration run. Requests that are the same every time (the reads) go
- * through wrk when it is installed (Debian's `wrk`; BENCH_LOAD=autocannon forces autocannon):
- * a load generator in C, like pgbench's own client, so the HTTP figures pay far less for the load
- * generator that shares the cores (issue 23: autocannon took 41–124 µs of CPU a request, wrk
- * about a fifth of that). Requests built one by one (a fresh Idempotency-Key, a body per request)
- * and mixes go through autocannon, in this process.
+ * One fixed-connection, fixed-duration run, through wrk when it is installed (Debian's `wrk`;
+ * BENCH_LOAD=autocannon forces autocannon): a load generator in C, like pgbench's own client, so
+ * the HTTP figures pay far less for the load generator that shares the cores (issue 23: autocannon
+ * took 41–124 µs of CPU a read, wrk 15–25 µs). Bodies in turn and fresh Idempotency-Keys are
+ * written by wrk's Lua script; mixes and `setupRequest` callbacks go through autocannon.
  */
 export async function load(o: LoadOptions): Promise<LoadResult> {
-  const fixed = !o.mix && !o.setupRequest && !o.body;
-  if (fixed && wrkAvailable()) return wrkLoad(o);
+  if (!o.mix && !o.setupRequest && wrkAvailable()) return wrkLoad(o);
   return autocannonLoad(o);
 }
 
@@ -68,7 +71,36 @@ type WrkSummary = {
   connect: number; read: number; write: number; timeout: number; status: number;
 };
 
-const WRK_SCRIPT = `
+/** A Lua long string holding `text` (no `]==]` in our paths). */
+const luaString = (text: string) => `[==[${text}]==]`;
+
+/**
+ * The wrk script: the method, the bodies in turn (one per line of `bodiesFile`), an Idempotency-Key
+ * per request (the run's random salt, the thread and a counter: never the same twice), and done()
+ * writing the summary.
+ */
+function wrkScript(o: LoadOptions, bodiesFile: string | null): string {
+  const oneByOne = bodiesFile !== null || o.freshIdempotencyKey;
+  return `
+wrk.method = ${luaString(o.method ?? 'GET')}
+${o.body !== undefined ? `wrk.body = ${luaString(o.body)}` : ''}
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set('tid', threads) end
+local bodies, counter, salt = {}, 0, ''
+function init(args)
+  salt = args[1] or '00000000'
+  ${bodiesFile !== null ? `for line in io.lines(${luaString(bodiesFile)}) do bodies[#bodies + 1] = line end` : ''}
+end
+${oneByOne ? `
+function request()
+  counter = counter + 1
+  local headers = {}
+  for k, v in pairs(wrk.headers) do headers[k] = v end
+  ${o.freshIdempotencyKey ? `headers['idempotency-key'] = string.format('%s-%04x-4000-8000-%012x', salt, tid, counter)` : ''}
+  local body = wrk.body
+  if #bodies > 0 then body = bodies[(counter - 1) % #bodies + 1] end
+  return wrk.format(nil, nil, headers, body)
+end` : ''}
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('WRK{"requests":%d,"duration_us":%d,"p50":%d,"p95":%d,"p99":%d,"connect":%d,"read":%d,"write":%d,"timeout":%d,"status":%d}\\n',
@@ -76,17 +108,24 @@ done = function(summary, latency, requests)
     e.connect, e.read, e.write, e.timeout, e.status))
 end
 `;
+}
 
-/** The same request over and over with wrk: 2 threads (as pgbench's -j 2), the given connections. */
+/** A wrk run: 2 threads (as pgbench's -j 2), the given connections. */
 async function wrkLoad(o: LoadOptions): Promise<LoadResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-wrk-'));
-  const script = path.join(dir, 'report.lua');
-  fs.writeFileSync(script, WRK_SCRIPT);
+  const script = path.join(dir, 'load.lua');
+  let bodiesFile: string | null = null;
+  if (o.bodies) {
+    if (o.bodies.length === 0 || o.bodies.some((b) => b.includes('\n'))) throw new Error('wrk bodies: at least one, each on one line');
+    bodiesFile = path.join(dir, 'bodies.txt');
+    fs.writeFileSync(bodiesFile, `${o.bodies.join('\n')}\n`);
+  }
+  fs.writeFileSync(script, wrkScript(o, bodiesFile));
   const headers = Object.entries(o.headers ?? {}).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   try {
     const { stdout } = await promisify(execFile)('wrk', [
       '-t', String(Math.min(2, o.connections)), '-c', String(o.connections), '-d', `${Math.max(1, Math.round(o.seconds))}s`,
-      '--timeout', '10s', '-s', script, ...headers, o.url,
+      '--timeout', '10s', '-s', script, ...headers, o.url, '--', randomBytes(4).toString('hex'),
     ], { maxBuffer: 1 << 20 });
     const line = /WRK(\{.*\})/.exec(stdout)?.[1];
     if (!line) throw new Error(`wrk gave no report:\n${stdout}`);
@@ -108,6 +147,17 @@ async function wrkLoad(o: LoadOptions): Promise<LoadResult> {
   }
 }
 
+/** The autocannon form of `bodies` and `freshIdempotencyKey`: a setupRequest giving each request its own. */
+function perRequest(o: LoadOptions): LoadOptions['setupRequest'] {
+  if (o.setupRequest || (!o.bodies && !o.freshIdempotencyKey)) return o.setupRequest;
+  let next = 0;
+  return (req) => ({
+    ...req,
+    ...(o.bodies ? { body: o.bodies[next++ % o.bodies.length] } : {}),
+    headers: { ...req.headers, ...(o.freshIdempotencyKey ? { 'idempotency-key': randomUUID() } : {}) },
+  });
+}
+
 /** One autocannon run in this process; percentiles from its latency histogram. */
 async function autocannonLoad(o: LoadOptions): Promise<LoadResult> {
   const result = (await autocannon({
@@ -115,7 +165,7 @@ async function autocannonLoad(o: LoadOptions): Promise<LoadResult> {
     connections: o.connections,
     duration: o.seconds,
     skipAggregateResult: true,
-    requests: (o.mix ?? [{ method: o.method, headers: o.headers, setupRequest: o.setupRequest }]).map((r) => ({
+    requests: (o.mix ?? [{ method: o.method, headers: o.headers, setupRequest: perRequest(o) }]).map((r) => ({
       method: r.method ?? 'GET',
       ...('path' in r ? { path: r.path } : {}),
       headers: { ...o.headers, ...r.headers },

@@ -15,7 +15,7 @@ import { measureUsersPage, type PanelTiming } from './panel.ts';
 import { measureLighthouse, type LighthouseResult } from './lighthouse.ts';
 import { captureStatements, pgbenchVersion, preparePgbench, type PgbenchResult } from './pgbench.ts';
 import { pgbenchSection, writeReport, type Report, type Row } from './report.ts';
-import { BENCH_LIMITS, mixes, newIdempotencyKey, scenarios, type BenchParams } from './scenarios.ts';
+import { BENCH_LIMITS, mixes, scenarios, type BenchParams } from './scenarios.ts';
 import type { CountRow } from '../src/server/db/rows.ts';
 import type { users } from '../src/server/db/schema/members.ts';
 
@@ -277,14 +277,8 @@ try {
     const options = {
       url: `${server.url}${s.path}`,
       method: s.method ?? 'GET',
-      headers: { ...auth, ...(s.body ? { 'content-type': 'application/json' } : {}) },
-      setupRequest: s.body
-        ? (req: { headers?: Record<string, string> }) => ({
-            ...req,
-            body: s.body!(),
-            headers: { ...req.headers, 'idempotency-key': newIdempotencyKey() },
-          })
-        : undefined,
+      headers: { ...auth, ...(s.bodies ? { 'content-type': 'application/json' } : {}) },
+      ...(s.bodies ? { bodies: s.bodies, freshIdempotencyKey: true } : {}),
       connections,
     } as const;
     await load({ ...options, seconds: warmup });
