@@ -253,7 +253,7 @@ export async function inTransit(db: Db, page: number, limit: number): Promise<{ 
       left join ledger_entries e on e.id = t.ledger_entry_id
      order by it.since, it.line_id`));
   const [{ n }] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from bank_in_transit`));
-  return { data: rows.map((r) => ({ ...toLine(r), ageDays: Number(r.age_days) })), total: Number(n) };
+  return { data: rows.map((r) => Object.assign(toLine(r), { ageDays: Number(r.age_days) })), total: Number(n) };
 }
 
 export interface FileLine {

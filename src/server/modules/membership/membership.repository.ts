@@ -160,8 +160,8 @@ export async function membersBatch(database: Database, f: MembershipCsvFilter, a
      where ${where.join(' and ')}
      order by ${column} ${dir}, ${tiebreak} ${dir}
      limit ${p(size)}`, params);
-  const data = rows.map((r) => ({
-    ...(r as unknown as MembershipCsvRow),
+  // The row itself, its numbers converted in place (a spread copy costs a slow path per row).
+  const data = rows.map((r) => Object.assign(r as unknown as MembershipCsvRow, {
     id: Number(r.id), userId: Number(r.userId), amountPaise: Number(r.amountPaise), balancePaise: Number(r.balancePaise),
     earnedPaise: Number(r.earnedPaise), dailyPaise: Number(r.dailyPaise),
   }));

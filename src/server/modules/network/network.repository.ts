@@ -26,7 +26,8 @@ export const toDownlineMember = (r: MemberRow): DownlineMember => ({
   createDate: iso(r.createdAt),
 });
 
-const toNetworkNode = (r: NodeRow): NetworkNode => ({ ...toDownlineMember(r), deleted: r.deleted, directReferrals: r.directReferrals });
+// Object.assign, not a spread: V8 copies a spread source through a slow path, per node of a tree.
+const toNetworkNode = (r: NodeRow): NetworkNode => Object.assign(toDownlineMember(r), { deleted: r.deleted, directReferrals: r.directReferrals });
 
 /** Staff (accounts that sign in) are not members (decisions.md): no downline counts or lists them. */
 const liveReferralsOf = (userId: number) => and(eq(users.referredBy, userId), isNull(users.deletedAt), eq(users.canSignIn, false));
