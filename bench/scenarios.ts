@@ -48,7 +48,7 @@ export function scenarios(p: BenchParams): Scenario[] {
     { name: 'books: trial balance (today)', path: '/api/books/trial-balance', read: true, p95Target: 1000 },
     { name: 'books: company bank statement month', path: `/api/books/accounts/company_bank/statement?${month}&page=1&limit=25`, read: true, p95Target: 1000 },
     { name: 'books: member wallets statement month', path: `/api/books/accounts/member_wallets/statement?${month}&page=1&limit=25`, read: true, p95Target: 1000 },
-    // The TDS report (issue 25, docs/tax.md) of the previous month's quarter: members and totals from
+    // The TDS report (issue 25, docs/tax.md) of the quarter the month starts in: members and totals from
     // the rollup (tds_quarter_members, tds_quarter_totals), each member's lines by their own index
     // range; a page deep in the quarter too (an offset over the rollup's key). Target: well under 1 s at 1M members.
     { name: 'tax: TDS report page (quarter totals)', path: `/api/tax/tds?${quarterOf(p.fromDate)}&page=1&limit=25`, read: true, p95Target: 250 },
