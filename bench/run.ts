@@ -58,16 +58,19 @@ if (only === 'income') {
 }
 
 /**
- * The month the month scenarios read: the 30 days up to today. The demo data's income (fees,
- * payouts, rewards) lies in the days before the seed, a week at 50,000 members and more (README
- * "Demo data"): the previous calendar month, read before, was empty at 1,000,000 members, so the
- * revenue and payout months measured pages without a row.
+ * The month the month scenarios read: the calendar month holding yesterday, a whole month as the
+ * screens' default (the current month) is, so the income reports read their monthly rollups. The
+ * demo data's income (fees, payouts, rewards) lies in the days up to yesterday, a week at 50,000
+ * members and more (README "Demo data"): the previous calendar month, read before, was empty at
+ * 1,000,000 members, and the revenue, payout and reward months measured pages without a row.
  */
-function recentMonth(): { fromDate: string; toDate: string } {
-  const today = new Date();
-  const first = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 29);
+function incomeMonth(): { fromDate: string; toDate: string } {
+  const now = new Date();
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  const first = new Date(yesterday.getFullYear(), yesterday.getMonth(), 1);
+  const last = new Date(yesterday.getFullYear(), yesterday.getMonth() + 1, 0);
   const wire = (d: Date) => `${String(d.getDate()).padStart(2, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${d.getFullYear()}`;
-  return { fromDate: wire(first), toDate: wire(today) };
+  return { fromDate: wire(first), toDate: wire(last) };
 }
 
 async function openBenchDatabase(): Promise<{ database: Database; url?: string; dir?: string; drop: () => Promise<void> }> {
@@ -136,7 +139,7 @@ async function seed(database: Database): Promise<{ seconds: number; size: string
       rootDownline: Number(tree.n),
       referrerId: Number(referrer.referred_by),
       walletUserIds: wallet.map((w) => Number(w.user_id)),
-      ...recentMonth(),
+      ...incomeMonth(),
     },
   };
 }
