@@ -242,6 +242,12 @@ export async function seedDemoData(database: Database, options: SeedOptions): Pr
   await runEngineOverPastDays(database, step);
   await demoWithdrawalsToSend(database);
   step('withdrawals to send to banks');
+  // The planner's statistics once more, now that the engine has written the income's lines (tds,
+  // daily payouts, rewards): the analyze above saw none, and without autovacuum (or before it
+  // comes round) the TDS report planned on them read a whole day's payouts per row (5,000
+  // members: 194 ms a page instead of 9 ms).
+  await database.exec('begin; set local statement_timeout = 0; analyze; commit');
+  step('planner statistics brought up to date');
   step(`done: ${n.toLocaleString('en-IN')} members`);
 }
 
