@@ -146,10 +146,11 @@ function comparison(): string[] {
   ];
 }
 
-/** Which load generator measured what: wrk the fixed requests (the reads) when installed, autocannon the rest. */
+/** Which load generator measured what (bench/load.ts): wrk when installed, autocannon for mixes and where wrk is missing. */
 function loadGenerators(rows: Row[]): string {
-  const byWrk = rows.some((r) => r.generator === 'wrk');
-  return byWrk ? 'wrk (2 threads) for the reads and the ceiling, autocannon for the writes, mixes and sign-ins' : 'autocannon';
+  const byAutocannon = rows.filter((r) => r.generator === 'autocannon').map((r) => r.name);
+  if (!rows.some((r) => r.generator === 'wrk')) return 'autocannon';
+  return byAutocannon.length === 0 ? 'wrk (2 threads)' : `wrk (2 threads; autocannon for ${byAutocannon.join(', ')})`;
 }
 
 /** The Markdown of a report; full runs end with the PGlite-against-PostgreSQL comparison. */

@@ -46,17 +46,18 @@ export function paramSql(text: string, params: readonly unknown[]): SQL {
 export const jsonRows = (text: string) => `(select coalesce(json_agg(x), '[]'::json) from (${text}) x)`;
 
 /**
+ * The `extra` column pageWith adds to a page's rows, as text: every row carries it, and as `json`
+ * both drivers would parse it once per row (25 times a page; a month's day totals are kilobytes).
+ */
+type ExtraRow = { extra: string };
+
+/**
  * A page and what goes with it (its totals) in one round trip (issue 23): `page(column)` is the
  * page's statement with `column` added to its select list, computed once and carried by every row.
  * `extra(params, alone)` builds the column's statement: inside the page's (`alone` false: `params`
  * are the page's, with its numbering, and more may be pushed), or on its own (`alone` true, `params`
  * empty), which is asked only when the page is empty and so carries nothing.
  */
-/**
- * The `extra` column pageWith adds to a page's rows, as text: every row carries it, and as `json`
- * both drivers would parse it once per row (25 times a page; a month's day totals are kilobytes).
- */
-type ExtraRow = { extra: string };
 
 export async function pageWith<Row, Extra>(
   database: { query<T>(text: string, params?: unknown[]): Promise<T[]> },

@@ -14,7 +14,7 @@ const rupees = (paise: number) => paiseToRupees(paise);
 /** A credit-positive amount as a debit or a credit (the other null). */
 const debitOf = (paise: number) => (paise < 0 ? rupees(-paise) : null);
 const creditOf = (paise: number) => (paise > 0 ? rupees(paise) : null);
-export function sided(paise: number) {
+function sided(paise: number) {
   return { debit: debitOf(paise), credit: creditOf(paise) };
 }
 
