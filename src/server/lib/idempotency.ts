@@ -6,6 +6,7 @@ import { idempotencyKeys } from '../db/schema/system.ts';
 import { audit, auditRow } from './audit.ts';
 import type { Ctx } from './context.ts';
 import { AppError } from './errors.ts';
+import { countingLast, countLast } from './money/four-eyes.ts';
 import type { MoneyResult } from './money/movement.ts';
 import type { Sent } from './routes.ts';
 
@@ -78,7 +79,7 @@ export async function idempotent<T>(
       await refuseKeylessDuplicate(tx, ctx, request);
       const done = await work(tx);
       await audit(tx, ctx, done.audit);
-      await done.lastly?.(tx);
+      await countLast(tx, done.dailyCount);
       return done;
     });
     result.afterCommit?.();
@@ -107,16 +108,18 @@ export async function idempotent<T>(
       }
       const result = await work(tx);
       const row = auditRow(ctx, result.audit);
-      await tx.execute(sql`
-        with logged as (
+      // The audit row, the key's answer and the maker's daily count: one statement, the last.
+      await countingLast(tx, result.dailyCount, sql`
+        logged as (
           insert into audit_log (actor_id, actor_name, action, entity, entity_id, before, after, ip)
           values (${row.actorId}::int8, (select full_name from users where user_id = ${row.actorId}::int8), ${row.action},
                   ${row.entity}, ${row.entityId}::text, ${JSON.stringify(row.before)}::jsonb,
                   ${JSON.stringify(row.after)}::jsonb, ${row.ip}::text)
-        )
-        update idempotency_keys set status_code = ${result.status}, response = ${JSON.stringify(result.body)}::jsonb
-         where actor_id = ${actorId} and key = ${key}`);
-      await result.lastly?.(tx);
+        ),
+        answered as (
+          update idempotency_keys set status_code = ${result.status}, response = ${JSON.stringify(result.body)}::jsonb
+           where actor_id = ${actorId} and key = ${key}
+        )`);
       return { result };
     });
   } catch (err) {

@@ -1,10 +1,10 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { paiseToRupees } from '../../../contract/common.ts';
 import type { ApprovalKind, AwaitingApproval } from '../../../contract/approvals.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { operatorMemberDaily, type moneyRequests, type operatorDailyCredits } from '../../db/schema/money.ts';
 import { AppError } from '../errors.ts';
-import type { MoneyContext, MoneyDone } from './movement.ts';
+import type { DailyCount, Direction, MoneyContext, MoneyDone } from './movement.ts';
 
 type Credited = Pick<typeof operatorDailyCredits.$inferSelect, 'paise' | 'debitPaise'>;
 type RequestId = Pick<typeof moneyRequests.$inferSelect, 'id'>;
@@ -28,6 +28,17 @@ export function aboveThreshold(ctx: MoneyContext, paise: number): boolean {
 const TODAY = sql`(now() at time zone 'Asia/Kolkata')::date`;
 
 /**
+ * The member whose wallet a movement names, as the guarded statements below select it: live, and
+ * a member's account (staff, the administrator included, hold no wallet: issue 22).
+ */
+const MEMBER_WALLET = (userId: number) => sql`
+  select user_id from users where user_id = ${userId} and deleted_at is null and not can_sign_in`;
+
+type Reserved = { member: boolean; reserved: boolean };
+/** How many daily counts the last statement made (0: over the limit). */
+type Counted = { counted: number };
+
+/**
  * Whether a movement of `paise` to or from `userId` waits for a checker (issue 22: limits that
  * cannot be split). The threshold applies to the sum of what the maker moved to and from this
  * member today, credits and debits alike: the movement that would take the sum past it waits.
@@ -35,21 +46,27 @@ const TODAY = sql`(now() at time zone 'Asia/Kolkata')::date`;
  * locks the (maker, member, day) row, so 200 small movements at once can never all slip under
  * the threshold; a movement that is refused later rolls its reservation back with it. An approved
  * movement is added without a check (a checker has seen it).
+ *
+ * The same statement finds the member: a `userId` that is not a live member's wallet answers
+ * "Member N not found" (404) before anything is reserved or filed, so a movement needs no lookup
+ * of its own for that (one round trip fewer on every money movement).
  */
 export async function needsApproval(tx: Db, ctx: MoneyContext, userId: number, paise: number): Promise<boolean> {
-  if (ctx.approved) {
-    await tx.execute(sql`
-      insert into operator_member_daily (actor_id, user_id, day, paise) values (${ctx.makerId}, ${userId}, ${TODAY}, ${paise})
-      on conflict (actor_id, user_id, day) do update set paise = operator_member_daily.paise + excluded.paise`);
-    return false;
-  }
-  if (paise > ctx.approvalThresholdPaise) return true;
-  const reserved = rowsOf(await tx.execute(sql`
-    insert into operator_member_daily (actor_id, user_id, day, paise) values (${ctx.makerId}, ${userId}, ${TODAY}, ${paise})
-    on conflict (actor_id, user_id, day) do update set paise = operator_member_daily.paise + excluded.paise
-     where operator_member_daily.paise + excluded.paise <= ${ctx.approvalThresholdPaise}
-    returning paise`));
-  return reserved.length === 0;
+  const above = !ctx.approved && paise > ctx.approvalThresholdPaise;
+  const reserve = ctx.approved
+    ? sql`insert into operator_member_daily (actor_id, user_id, day, paise) select ${ctx.makerId}, user_id, ${TODAY}, ${paise} from member
+          on conflict (actor_id, user_id, day) do update set paise = operator_member_daily.paise + excluded.paise
+          returning paise`
+    : sql`insert into operator_member_daily (actor_id, user_id, day, paise) select ${ctx.makerId}, user_id, ${TODAY}, ${paise} from member
+          on conflict (actor_id, user_id, day) do update set paise = operator_member_daily.paise + excluded.paise
+           where operator_member_daily.paise + excluded.paise <= ${ctx.approvalThresholdPaise}
+          returning paise`;
+  const [found] = rowsOf<Reserved>(await tx.execute(above
+    ? sql`select true as member, false as reserved from (${MEMBER_WALLET(userId)}) member`
+    : sql`with member as (${MEMBER_WALLET(userId)}), reservation as (${reserve})
+          select exists (select 1 from member) as member, exists (select 1 from reservation) as reserved`));
+  if (!found?.member) throw new AppError(404, `Member ${userId} not found`);
+  return !ctx.approved && !found.reserved;
 }
 
 /** Why a movement under the threshold alone waits: what the maker already moved for the member today. */
@@ -65,8 +82,6 @@ export async function movedToday(tx: Db, makerId: number, userId: number): Promi
     .where(and(eq(operatorMemberDaily.actorId, makerId), eq(operatorMemberDaily.userId, userId), eq(operatorMemberDaily.day, TODAY)));
   return row ? Number(row.paise) : 0;
 }
-
-type Direction = 'credit' | 'debit';
 
 const limitOf = (ctx: MoneyContext, direction: Direction) => (direction === 'credit' ? ctx.dailyCreditLimitPaise : ctx.dailyDebitLimitPaise);
 
@@ -96,27 +111,51 @@ export async function refuseOverDailyLimit(tx: Db, ctx: MoneyContext, paise: num
 }
 
 /**
- * Adds a posted credit (or debit) to the maker's total of the day, in the caller's transaction.
- * The guarded upsert locks the maker's row, so two concurrent movements can never both slip
- * under the limit.
+ * The maker's counter as one guarded upsert: a row comes back only when the amount fits under the
+ * limit (none at all when it alone is above it). The upsert locks the maker's row, so two
+ * concurrent movements can never both slip under the limit.
  */
+function counterUpsert({ money, paise, direction }: DailyCount): SQL {
+  const limit = limitOf(money, direction);
+  if (paise > limit) return sql`select 1 where false`;
+  return direction === 'credit'
+    ? sql`insert into operator_daily_credits (actor_id, day, paise) values (${money.makerId}, ${TODAY}, ${paise})
+          on conflict (actor_id, day) do update set paise = operator_daily_credits.paise + excluded.paise
+           where operator_daily_credits.paise + excluded.paise <= ${limit}
+          returning paise`
+    : sql`insert into operator_daily_credits (actor_id, day, debit_paise) values (${money.makerId}, ${TODAY}, ${paise})
+          on conflict (actor_id, day) do update set debit_paise = operator_daily_credits.debit_paise + excluded.debit_paise
+           where operator_daily_credits.debit_paise + excluded.debit_paise <= ${limit}
+          returning debit_paise`;
+}
+
+/** The refusal of a count that did not fit: what the maker may still move today, read now. */
+async function refuseUncounted(tx: Db, { money, paise, direction }: DailyCount): Promise<never> {
+  throw overLimit(money, direction, paise, usedOf(await operatorDay(tx, money.makerId), direction));
+}
+
+/** Adds a posted credit (or debit) to the maker's total of the day, in the caller's transaction. */
 export async function countDailyCredit(tx: Db, ctx: MoneyContext, paise: number, direction: Direction = 'credit'): Promise<void> {
-  const limit = limitOf(ctx, direction);
-  if (paise <= limit) {
-    const counted = rowsOf(await (direction === 'credit'
-      ? tx.execute(sql`
-        insert into operator_daily_credits (actor_id, day, paise) values (${ctx.makerId}, ${TODAY}, ${paise})
-        on conflict (actor_id, day) do update set paise = operator_daily_credits.paise + excluded.paise
-         where operator_daily_credits.paise + excluded.paise <= ${limit}
-        returning paise`)
-      : tx.execute(sql`
-        insert into operator_daily_credits (actor_id, day, debit_paise) values (${ctx.makerId}, ${TODAY}, ${paise})
-        on conflict (actor_id, day) do update set debit_paise = operator_daily_credits.debit_paise + excluded.debit_paise
-         where operator_daily_credits.debit_paise + excluded.debit_paise <= ${limit}
-        returning debit_paise`)));
-    if (counted.length > 0) return;
-  }
-  throw overLimit(ctx, direction, paise, usedOf(await operatorDay(tx, ctx.makerId), direction));
+  const count: DailyCount = { money: ctx, paise, direction };
+  if (rowsOf(await tx.execute(counterUpsert(count))).length === 0) await refuseUncounted(tx, count);
+}
+
+/** Counts a movement's daily count, if it has one (a movement's last statement). */
+export async function countLast(tx: Db, count: DailyCount | undefined): Promise<void> {
+  if (count) await countDailyCredit(tx, count.money, count.paise, count.direction);
+}
+
+/**
+ * Writes a movement's last rows, `writes` (data-modifying CTEs: `a as (insert …), b as (update …)`,
+ * the audit row and the idempotency answer), in one statement with the movement's daily count, if
+ * any: one round trip, and the counter's row is still locked by the transaction's last statement.
+ * Over the limit it refuses (throws), and nothing of the movement is kept.
+ */
+export async function countingLast(tx: Db, count: DailyCount | undefined, writes: SQL): Promise<void> {
+  const [row] = rowsOf<Counted>(await tx.execute(count
+    ? sql`with ${writes}, counted as (${counterUpsert(count)}) select (select count(*) from counted)::int as counted`
+    : sql`with ${writes} select 1 as counted`));
+  if (Number(row.counted) === 0) await refuseUncounted(tx, count!);
 }
 
 export interface HeldMovement {

@@ -56,12 +56,23 @@ interface Outcome<S, B> {
   /** Work the movement leaves to the background once it has committed (a long reversal's next ranges). */
   afterCommit?: () => void;
   /**
-   * The movement's last statement, which whoever commits the movement runs after everything else
-   * it writes (the audit row, the idempotency answer): the maker's daily counter, one row that
-   * every movement of that operator locks until the commit, so it is held as briefly as can be.
-   * It may still refuse (throw), and then nothing of the movement is kept.
+   * What the movement adds to the maker's daily counter, which whoever commits the movement counts
+   * last, with everything else it writes (the audit row, the idempotency answer: one statement on
+   * the keyed path, four-eyes.ts `countingLast`): the counter is one row that every movement of
+   * that operator locks until the commit, so it is held as briefly as can be. It may still refuse
+   * (over the daily limit), and then nothing of the movement is kept.
    */
-  lastly?: (tx: Db) => Promise<void>;
+  dailyCount?: DailyCount;
+}
+
+/** Which of the maker's daily limits a movement counts against. */
+export type Direction = 'credit' | 'debit';
+
+/** An amount to add to the maker's credited (or debited) total of the day, under its limit. */
+export interface DailyCount {
+  money: MoneyContext;
+  paise: number;
+  direction: Direction;
 }
 
 /** A movement that was done (or filed for a checker): `T` is the endpoint's reply. */

@@ -5,6 +5,7 @@ import { audit } from '../../lib/audit.ts';
 import { actorId, type Ctx } from '../../lib/context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isRefused, moneyContext, type MoneyRefused, type MovementReply, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
+import { countLast } from '../../lib/money/four-eyes.ts';
 import { MOVEMENTS } from '../../lib/money/movements.ts';
 import * as repo from './approvals.repository.ts';
 
@@ -151,7 +152,7 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
   const moved = await replay(tx, money, claimed.kind, claimed.payload, ctx);
   // A movement refuses by throwing (everything rolls back, the request stays pending).
   if (isRefused(moved)) throw new AppError(moved.status, moved.body.message);
-  await moved.lastly?.(tx);
+  await countLast(tx, moved.dailyCount);
   await audit(tx, ctx, moved.audit);
   const result = moved.body;
   await repo.recordResult(tx, id, result.data);

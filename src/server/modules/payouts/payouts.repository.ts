@@ -5,7 +5,6 @@ import type { SortValue } from '../../../contract/common.ts';
 import { orderSql } from '../../lib/order.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
 import { iso, pageWith } from '../../db/rows.ts';
-import { users } from '../../db/schema/members.ts';
 import { dailyPayouts, type moneyRequests } from '../../db/schema/money.ts';
 
 export interface PayoutFilters {
@@ -230,11 +229,6 @@ export async function payoutStatus(db: Db, id: number): Promise<PayoutStatus | n
 
 export async function linkLedgerEntry(db: Db, id: number, ledgerEntryId: number) {
   await db.update(dailyPayouts).set({ ledgerEntryId }).where(eq(dailyPayouts.id, id));
-}
-
-export async function liveMemberExists(db: Db, userId: number): Promise<boolean> {
-  const rows = await db.select({ userId: users.userId }).from(users).where(sql`${users.userId} = ${userId} and ${users.deletedAt} is null`);
-  return rows.length > 0;
 }
 
 /** The ids of the Failure payouts the filters select (bulk Pay Now: "every row the filter matches"), at most `cap` + 1. */

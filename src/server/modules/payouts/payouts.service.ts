@@ -9,7 +9,6 @@ import type { MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import {
   countDailyCredit, holdForApproval, needsApproval, refuseOverDailyLimit, refuseOwnWallet, refuseSecondPending, sumReason,
 } from '../../lib/money/four-eyes.ts';
-import { requireMemberWallet } from '../wallet/wallet.service.ts';
 import { sendToBank } from '../bank-transfers/bank-transfers.service.ts';
 import * as repo from './payouts.repository.ts';
 
@@ -98,17 +97,15 @@ async function postPayment(tx: Db, money: MoneyContext, body: TransferBody, pais
  */
 export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferBody): Promise<MoneyResult<ReplyOf<typeof payoutsApi.transfer>>> {
   refuseOwnWallet(money, body.userId);
-  await requireMemberWallet(tx, body.userId); // staff hold no wallet (issue 22)
   const paise = rupeesToPaise(body.amount);
   // The payout's run first (a reversal takes its run first too), so Pay Now and a reversal of its run never deadlock.
   if (body.payoutId !== undefined) await repo.lockRunsOf(tx, [body.payoutId]);
+  // Anyone but a live member (staff hold no wallet: issue 22) is refused there with 404.
   if (await needsApproval(tx, money, body.userId, paise)) {
     if (body.payoutId !== undefined) {
       await payablePayout(tx, body, paise, 'check');
       await refuseSecondPending(tx, 'pay_payout', 'payoutId', body.payoutId);
       await refuseInPendingBulk(tx, body.payoutId);
-    } else {
-      if (!(await repo.liveMemberExists(tx, body.userId))) throw new AppError(404, `Member ${body.userId} not found`);
     }
     await refuseOverDailyLimit(tx, money, paise);
     return holdForApproval(tx, money, {
@@ -126,7 +123,7 @@ export async function transferAdmin(tx: Db, money: MoneyContext, body: TransferB
   const after = { userId: body.userId, typeIncome: body.typeIncome, amountPaise: paise, ledgerEntryId: posted.entryId, balancePaise: posted.balancePaise };
   return {
     // The maker's counter is counted last, just before the commit (a row all their movements lock).
-    lastly: (t) => countDailyCredit(t, money, paise),
+    dailyCount: { money, paise, direction: 'credit' },
     audit: body.payoutId !== undefined
       ? { action: 'pay_payout', entity: 'daily_payout', entityId: body.payoutId, before: { status: 'Failure' }, after: { ...after, status: 'Success' } }
       : { action: 'admin_transfer', entity: 'ledger_entry', entityId: posted.entryId, after },
@@ -182,7 +179,7 @@ export async function payBulk(tx: Db, money: MoneyContext, body: { ids: number[]
     try {
       const outcome = await tx.transaction(async (sp) => {
         refuseOwnWallet(money, row.userId);
-        await requireMemberWallet(sp, row.userId);
+        // needsApproval refuses anyone but a live member (staff hold no wallet): 404.
         if (!money.approved && (await needsApproval(sp, money, row.userId, row.amountPaise))) return 'held' as const;
         if (money.approved) await needsApproval(sp, money, row.userId, row.amountPaise);
         const payout = await repo.claimFailedPayout(sp, id);

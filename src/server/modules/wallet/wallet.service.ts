@@ -144,9 +144,8 @@ export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: Rech
   refuseOwnWallet(money, body.userId);
   const paise = rupeesToPaise(body.amount);
   const recharge = body.transactionType === 'wallet_recharge';
-  await requireMemberWallet(tx, body.userId);
-  if (await needsApproval(tx, money, body.userId, paise)) {
-    const current = await balanceOf(tx, body.userId); // a request for an unknown member is refused now
+  if (await needsApproval(tx, money, body.userId, paise)) { // a request for anyone but a live member is refused there (404)
+    const current = await balanceOf(tx, body.userId);
     if (!recharge) refuseAboveBalance(current, paise);
     await refuseOverDailyLimit(tx, money, paise, recharge ? 'credit' : 'debit');
     const reason = await sumReason(tx, money, body.userId, paise);
@@ -163,7 +162,7 @@ export async function rechargeOrWithdraw(tx: Db, money: MoneyContext, body: Rech
   return {
     status: 200,
     // The maker's counter is counted last, just before the commit (a row all their movements lock).
-    lastly: (t) => countDailyCredit(t, money, paise, recharge ? 'credit' : 'debit'),
+    dailyCount: { money, paise, direction: recharge ? 'credit' : 'debit' },
     body: {
       success: true,
       message: recharge ? 'Wallet recharged successfully' : 'Wallet withdrawal completed successfully',
