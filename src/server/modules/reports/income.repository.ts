@@ -79,8 +79,20 @@ export function wholeMonths(fromDate: string, toDate: string): string[] | null {
 
 type UserTotalRow = Pick<Ledger, 'userId'> & { paise: number; n: number };
 type Totals = Pick<typeof incomeMonthTotals.$inferSelect, 'users'> & { paise: number; n: number };
-/** What the months' reversals took back. */
-type ReversedTotal = { paise: (typeof incomeMonthTotals.$inferSelect)['totalPaise'] };
+/** The months' totals, and what their reversals took back. */
+type ReversedTotals = Totals & { reversed: (typeof incomeMonthTotals.$inferSelect)['totalPaise'] };
+/** Who a receiver is: their name and rank. */
+type PersonRow = Pick<CreditRow, 'userId' | 'userName' | 'rankName'>;
+/** A receiver of the page with who they are and what a reversal took back from them. */
+type PageUserRow = UserTotalRow & PersonRow & { reversed: number | null };
+
+/** The totals, the page's receivers and their reversals; `people` when who they are was read with them. */
+interface ReceiverTotals {
+  totals: Totals;
+  users: UserTotalRow[];
+  reversals: ReversalRow[];
+  people?: PersonRow[];
+}
 type ReversalRow = Pick<Ledger, 'userId'> & { paise: number; runId: number | null };
 
 /**
@@ -104,7 +116,7 @@ const BY_NAME = (up: boolean) => `lower(u.full_name) ${up ? 'asc' : 'desc'}, u.u
  * month's rows are joined to their members (users_name_sort_idx walked in order with each
  * member's row looked up by its primary key, or the month's receivers sorted when they are few).
  */
-async function receiverTotals(database: Database, f: IncomeFilters, sort: IncomeSort, batches: BatchRow[], page: number, limit: number) {
+async function receiverTotals(database: Database, f: IncomeFilters, sort: IncomeSort, batches: BatchRow[], page: number, limit: number): Promise<ReceiverTotals> {
   const { key: sortKey, desc } = sortParts(sort);
   const byName = sortKey === 'userName';
   // Smallest first reads income_month_users_top_idx backwards: amount ascending, then user id descending.
@@ -118,33 +130,41 @@ async function receiverTotals(database: Database, f: IncomeFilters, sort: Income
     if (key !== undefined) {
       const one = months.length === 1;
       const order = byName ? BY_NAME(up) : up ? 'm.total_paise asc, m.user_id desc' : 'm.total_paise desc nulls last, m.user_id';
-      const [[totals], [reversedTotal], users] = await Promise.all([
-        database.query<Totals>(one
-          ? `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, coalesce(sum(users), 0)::int8 as users
-               from income_month_totals where kind = $1 and reward_key = $2 and month = any($3::date[])`
-          : `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users
+      const reversedKey = `${key}:reversed`;
+      // Two statements: the totals (with what the reversals took back), and the page of receivers
+      // with who they are and what a reversal took back from each (their rank and name looked up
+      // by primary key, the reversal by income_month_users' key, for the page's rows only).
+      const people = `coalesce(u.username, u.full_name) as "userName", r.name as "rankName",
+        (select sum(x.total_paise) from income_month_users x
+          where x.kind = $1 and x.reward_key = $6 and x.month = ${one ? '$3::date' : 'any($3::date[])'} and x.user_id = m.user_id)::int8 as reversed`;
+      const [[totals], users] = await Promise.all([
+        database.query<ReversedTotals>(one
+          ? `select coalesce(sum(total_paise) filter (where reward_key = $2), 0)::int8 as paise,
+                    coalesce(sum(entries) filter (where reward_key = $2), 0)::int8 as n,
+                    coalesce(sum(users) filter (where reward_key = $2), 0)::int8 as users,
+                    coalesce(sum(total_paise) filter (where reward_key = $4), 0)::int8 as reversed
+               from income_month_totals where kind = $1 and reward_key in ($2, $4) and month = any($3::date[])`
+          : `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users,
+                    (select coalesce(sum(total_paise), 0) from income_month_totals
+                      where kind = $1 and reward_key = $4 and month = any($3::date[]))::int8 as reversed
                from income_month_users where kind = $1 and reward_key = $2 and month = any($3::date[])`,
-        [f.kind, key, months]),
-        database.query<ReversedTotal>(`
-          select coalesce(sum(total_paise), 0)::int8 as paise from income_month_totals where kind = $1 and reward_key = $2 and month = any($3::date[])`,
-        [f.kind, `${key}:reversed`, months]),
-        database.query<UserTotalRow>(one
-          ? `select m.user_id as "userId", m.total_paise as paise, m.entries as n from income_month_users m
-               ${byName ? 'join users u on u.user_id = m.user_id' : ''}
+        [f.kind, key, months, reversedKey]),
+        database.query<PageUserRow>(one
+          ? `select m.user_id as "userId", m.total_paise as paise, m.entries as n, ${people}
+               from income_month_users m join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
               where m.kind = $1 and m.reward_key = $2 and m.month = $3::date and m.total_paise <> 0
               order by ${order} limit $4 offset $5`
-          : `select m.user_id as "userId", m.paise, m.n from (
+          : `select m.user_id as "userId", m.paise, m.n, ${people} from (
                select user_id, sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
                 where kind = $1 and reward_key = $2 and month = any($3::date[]) group by user_id having sum(total_paise) <> 0) m
-              ${byName ? 'join users u on u.user_id = m.user_id' : ''}
+              join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
               order by ${byName ? BY_NAME(up) : `m.paise ${up ? 'asc' : 'desc'}, m.user_id ${up ? 'desc' : 'asc'}`} limit $4 offset $5`,
-        [f.kind, key, one ? months[0] : months, limit, offset]),
+        [f.kind, key, one ? months[0] : months, limit, offset, reversedKey]),
       ]);
-      const reversals = users.length === 0 ? [] : await database.query<ReversalRow>(`
-        select user_id as "userId", sum(total_paise)::int8 as paise, null::int8 as "runId" from income_month_users
-         where kind = $1 and reward_key = $2 and month = any($3::date[]) and user_id = any($4::int8[]) group by user_id having sum(total_paise) <> 0`,
-      [f.kind, `${key}:reversed`, months, users.map((u) => u.userId)]);
-      return { totals: { ...totals, paise: Number(totals.paise) + Number(reversedTotal.paise) }, users, reversals };
+      const reversals: ReversalRow[] = users
+        .filter((u) => u.reversed !== null && Number(u.reversed) !== 0)
+        .map((u) => ({ userId: u.userId, paise: u.reversed!, runId: null }));
+      return { totals: { ...totals, paise: Number(totals.paise) + Number(totals.reversed) }, users, reversals, people: users };
     }
   }
   const name = f.userName ? containsPattern(f.userName) : null;
@@ -179,7 +199,7 @@ async function receiverTotals(database: Database, f: IncomeFilters, sort: Income
  * member, read through ledger_kind_created_idx (kind, created_at): a month's level income is its
  * activations × their paid levels (≤ 10 each). No batches.
  */
-async function levelIncomeTotals(database: Database, f: IncomeFilters, sort: IncomeSort, page: number, limit: number) {
+async function levelIncomeTotals(database: Database, f: IncomeFilters, sort: IncomeSort, page: number, limit: number): Promise<ReceiverTotals> {
   const { key: sortKey, desc } = sortParts(sort);
   const name = f.userName ? containsPattern(f.userName) : null;
   const byName = sortKey === 'userName';
@@ -211,12 +231,12 @@ export async function incomeReport(database: Database, filters: IncomeFilters, s
   const batches = level ? [] : await batchesInRange(database, f);
   const ids = batches.map((b) => b.batchId);
   if (!level && ids.length === 0) return { data: [], users: [], reversals: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
-  const { totals, users: totalsByUser, reversals } = level
+  const { totals, users: totalsByUser, reversals, people: known } = level
     ? await levelIncomeTotals(database, f, sort, page, limit)
     : await receiverTotals(database, f, sort, batches, page, limit);
   const pageIds = totalsByUser.map((u) => u.userId);
   const [people, receivers] = pageIds.length === 0 ? [[], []] : await Promise.all([
-    database.query<Pick<CreditRow, 'userId' | 'userName' | 'rankName'>>(`
+    known ?? database.query<PersonRow>(`
       select u.user_id as "userId", coalesce(u.username, u.full_name) as "userName", r.name as "rankName"
         from users u left join ranks r on r.rank_id = u.rank_id where u.user_id = any($1::int8[])`, [pageIds]),
     level ? [] : database.query<CreditRow>(`

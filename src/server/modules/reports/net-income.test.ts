@@ -55,6 +55,12 @@ describe('income reports, net and with reversals', () => {
       expect(body.totalUsers, to).toBe(2);
       const down = await get(`/api/rewards/rewardsDaily?fromDate=${month.from}&toDate=${to}&transactionType=dailyPayout&sort=-userName`);
       expect(down.users.map((u: { userName: string }) => u.userName)).toEqual(['Zara Net', 'Amit Net']);
+      // Largest first (the default): the same receivers, names and reversals.
+      const byAmount = await get(`/api/rewards/rewardsDaily?fromDate=${month.from}&toDate=${to}&transactionType=dailyPayout`);
+      expect(byAmount.users.map((u: { userName: string; amount: number }) => [u.userName, u.amount]).sort(), to)
+        .toEqual([['Amit Net', 18.5], ['Zara Net', 18.5]]);
+      expect(byAmount.reversals.map((r: { userName: string; amount: number }) => [r.userName, r.amount]).sort(), to)
+        .toEqual([['Amit Net', -9.25], ['Zara Net', -9.25]]);
     }
   });
 
