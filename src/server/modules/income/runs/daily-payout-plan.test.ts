@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rowsOf } from '../../../db/client.ts';
 import { createTestApp, type TestContext } from '../../../test/harness.ts';
-import { chunkUnits } from './daily-payout.ts';
+import { unitsOf } from './daily-payout.ts';
 
 // The daily payout's chunk reads each membership's payout of the day, if any. PostgreSQL's
 // statistics never hold the day being paid (a new date), so the planner expects no payout on it
@@ -30,7 +30,10 @@ it('looks each membership’s payout of the day up in daily_payouts_user_day_uq,
       from (select user_id from users where not can_sign_in order by user_id limit 200) u cross join generate_series(1, 60) d`);
   await t.database.query('analyze daily_payouts');
   const day = (await t.database.query<{ day: string }>(`select (current_date - 20)::text as day`))[0].day;
-  const [row] = rowsOf<ExplainRow>(await t.database.db.execute(sql`explain (format json) ${chunkUnits(day, 0, 40_000)}`));
-  const plan = typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'];
-  expect(scansOf(plan[0].Plan, 'daily_payouts')).toEqual(['Index Scan daily_payouts_user_day_uq']);
+  // A run's chunk, and the preview's whole set of active memberships.
+  for (const units of [unitsOf(day, { cursor: 0, limit: 40_000 }), unitsOf(day)]) {
+    const [row] = rowsOf<ExplainRow>(await t.database.db.execute(sql`explain (format json) ${units}`));
+    const plan = typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'];
+    expect(scansOf(plan[0].Plan, 'daily_payouts')).toEqual(['Index Scan daily_payouts_user_day_uq']);
+  }
 });

@@ -119,32 +119,38 @@ const TDS_ROLLUP = sql`
     )`;
 
 /**
- * A chunk's memberships, with their member and any payout they already have for the day. The
- * member is read here, by its key for each of the chunk's memberships (a LIMIT query is planned as
- * an index nested loop; joined later, the planner hashed all of users per chunk). The day's payout
- * is looked up per membership in daily_payouts_user_day_uq (user_id, payout_date). The planner's
- * statistics never hold the new day, so it expects no payout on it and, given `payout_date = day`,
- * read the day's payouts through daily_payouts_date_id_idx for every membership (as a join: once,
- * then compared each membership with all of them): the rows the run's earlier chunks had written,
- * and a day at 1,000,000 members took 12 minutes instead of 15 s. The day is therefore written as
- * row comparisons on (user_id, payout_date), which only that index can serve (docs/structure.md).
+ * The payout (not reversed) that member `userId` (an SQL expression: a column of the outer query)
+ * already has on `day`, looked up in daily_payouts_user_day_uq (user_id, payout_date). The
+ * planner's statistics never hold the day being paid (a new date), so given `payout_date = day` it
+ * expects no payout on it and reads the day's payouts through daily_payouts_date_id_idx for each
+ * membership (or, as a join, reads them once and compares every membership with all of them): the
+ * rows the run's earlier chunks had written, 12 minutes for one day at 1,000,000 members instead
+ * of 15 s. The day is therefore written as row comparisons on (user_id, payout_date), which only
+ * that index can serve (docs/structure.md).
  */
-export const chunkUnits = (day: string, cursor: number, limit: number, upTo?: number) => sql`
+export const payoutOfDay = (userId: SQL, day: string) => sql`
+  select x.id from daily_payouts x
+   where x.user_id = ${userId} and x.status <> 'Reversed'
+     and (x.user_id, x.payout_date) >= (${userId}, ${day}::date) and (x.user_id, x.payout_date) <= (${userId}, ${day}::date)`;
+
+/**
+ * Active memberships (a chunk of them, in id order, when `chunk` is given) with their member and
+ * any payout they already have for the day. The member is read here, by its key for each
+ * membership (a LIMIT query is planned as an index nested loop; joined later, the planner hashed
+ * all of users per chunk).
+ */
+export const unitsOf = (day: string, chunk?: { cursor: number; limit: number; upTo?: number }) => sql`
     select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status, u.pan,
            m.tds_quarter, x.id as paid_id
       from memberships m
       left join users u on u.user_id = m.user_id and u.deleted_at is null
-      left join lateral (
-        select x.id from daily_payouts x
-         where x.user_id = m.user_id and x.status <> 'Reversed'
-           and (x.user_id, x.payout_date) >= (m.user_id, ${day}::date) and (x.user_id, x.payout_date) <= (m.user_id, ${day}::date)
-         limit 1
-      ) x on true
-     where m.status = 'active' and m.id > ${cursor} ${upTo === undefined ? sql`` : sql`and m.id <= ${upTo}`} order by m.id limit ${limit}`;
+      left join lateral (${payoutOfDay(sql`m.user_id`, day)} limit 1) x on true
+     where m.status = 'active'
+     ${chunk ? sql`and m.id > ${chunk.cursor} ${chunk.upTo === undefined ? sql`` : sql`and m.id <= ${chunk.upTo}`} order by m.id limit ${chunk.limit}` : sql``}`;
 
 async function step(tx: Db, scope: RunScope, cursor: number, limit: number, upTo?: number) {
   const day = scope.period.start;
-  const units = chunkUnits(day, cursor, limit, upTo);
+  const units = unitsOf(day, { cursor, limit, upTo });
   // Each deduction names itself (as Pay Now's lines do), so a member's history reads one payout and what was taken from it.
   const description = `Daily payout for ${day}`;
   const tdsDescription = `TDS on daily payout for ${day}`;
@@ -233,13 +239,7 @@ export const dailyPayout: RunKindHandler = {
     return ends;
   },
   async preview(db, scope) {
-    const units = sql`
-      select m.id, m.user_id, m.daily_paise, m.cap_paise, m.earned_paise, m.starts_on, m.duration_days, u.user_id as live_id, u.status, u.pan,
-             m.tds_quarter, x.id as paid_id
-        from memberships m
-        left join users u on u.user_id = m.user_id and u.deleted_at is null
-        left join daily_payouts x on x.user_id = m.user_id and x.payout_date = ${scope.period.start}::date and x.status <> 'Reversed'
-       where m.status = 'active'`;
+    const units = unitsOf(scope.period.start);
     const [row] = rowsOf<TallyRow>(await db.execute(sql`
       with ${computed(units, scope.period.start, scope.settings, false)}
       select (select count(*) from units)::int8 as units, t.* from (select ${TALLY} from calc where pays) t`));

@@ -9,6 +9,7 @@ import { rowsOf, type Db } from '../../../db/client.ts';
 import type { MoneyReply, MoneyResult, MoneyContext } from '../../../lib/money/movement.ts';
 import { formatRupees, holdForApproval } from '../../../lib/money/four-eyes.ts';
 import { beginRun, kick, kindLabel, previewRun, RerunNeedsApproval, startRun } from './engine.ts';
+import { payoutOfDay } from './daily-payout.ts';
 import * as reversals from './reversal.repository.ts';
 import * as repo from './runs.repository.ts';
 
@@ -94,8 +95,7 @@ async function nothingBecause(db: Db, kind: RunKind, day: string, existingRunId:
            count(*) filter (where ${day}::date > m.starts_on + (m.duration_days - 1))::int8 as ended,
            count(*) filter (where m.earned_paise >= m.cap_paise)::int8 as capped,
            count(*) filter (where u.user_id is null)::int8 as deleted,
-           count(*) filter (where exists (select 1 from daily_payouts x where x.user_id = m.user_id and x.payout_date = ${day}::date
-                                             and x.status <> 'Reversed'))::int8 as paid
+           count(*) filter (where exists (${payoutOfDay(sql`m.user_id`, day)}))::int8 as paid
       from memberships m left join users u on u.user_id = m.user_id and u.deleted_at is null
      where m.status = 'active'`));
   const n = (k: string) => Number(row[k]);
