@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAPTURED_QUERIES_HEADER, decodeCapturedQueries } from '../../db/query-timing.ts';
-import { moneyHeaders, newMember } from '../../modules/wallet/money-test-kit.ts';
-import { createTestApp, testDbKind, type TestContext } from '../../test/harness.ts';
+import { CAPTURED_QUERIES_HEADER, decodeCapturedQueries } from '../db/query-timing.ts';
+import { moneyHeaders, newMember } from '../modules/wallet/money-test-kit.ts';
+import { createTestApp, testDbKind, type TestContext } from './harness.ts';
 
 // A money movement's round trips to PostgreSQL are most of its cost (bench/results.md: a wallet
 // recharge is CPU-bound, ≈ 150 µs of server and database per statement). The shape every
