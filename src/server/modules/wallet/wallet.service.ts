@@ -26,7 +26,8 @@ async function member(db: Db, userId: number): Promise<repo.MemberRow> {
 /**
  * Money moves only to and from members' wallets (issue 22): a staff account, the administrator's
  * included, answers "Member N not found" like an id nobody holds. Every money path that names a
- * member calls this (or a lookup through findMember) before it writes anything.
+ * member calls this (or a lookup through findMember, or four-eyes.ts `needsApproval`, whose
+ * reservation statement finds the member) before it writes anything.
  */
 export async function requireMemberWallet(db: Db, userId: number): Promise<void> {
   await member(db, userId);
