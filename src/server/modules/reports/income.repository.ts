@@ -1,7 +1,7 @@
 import { paiseToRupees, sortParts, type SortValue } from '../../../contract/common.ts';
 import { REWARD_TYPES, royaltyDisplayLevel, type INCOME_SORTS } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
-import { iso } from '../../db/rows.ts';
+import { iso, pageWith } from '../../db/rows.ts';
 import type { ranks } from '../../db/schema/catalogue.ts';
 import type { incomeBatches, incomeMonthTotals, ledgerEntries } from '../../db/schema/money.ts';
 import { containsPattern, IST_RANGE } from './revenue.repository.ts';
@@ -50,11 +50,14 @@ export function batchSource(f: IncomeFilters): IncomeFilters {
 /** The batches of the range: a handful per month, read through income_batches_kind_date_idx. */
 export async function batchesInRange(database: Database, filters: IncomeFilters): Promise<BatchRow[]> {
   const f = batchSource(filters);
-  return database.query<BatchRow>(`
-    select batch_id as "batchId", kind, reward_type as "rewardType", run_date::text as "runDate", run_id::int8 as "runId" from income_batches
-     where kind = $1 and run_date between $2::date and $3::date and ($4::text is null or reward_type = $4)
-     order by run_date, batch_id`, [f.kind, f.fromDate, f.toDate, f.rewardType ?? null]);
+  return database.query<BatchRow>(BATCHES_IN_RANGE(1, 2, 3, 4), [f.kind, f.fromDate, f.toDate, f.rewardType ?? null]);
 }
+
+/** The batches of a kind (and reward type, or any when null) whose run dates lie in a range, by run date. */
+const BATCHES_IN_RANGE = (kind: number, from: number, to: number, rewardType: number) => `
+  select batch_id as "batchId", kind, reward_type as "rewardType", run_date::text as "runDate", run_id::int8 as "runId" from income_batches
+   where kind = $${kind} and run_date between $${from}::date and $${to}::date and ($${rewardType}::text is null or reward_type = $${rewardType})
+   order by run_date, batch_id`;
 
 function sourceOf(b: BatchRow): string {
   if (b.kind === 'royalty') return 'Royalty Income';
@@ -109,64 +112,87 @@ const OF_BATCHES = (batches: number, runs: number, reversed: boolean) => `
 const BY_NAME = (up: boolean) => `lower(u.full_name) ${up ? 'asc' : 'desc'}, u.user_id ${up ? 'asc' : 'desc'}`;
 
 /**
- * Totals and one page of receivers (largest income first, or by name). A range of whole months
- * without a name filter (the screens' default: the current month) reads the income_month_*
- * rollups (drizzle/functions/income_months.sql: net of deductions, reversals under
- * reward_key || ':reversed'); any other range groups the batches' ledger rows. By name, the
- * month's rows are joined to their members (users_name_sort_idx walked in order with each
- * member's row looked up by its primary key, or the month's receivers sorted when they are few).
+ * The month key a report reads the income_month_* rollups under (drizzle/functions/income_months.sql:
+ * net of deductions, reversals under reward_key || ':reversed'): for a range of whole months
+ * without a name filter (the screens' default: the current month); null when the report groups
+ * the batches' ledger rows instead.
  */
-async function receiverTotals(database: Database, f: IncomeFilters, sort: IncomeSort, batches: BatchRow[], page: number, limit: number): Promise<ReceiverTotals> {
+function monthlyRollup(f: IncomeFilters): { months: string[]; key: string } | null {
+  const months = f.userName ? null : wholeMonths(f.fromDate, f.toDate);
+  const key = f.kind === 'royalty' ? '' : f.rewardType;
+  return months && key !== undefined ? { months, key } : null;
+}
+
+/**
+ * A range of whole months from the rollups, in one statement (issue 23): one page of receivers
+ * (largest income first, or by name) with who they are and what a reversal took back from each
+ * (their rank and name looked up by primary key, the reversal by income_month_users' key, for the
+ * page's rows only), carrying the totals with what the reversals took back and the range's
+ * batches (pageWith: asked on their own only when the page is empty). By name, the month's rows
+ * are joined to their members (users_name_sort_idx walked in order with each member's row looked
+ * up by its primary key, or the month's receivers sorted when they are few).
+ */
+async function monthTotals(
+  database: Database, f: IncomeFilters, { months, key }: { months: string[]; key: string }, sort: IncomeSort, page: number, limit: number,
+): Promise<ReceiverTotals & { batches: BatchRow[] }> {
   const { key: sortKey, desc } = sortParts(sort);
   const byName = sortKey === 'userName';
   // Smallest first reads income_month_users_top_idx backwards: amount ascending, then user id descending.
   const up = !desc;
-  const months = f.userName ? null : wholeMonths(f.fromDate, f.toDate);
-  const offset = (page - 1) * limit;
+  const one = months.length === 1;
+  const order = byName ? BY_NAME(up) : up ? 'm.total_paise asc, m.user_id desc' : 'm.total_paise desc nulls last, m.user_id';
+  const people = `coalesce(u.username, u.full_name) as "userName", r.name as "rankName",
+    (select sum(x.total_paise) from income_month_users x
+      where x.kind = $1 and x.reward_key = $6 and x.month = ${one ? '$3::date' : 'any($3::date[])'} and x.user_id = m.user_id)::int8 as reversed`;
+  // $1 kind, $2 reward key, $3 the month (or months), $4 its reversals' key, $5–$7 the batches' range and reward type.
+  const figures = (n: (i: number) => number) => {
+    const [kind, rewardKey, month, reversed] = [1, 2, 3, 4].map((i) => `$${n(i)}`);
+    const batches = `(select coalesce(json_agg(b), '[]'::json) from (${BATCHES_IN_RANGE(n(1), n(5), n(6), n(7))}) b) as batches`;
+    return one
+      ? `select coalesce(sum(total_paise) filter (where reward_key = ${rewardKey}), 0)::int8 as paise,
+                coalesce(sum(entries) filter (where reward_key = ${rewardKey}), 0)::int8 as n,
+                coalesce(sum(users) filter (where reward_key = ${rewardKey}), 0)::int8 as users,
+                coalesce(sum(total_paise) filter (where reward_key = ${reversed}), 0)::int8 as reversed, ${batches}
+           from income_month_totals where kind = ${kind} and reward_key in (${rewardKey}, ${reversed}) and month = ${month}::date`
+      : `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users,
+                (select coalesce(sum(total_paise), 0) from income_month_totals
+                  where kind = ${kind} and reward_key = ${reversed} and month = any(${month}::date[]))::int8 as reversed, ${batches}
+           from income_month_users where kind = ${kind} and reward_key = ${rewardKey} and month = any(${month}::date[])`;
+  };
+  const month = one ? months[0] : months;
+  const own = [f.kind, key, month, `${key}:reversed`, f.fromDate, f.toDate, f.rewardType ?? null];
+  const { rows: users, extra: [totals] } = await pageWith<PageUserRow, (ReversedTotals & { batches: BatchRow[] })[]>(database, {
+    text: (column) => one
+      ? `select m.user_id as "userId", m.total_paise as paise, m.entries as n, ${people}, ${column}
+           from income_month_users m join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
+          where m.kind = $1 and m.reward_key = $2 and m.month = $3::date and m.total_paise <> 0
+          order by ${order} limit $4 offset $5`
+      : `select m.user_id as "userId", m.paise, m.n, ${people}, ${column} from (
+           select user_id, sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
+            where kind = $1 and reward_key = $2 and month = any($3::date[]) group by user_id having sum(total_paise) <> 0) m
+          join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
+          order by ${byName ? BY_NAME(up) : `m.paise ${up ? 'asc' : 'desc'}, m.user_id ${up ? 'desc' : 'asc'}`} limit $4 offset $5`,
+    // The page's own numbering: the reversals' key is $6, the batches' range and type $7–$9.
+    params: [f.kind, key, month, limit, (page - 1) * limit, `${key}:reversed`, f.fromDate, f.toDate, f.rewardType ?? null],
+  }, (params, alone) => {
+    if (!alone) return figures((i) => [1, 2, 3, 6, 7, 8, 9][i - 1]);
+    params.push(...own);
+    return figures((i) => i);
+  });
+  const reversals: ReversalRow[] = users
+    .filter((u) => u.reversed !== null && Number(u.reversed) !== 0)
+    .map((u) => ({ userId: u.userId, paise: u.reversed!, runId: null }));
+  const { batches, ...sums } = totals;
+  return { totals: { ...sums, paise: Number(sums.paise) + Number(sums.reversed) }, users, reversals, people: users, batches };
+}
+
+/** Totals and one page of receivers (largest income first, or by name) from the ledger rows of the batches. */
+async function ledgerTotals(database: Database, f: IncomeFilters, sort: IncomeSort, batches: BatchRow[], page: number, limit: number): Promise<ReceiverTotals> {
+  const { key: sortKey, desc } = sortParts(sort);
+  const byName = sortKey === 'userName';
+  const up = !desc;
   const ids = batches.map((b) => b.batchId);
   const runs = batches.map((b) => b.runId).filter((r): r is number => r !== null);
-  if (months) {
-    const key = f.kind === 'royalty' ? '' : f.rewardType;
-    if (key !== undefined) {
-      const one = months.length === 1;
-      const order = byName ? BY_NAME(up) : up ? 'm.total_paise asc, m.user_id desc' : 'm.total_paise desc nulls last, m.user_id';
-      const reversedKey = `${key}:reversed`;
-      // Two statements: the totals (with what the reversals took back), and the page of receivers
-      // with who they are and what a reversal took back from each (their rank and name looked up
-      // by primary key, the reversal by income_month_users' key, for the page's rows only).
-      const people = `coalesce(u.username, u.full_name) as "userName", r.name as "rankName",
-        (select sum(x.total_paise) from income_month_users x
-          where x.kind = $1 and x.reward_key = $6 and x.month = ${one ? '$3::date' : 'any($3::date[])'} and x.user_id = m.user_id)::int8 as reversed`;
-      const [[totals], users] = await Promise.all([
-        database.query<ReversedTotals>(one
-          ? `select coalesce(sum(total_paise) filter (where reward_key = $2), 0)::int8 as paise,
-                    coalesce(sum(entries) filter (where reward_key = $2), 0)::int8 as n,
-                    coalesce(sum(users) filter (where reward_key = $2), 0)::int8 as users,
-                    coalesce(sum(total_paise) filter (where reward_key = $4), 0)::int8 as reversed
-               from income_month_totals where kind = $1 and reward_key in ($2, $4) and month = any($3::date[])`
-          : `select coalesce(sum(total_paise), 0)::int8 as paise, coalesce(sum(entries), 0)::int8 as n, count(distinct user_id)::int8 as users,
-                    (select coalesce(sum(total_paise), 0) from income_month_totals
-                      where kind = $1 and reward_key = $4 and month = any($3::date[]))::int8 as reversed
-               from income_month_users where kind = $1 and reward_key = $2 and month = any($3::date[])`,
-        [f.kind, key, months, reversedKey]),
-        database.query<PageUserRow>(one
-          ? `select m.user_id as "userId", m.total_paise as paise, m.entries as n, ${people}
-               from income_month_users m join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
-              where m.kind = $1 and m.reward_key = $2 and m.month = $3::date and m.total_paise <> 0
-              order by ${order} limit $4 offset $5`
-          : `select m.user_id as "userId", m.paise, m.n, ${people} from (
-               select user_id, sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
-                where kind = $1 and reward_key = $2 and month = any($3::date[]) group by user_id having sum(total_paise) <> 0) m
-              join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
-              order by ${byName ? BY_NAME(up) : `m.paise ${up ? 'asc' : 'desc'}, m.user_id ${up ? 'desc' : 'asc'}`} limit $4 offset $5`,
-        [f.kind, key, one ? months[0] : months, limit, offset, reversedKey]),
-      ]);
-      const reversals: ReversalRow[] = users
-        .filter((u) => u.reversed !== null && Number(u.reversed) !== 0)
-        .map((u) => ({ userId: u.userId, paise: u.reversed!, runId: null }));
-      return { totals: { ...totals, paise: Number(totals.paise) + Number(totals.reversed) }, users, reversals, people: users };
-    }
-  }
   const name = f.userName ? containsPattern(f.userName) : null;
   const join = name || byName ? 'join users u on u.user_id = l.user_id' : '';
   const matches = name ? `and ${NAME_MATCH(3)}` : '';
@@ -184,7 +210,7 @@ async function receiverTotals(database: Database, f: IncomeFilters, sort: Income
        where ${OF_BATCHES(1, 2, false)} ${matches}
        group by l.user_id${byName ? ', u.full_name, u.user_id' : ''} having sum(l.amount_paise) <> 0
        order by ${byName ? BY_NAME(up) : `sum(l.amount_paise) ${up ? 'asc' : 'desc'}, l.user_id ${up ? 'desc' : 'asc'}`}
-       limit $${base.length + 1} offset $${base.length + 2}`, [...base, limit, offset]),
+       limit $${base.length + 1} offset $${base.length + 2}`, [...base, limit, (page - 1) * limit]),
   ]);
   const reversals = users.length === 0 ? [] : await database.query<ReversalRow>(`
     select l.user_id as "userId", sum(l.amount_paise)::int8 as paise, max(l.run_id)::int8 as "runId"
@@ -220,6 +246,9 @@ async function levelIncomeTotals(database: Database, f: IncomeFilters, sort: Inc
   return { totals, users, reversals: [] as ReversalRow[] };
 }
 
+/** A reward or royalty report over a range without batches. */
+const NO_BATCHES = Object.freeze({ data: [], users: [], reversals: [], totalAmount: 0, totalUsers: 0, transactions: 0 });
+
 /**
  * The report: totals over every receiver of the range's batches (net received, reversals
  * included), one page of users grouped by user, their reversals as rows of their own, and the
@@ -228,12 +257,19 @@ async function levelIncomeTotals(database: Database, f: IncomeFilters, sort: Inc
 export async function incomeReport(database: Database, filters: IncomeFilters, sort: IncomeSort, page: number, limit: number) {
   const f = batchSource(filters);
   const level = f.kind === 'reward' && f.rewardType === LEVEL_INCOME;
-  const batches = level ? [] : await batchesInRange(database, f);
+  const rollup = level ? null : monthlyRollup(f);
+  let batches: BatchRow[] = [];
+  let found: ReceiverTotals;
+  if (level) found = await levelIncomeTotals(database, f, sort, page, limit);
+  else if (rollup) ({ batches, ...found } = await monthTotals(database, f, rollup, sort, page, limit));
+  else {
+    batches = await batchesInRange(database, f);
+    if (batches.length === 0) return NO_BATCHES;
+    found = await ledgerTotals(database, f, sort, batches, page, limit);
+  }
+  if (!level && batches.length === 0) return NO_BATCHES;
   const ids = batches.map((b) => b.batchId);
-  if (!level && ids.length === 0) return { data: [], users: [], reversals: [], totalAmount: 0, totalUsers: 0, transactions: 0 };
-  const { totals, users: totalsByUser, reversals, people: known } = level
-    ? await levelIncomeTotals(database, f, sort, page, limit)
-    : await receiverTotals(database, f, sort, batches, page, limit);
+  const { totals, users: totalsByUser, reversals, people: known } = found;
   const pageIds = totalsByUser.map((u) => u.userId);
   const [people, receivers] = pageIds.length === 0 ? [[], []] : await Promise.all([
     known ?? database.query<PersonRow>(`

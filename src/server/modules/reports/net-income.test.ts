@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoToWireDate } from '../../../contract/common.ts';
 import { postEntry } from '../../db/books.ts';
+import { CAPTURED_QUERIES_HEADER, decodeCapturedQueries } from '../../db/query-timing.ts';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { moneyHeaders } from '../wallet/money-test-kit.ts';
 import { member, membership, runDay, settingsFrom, today } from '../income/runs/payout-test-kit.ts';
@@ -15,7 +16,7 @@ let token: string;
 let day: string;
 let month: { from: string; to: string; inside: string };
 beforeAll(async () => {
-  t = await createTestApp({ config: { approvalThresholdPaise: 1_000_000 } });
+  t = await createTestApp({ config: { approvalThresholdPaise: 1_000_000, captureQueries: true } });
   token = await t.login();
   const now = await today(t.database);
   day = `${now.slice(0, 8)}01`; // never after today
@@ -61,6 +62,26 @@ describe('income reports, net and with reversals', () => {
         .toEqual([['Amit Net', 18.5], ['Zara Net', 18.5]]);
       expect(byAmount.reversals.map((r: { userName: string; amount: number }) => [r.userName, r.amount]).sort(), to)
         .toEqual([['Amit Net', -9.25], ['Zara Net', -9.25]]);
+    }
+    // The rollup's totals ride on the page's rows (issue 23): a page past the end asks for them on
+    // their own, and a range of two whole months (the previous one holds nothing) sums the months.
+    const before = new Date(Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 2, 1)).toISOString().slice(0, 10);
+    for (const from of [month.from, isoToWireDate(before)]) {
+      const url = `/api/rewards/rewardsDaily?fromDate=${from}&toDate=${month.to}&transactionType=dailyPayout`;
+      const first = await get(url);
+      expect(first.users.map((u: { userName: string; amount: number; transactions: number }) => [u.userName, u.amount, u.transactions]).sort(), from)
+        .toEqual([['Amit Net', 18.5, 2], ['Zara Net', 18.5, 2]]);
+      expect(first.reversals.map((r: { userName: string; amount: number }) => [r.userName, r.amount]).sort(), from)
+        .toEqual([['Amit Net', -9.25], ['Zara Net', -9.25]]);
+      // Two statements (issue 23): the page with the totals and the batches, then the page's credits.
+      const captured = await t.app.inject({ method: 'GET', url, headers: { ...bearer(token), 'x-capture-queries': '1' } });
+      const statements = decodeCapturedQueries(String(captured.headers[CAPTURED_QUERIES_HEADER])).filter((q) => !/\bsessions\b/.test(q.text));
+      expect(statements.map((q) => q.rows), from).toEqual([2, expect.any(Number)]);
+      expect(statements[1].text, from).toMatch(/from ledger_entries/);
+      const past = await get(`${url}&page=50`);
+      expect(past.users, from).toEqual([]);
+      expect([past.totalAmount, past.totalUsers, past.transactions], from).toEqual([18.5, 2, first.transactions]);
+      expect(first.transactions, from).toBeGreaterThan(0);
     }
   });
 
