@@ -24,6 +24,15 @@ export type Nullable<T> = { [K in keyof T]: T[K] | null };
 export const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
 
 /**
+ * A timestamptz column written by PostgreSQL as the text `iso` makes of it (ISO 8601 in UTC, the
+ * milliseconds truncated as a Date keeps them): what a list's mapper passes through as it is.
+ * Reading the column as a Date and writing it out again cost the server about 3 µs a timestamp
+ * (node-postgres's date parser, then toISOString), 10–16 % of a page's server CPU (issue 23);
+ * PostgreSQL writes it in about 1 µs, on a core of its own.
+ */
+export const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
  * A date column as yyyy-mm-dd: raw rows give the text, node-postgres a Date at local midnight
  * (its calendar day is the local one). Selecting `day::text` avoids the question altogether.
  */

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.ts';
-import { pageWith, type DayRow } from '../../db/rows.ts';
+import { isoText, pageWith, type DayRow } from '../../db/rows.ts';
 import type { bookAccounts, bookLegs } from '../../db/schema/books.ts';
 import type { ledgerEntries } from '../../db/schema/money.ts';
 
@@ -168,7 +168,7 @@ const CAUSE_JOINS = `
   left join income_runs r on r.run_id = t.run_id
   left join users a on a.user_id = t.actor_id`;
 const TIME_COLUMNS = (col: string) => `
-  to_char(${col} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",
+  ${isoText(col)} as "dateTime",
   to_char(${col} at time zone 'Asia/Kolkata', 'YYYY-MM-DD"T"HH24:MI:SS"+05:30"') as "istTime",
   ${col}::text as at`;
 

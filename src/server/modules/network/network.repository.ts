@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, sql } from 'drizzle-orm';
 import type { DownlineMember, DownlineTree, MemberRef, NetworkNode } from '../../../contract/network.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
-import { iso, type Nullable } from '../../db/rows.ts';
+import { iso, isoText, type Nullable } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
 
 type UserColumns = typeof users.$inferSelect;
@@ -135,7 +135,7 @@ const fromLevelJson = ([userId, fullName, level, state, status, createDate]: Lev
 type TreeRow = Pick<UserColumns, 'fullName' | 'level' | 'referralCode' | 'status'> & { levels: [number, number, LevelMemberJson[]][] };
 
 /** `created_at` as ISO 8601 in UTC to the millisecond, as `iso` writes a Date (db/rows.ts). */
-const ISO_CREATED = `to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const ISO_CREATED = isoText('u.created_at');
 
 /**
  * The network under a live member, level by level, to `depth`: each level's count of live members

@@ -4,7 +4,7 @@ import type { Payout, PAYOUT_SORTS } from '../../../contract/payouts.ts';
 import type { SortValue } from '../../../contract/common.ts';
 import { orderSql } from '../../lib/order.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
-import { iso, pageWith } from '../../db/rows.ts';
+import { isoText, pageWith } from '../../db/rows.ts';
 import { dailyPayouts, type moneyRequests } from '../../db/schema/money.ts';
 
 export interface PayoutFilters {
@@ -23,14 +23,14 @@ type RequestId = Pick<typeof moneyRequests.$inferSelect, 'id'>;
 /** A payout held by a pending approval request. */
 type HeldPayoutRow = { payoutId: PayoutColumns['id']; requestId: RequestId['id'] };
 
-/** A payout as the list and export statements give it: the day as text, the time as the driver reads it. */
+/** A payout as the list and export statements give it: the day as text, the times as ISO text (isoText). */
 type PayoutRow = Pick<typeof dailyPayouts.$inferSelect,
   'id' | 'userId' | 'amountPaise' | 'status' | 'reason' | 'grossPaise' | 'tdsPaise' | 'adminChargePaise' | 'runId' | 'reversalReason' | 'reversedStatus'> & {
   userName: string;
   date: string;
-  paidAt: Date | string | null;
+  paidAt: string | null;
   reversedByName: string | null;
-  reversedAt: Date | string | null;
+  reversedAt: string | null;
 };
 
 const orNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
@@ -42,14 +42,14 @@ const toPayout = (r: PayoutRow): Payout => ({
   amount: paiseToRupees(Number(r.amountPaise)),
   date: r.date,
   status: r.status,
-  paidAt: r.paidAt === null ? null : iso(r.paidAt),
+  paidAt: r.paidAt,
   reason: r.reason ?? null,
   gross: r.grossPaise === null ? null : paiseToRupees(Number(r.grossPaise)),
   tds: paiseToRupees(Number(r.tdsPaise ?? 0)),
   adminCharge: paiseToRupees(Number(r.adminChargePaise ?? 0)),
   runId: orNull(r.runId),
   reversedByName: r.reversedByName ?? null,
-  reversedAt: r.reversedAt === null || r.reversedAt === undefined ? null : iso(r.reversedAt),
+  reversedAt: r.reversedAt ?? null,
   reversalReason: r.reversalReason ?? null,
   reversedStatus: r.reversedStatus ?? null,
 });
@@ -67,10 +67,10 @@ const SORT_COLUMNS: Record<(typeof PAYOUT_SORTS)[number], string> = {
 /** The list's and the export's one statement: the filters, an optional keyset, then the order and paging. */
 const selectPayouts = (filter: string, paging: string, order = 'p.payout_date desc, p.id desc', column = '') => `
     select p.id, p.user_id as "userId", coalesce(u.username, u.full_name) as "userName", p.amount_paise as "amountPaise",
-           p.payout_date::text as date, p.status, p.paid_at as "paidAt", p.reason,
+           p.payout_date::text as date, p.status, ${isoText('p.paid_at')} as "paidAt", p.reason,
            p.gross_paise as "grossPaise", p.tds_paise as "tdsPaise", p.admin_charge_paise as "adminChargePaise", p.run_id as "runId",
            (select coalesce(rv.full_name, rv.username) from users rv where rv.user_id = p.reversed_by) as "reversedByName",
-           p.reversed_at as "reversedAt", p.reversal_reason as "reversalReason", p.reversed_status as "reversedStatus"${column ? `, ${column}` : ''}
+           ${isoText('p.reversed_at')} as "reversedAt", p.reversal_reason as "reversalReason", p.reversed_status as "reversedStatus"${column ? `, ${column}` : ''}
       from daily_payouts p join users u on u.user_id = p.user_id
       ${filter}
      order by ${order}

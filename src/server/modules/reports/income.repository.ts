@@ -1,7 +1,7 @@
 import { paiseToRupees, sortParts, type SortValue } from '../../../contract/common.ts';
 import { REWARD_TYPES, royaltyDisplayLevel, type INCOME_SORTS } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
-import { iso, pageWith } from '../../db/rows.ts';
+import { isoText, pageWith } from '../../db/rows.ts';
 import type { ranks } from '../../db/schema/catalogue.ts';
 import type { incomeBatches, incomeMonthTotals, ledgerEntries } from '../../db/schema/money.ts';
 import { containsPattern, IST_RANGE } from './revenue.repository.ts';
@@ -27,14 +27,14 @@ type Ledger = typeof ledgerEntries.$inferSelect;
 /** A level income credit, with its level read off the description. */
 type LevelCreditRow = CreditRow & { level: string | null };
 
-/** A receiver's credit as the statements give it: their name, rank, and the time as the driver reads it. */
+/** A receiver's credit as the statements give it: their name, rank, and the time as ISO text (isoText). */
 type CreditRow = Pick<Ledger, 'id' | 'batchId' | 'userId' | 'amountPaise'> & {
   userName: string;
   rankName: (typeof ranks.$inferSelect)['name'] | null;
-  createdAt: Date | string;
+  createdAt: string;
 };
 const CREDIT_COLUMNS = `l.id, l.batch_id as "batchId", l.user_id as "userId", coalesce(u.username, u.full_name) as "userName",
-  r.name as "rankName", l.amount_paise as "amountPaise", l.created_at as "createdAt"`;
+  r.name as "rankName", l.amount_paise as "amountPaise", ${isoText('l.created_at')} as "createdAt"`;
 
 const NAME_MATCH = (n: number) => `(lower(u.full_name) like $${n} or lower(coalesce(u.username, '')) like $${n})`;
 
@@ -300,7 +300,7 @@ export async function incomeReport(database: Database, filters: IncomeFilters, s
             userName: r.userName,
             amount,
             rankName: r.rankName,
-            dateTime: iso(r.createdAt),
+            dateTime: r.createdAt,
             level: royaltyDisplayLevel(r.rankName, amount),
           };
         }),
@@ -358,7 +358,7 @@ export async function incomeCsvBatch(
         rows: rows.map((r) => {
           const amount = paiseToRupees(r.amountPaise);
           return [b.batchId, sourceOf(b), b.runDate, r.userId, r.userName, r.rankName ?? 'No Rank',
-            `Level ${royaltyDisplayLevel(r.rankName, amount)}`, amount.toFixed(2), iso(r.createdAt)];
+            `Level ${royaltyDisplayLevel(r.rankName, amount)}`, amount.toFixed(2), r.createdAt];
         }),
         cursor: next,
       };
@@ -385,14 +385,14 @@ export async function levelIncomeCsvBatch(database: Database, f: IncomeFilters, 
   return {
     rows: rows.map((r) => [
       '', 'Level income', istDayOf(r.createdAt), r.userId, r.userName, r.rankName ?? 'No Rank',
-      r.level === null ? '' : `Level ${r.level}`, paiseToRupees(r.amountPaise).toFixed(2), iso(r.createdAt),
+      r.level === null ? '' : `Level ${r.level}`, paiseToRupees(r.amountPaise).toFixed(2), r.createdAt,
     ]),
     cursor: rows.length === size ? { batchIndex: 0, id: Number(rows[rows.length - 1].id) } : null,
   };
 }
 
-/** The India day (yyyy-mm-dd) of a moment. */
-function istDayOf(moment: Date | string): string {
-  return new Date(new Date(moment).getTime() + 330 * 60_000).toISOString().slice(0, 10);
+/** The India day (yyyy-mm-dd) of a moment given as ISO text. */
+function istDayOf(moment: string): string {
+  return new Date(Date.parse(moment) + 330 * 60_000).toISOString().slice(0, 10);
 }
 

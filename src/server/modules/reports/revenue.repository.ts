@@ -1,7 +1,7 @@
 import { paiseToRupees, sortParts, type SortValue } from '../../../contract/common.ts';
 import type { REVENUE_SORTS, RevenueEntry } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
-import { iso, pageWith } from '../../db/rows.ts';
+import { isoText, pageWith } from '../../db/rows.ts';
 import type { ledgerEntries } from '../../db/schema/money.ts';
 
 /** A business day range in India time: [from 00:00 IST, to + 1 day 00:00 IST). */
@@ -17,19 +17,19 @@ export interface RevenueFilters {
   userName?: string;
 }
 
-/** A fee as the statements give it: the debit shown positive, the time as the driver reads it. */
-type RevenueRow = Pick<typeof ledgerEntries.$inferSelect, 'id' | 'userId'> & { userName: string; paise: number; createdAt: Date | string };
+/** A fee as the statements give it: the debit shown positive, the time as ISO text (isoText). */
+type RevenueRow = Pick<typeof ledgerEntries.$inferSelect, 'id' | 'userId'> & { userName: string; paise: number; createdAt: string };
 
 const toEntry = (r: RevenueRow): RevenueEntry => ({
   id: r.id,
-  dateTime: iso(r.createdAt),
+  dateTime: r.createdAt,
   amount: paiseToRupees(r.paise),
   userName: r.userName,
   userId: r.userId,
 });
 
 const FEE_COLUMNS = `l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", -l.amount_paise as paise,
-  l.created_at as "createdAt"`;
+  ${isoText('l.created_at')} as "createdAt"`;
 
 type DayTotal = { day: string; paise: number; n: number };
 

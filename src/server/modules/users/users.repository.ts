@@ -1,7 +1,7 @@
 import { and, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { User } from '../../../contract/users.ts';
 import { rowsOf, type Database, type Db } from '../../db/client.ts';
-import { iso } from '../../db/rows.ts';
+import { isoText } from '../../db/rows.ts';
 import { ranks } from '../../db/schema/catalogue.ts';
 import { users } from '../../db/schema/members.ts';
 import type { userSegments } from '../../db/schema/system.ts';
@@ -37,22 +37,23 @@ export type UserId = Pick<UserColumns, 'userId'>;
  */
 export type UserRow = Pick<
   UserColumns,
-  | 'userId' | 'fullName' | 'email' | 'phone' | 'address' | 'companyName' | 'status' | 'lastLogin' | 'referredBy'
-  | 'rankId' | 'level' | 'dob' | 'whatsapp' | 'image' | 'state' | 'referralCode' | 'createdAt'
-> & { role: string; referrerName: string | null; rank: string | null };
+  | 'userId' | 'fullName' | 'email' | 'phone' | 'address' | 'companyName' | 'status' | 'referredBy'
+  | 'rankId' | 'level' | 'dob' | 'whatsapp' | 'image' | 'state' | 'referralCode'
+> & { role: string; referrerName: string | null; rank: string | null; lastLogin: string | null; createdAt: string };
 
 /**
  * UserRow's columns of `users u` in SQL. The role, referrer and rank names are looked up row by
  * row (each by its primary key, at most one row): planned as three one-table lookups instead of a
- * four-way join, which is most of what planning a page costs (issue 23).
+ * four-way join, which is most of what planning a page costs (issue 23). The times come as ISO
+ * text (isoText).
  */
 export const USER_COLUMNS = `
   u.user_id as "userId", u.full_name as "fullName", u.email, u.phone, u.address, u.company_name as "companyName",
   coalesce((select ro.name from roles ro where ro.role_id = u.role_id), 'User') as role, u.status,
-  u.last_login as "lastLogin", u.referred_by as "referredBy",
+  ${isoText('u.last_login')} as "lastLogin", u.referred_by as "referredBy",
   (select ref.full_name from users ref where ref.user_id = u.referred_by) as "referrerName",
   (select rk.name from ranks rk where rk.rank_id = u.rank_id) as rank, u.rank_id as "rankId", u.level, u.dob::text as dob,
-  u.whatsapp, u.image, u.state, u.referral_code as "referralCode", u.created_at as "createdAt"`;
+  u.whatsapp, u.image, u.state, u.referral_code as "referralCode", ${isoText('u.created_at')} as "createdAt"`;
 
 export function toUser(r: UserRow): User {
   return {
@@ -65,7 +66,7 @@ export function toUser(r: UserRow): User {
     companyName: r.companyName,
     role: r.role,
     status: r.status,
-    lastLogin: r.lastLogin ? iso(r.lastLogin) : 'Never',
+    lastLogin: r.lastLogin ?? 'Never',
     referredBy: r.referredBy,
     referrerName: r.referrerName,
     rank: r.rank,
@@ -76,7 +77,7 @@ export function toUser(r: UserRow): User {
     image: r.image,
     state: r.state,
     referralCode: r.referralCode,
-    createdAt: iso(r.createdAt),
+    createdAt: r.createdAt,
   };
 }
 

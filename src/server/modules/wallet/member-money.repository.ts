@@ -1,6 +1,6 @@
 import type { MemberLedgerFilters } from '../../../contract/member-money.ts';
 import type { Database } from '../../db/client.ts';
-import type { CountRow } from '../../db/rows.ts';
+import { isoText, type CountRow } from '../../db/rows.ts';
 import type { users } from '../../db/schema/members.ts';
 import type { ledgerEntries, moneyRequests } from '../../db/schema/money.ts';
 
@@ -75,7 +75,7 @@ export interface LedgerLineRow {
 
 const LINE_COLUMNS = `
   l.id, l.kind, l.amount_paise::int8 as "amountPaise", l.description,
-  to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",
+  ${isoText('l.created_at')} as "dateTime",
   to_char(l.created_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD"T"HH24:MI:SS"+05:30"') as "istTime",
   l.created_at::text as at,
   l.run_id as "runId", r.kind as "runKind", r.period_start::text as "periodStart", r.period_end::text as "periodEnd",
@@ -282,7 +282,7 @@ export async function statementLines(
               when e.kind = 'wallet_withdrawal' and not exists (
                 select 1 from book_legs b where b.transfer_id = coalesce(e.transfer_id, e.id) and b.account = 'withdrawals_payable')
               then 'company_bank' else book_account(e.kind) end) as "counterAccount",
-           to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",
+           ${isoText('e.created_at')} as "dateTime",
            to_char(e.created_at at time zone 'Asia/Kolkata', 'YYYY-MM-DD"T"HH24:MI:SS"+05:30"') as "istTime",
            e.created_at::text as at
       from w e where e.n > ${p(opts.skip)}

@@ -3,7 +3,7 @@ import { paiseToRupees, sortParts } from '../../../contract/common.ts';
 import type { MemberBalance, WalletSort, WalletTransaction, WalletType } from '../../../contract/wallet.ts';
 import type { LedgerKindName } from '../../../contract/ledger-kinds.ts';
 import type { Database, Db } from '../../db/client.ts';
-import { iso } from '../../db/rows.ts';
+import { iso, isoText } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
 import { ledgerEntries, ledgerTotals } from '../../db/schema/money.ts';
 import { counterTotal } from '../../db/counters.ts';
@@ -32,8 +32,9 @@ const toTransaction = (r: TransactionRow, dateTime: string): WalletTransaction =
 const WALLET_COLUMNS = 'id, user_id, amount_paise, created_at, kind';
 const WALLET_KINDS: readonly WalletType[] = ['wallet_recharge', 'wallet_withdrawal'];
 const LISTED = `l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", u.full_name as "fullName",
-  l.amount_paise as "amountPaise", l.created_at as "createdAt", l.kind`;
-type Listed = TransactionRow & { createdAt: Date | string };
+  l.amount_paise as "amountPaise", ${isoText('l.created_at')} as "dateTime", l.kind`;
+/** A listed row: the time as ISO text already (isoText). */
+type Listed = TransactionRow & { dateTime: string };
 /** A page's row, carrying the filtered total. */
 type ListedPage = Listed & { total: number };
 type Counted = { n: number };
@@ -187,7 +188,7 @@ export async function listWalletTransactions(database: Database, f: WalletListFi
     const counted = statement();
     [{ n: total }] = await database.query<Counted>(countWallet(f, kinds, counted.p), counted.params);
   }
-  return { data: rows.map((r) => toTransaction(r, iso(r.createdAt))), total: Number(total) };
+  return { data: rows.map((r) => toTransaction(r, r.dateTime)), total: Number(total) };
 }
 
 /**
@@ -207,7 +208,7 @@ export async function walletTransactionsBatch(database: Database, f: WalletListF
   const rows = await database.query<BatchRow>(`
     select l.id, l.user_id as "userId", coalesce(u.username, u.full_name) as "userName", u.full_name as "fullName",
            l.amount_paise as "amountPaise",
-           to_char(l.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "dateTime",
+           ${isoText('l.created_at')} as "dateTime",
            ${byDate ? 'l.created_at::text' : 'abs(l.amount_paise)::text'} as "cursorAt", l.kind
       from (${ranges.join(' union all ')}) l
       join users u on u.user_id = l.user_id
