@@ -22,12 +22,8 @@ export async function reportsRoutes(app: FastifyInstance) {
     revenueCsv: async (request, reply) => {
       const ctx = contextOf(request);
       return sendCsv<RevenueKeyset>(reply, 'revenue.csv', ['ID', 'Date & Time', 'Amount', 'User Name', 'User ID'], async (cursor) => {
-        const rows = await service.revenueBatch(ctx, request.query, cursor, CSV_BATCH);
-        const last = rows.at(-1);
-        return {
-          rows: rows.map((r) => [r.id, r.dateTime, r.amount.toFixed(2), r.userName, r.userId]),
-          cursor: rows.length === CSV_BATCH && last ? { createdAt: last.dateTime, id: last.id } : null,
-        };
+        const { rows, next } = await service.revenueBatch(ctx, request.query, cursor, CSV_BATCH);
+        return { rows: rows.map((r) => [r.id, r.dateTime, r.amount.toFixed(2), r.userName, r.userId]), cursor: next };
       });
     },
     royalty: async (request) => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signedInApp, type TestContext } from '../../test/harness.ts';
 import { moneyInvariantsAfterEach, tokenWithoutPermissions } from '../wallet/money-test-kit.ts';
-import { postEntry } from '../../db/books.ts';
+import { sql } from 'drizzle-orm';
+import { postEntries, postEntry } from '../../db/books.ts';
 
 let t: TestContext;
 let token: string;
@@ -97,6 +98,31 @@ describe('GET /api/wallets/adminRevenue', () => {
     const [n] = await t.database.query<{ n: number }>(`select count(*)::int as n from ledger_entries where kind = 'membership_fee'`);
     expect(lines).toHaveLength(n.n + 1);
     expect((await get('/api/wallets/adminRevenue.csv')).statusCode).toBe(400);
+  });
+
+  it('exports every fee when a 1,000-row batch ends inside a group of fees written at the same microsecond', async () => {
+    // One transaction's fees share its time to the microsecond; the export's keyset went on from the
+    // last row's time as shown (milliseconds), which is earlier than that row's own, so the rest of
+    // the group fell out of the next batch.
+    const [payer] = await t.database.query<{ user_id: number }>(`select user_id from users where level > 0 and deleted_at is null order by user_id limit 1`);
+    const userId = Number(payer.user_id);
+    await t.database.db.transaction((tx) => postEntry(tx, { userId, kind: 'wallet_recharge', amountPaise: 1_010_000, system: 'test' }));
+    const before = await t.database.query<{ n: number }>(`select count(*)::int as n from ledger_entries where kind = 'membership_fee'`);
+    // The group's time has microseconds that milliseconds cannot hold: PGlite's clock keeps
+    // milliseconds only, so the test sets it (past the ledger's immutability trigger; same second).
+    await t.database.db.transaction(async (tx) => {
+      await postEntries(tx, { userId, system: 'test' }, Array.from({ length: 1005 }, () => ({ kind: 'membership_fee' as const, amountPaise: -1000 })));
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(sql`update ledger_entries set created_at = date_trunc('second', created_at) + interval '0.123456 second'
+                            where kind = 'membership_fee' and created_at = now()`);
+    });
+    const [group] = await t.database.query<{ n: number }>(`
+      select count(*)::int as n from ledger_entries where kind = 'membership_fee' and extract(microseconds from created_at)::int % 1000 = 456`);
+    expect(group.n).toBe(1005);
+    const res = await get(`/api/wallets/adminRevenue.csv?${WIDE}`);
+    const lines = res.body.replace(/^\uFEFF/, '').trim().split('\r\n');
+    expect(lines).toHaveLength(before[0].n + 1005 + 1);
+    expect(new Set(lines.slice(1).map((l) => l.split(',')[0])).size).toBe(before[0].n + 1005);
   });
 });
 

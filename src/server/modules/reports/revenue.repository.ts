@@ -92,20 +92,28 @@ export async function revenuePage(database: Database, f: RevenueFilters, sort: R
   };
 }
 
+/** Where an export batch ended: the last fee's time as the database wrote it (to the microsecond) and its id. */
 export interface RevenueKeyset {
   createdAt: string;
   id: number;
 }
 
+/**
+ * One keyset batch of the range's fees for the CSV export, newest first, and where the next one
+ * starts. The keyset carries the time as text to the microsecond: the time as shown (milliseconds)
+ * is earlier than the row's own, and the fees after it in the same millisecond (one transaction's
+ * fees share its time) fell out of the next batch.
+ */
 export async function revenueBatch(database: Database, f: RevenueFilters, after: RevenueKeyset | null, size: number) {
   const params: unknown[] = [f.fromDate, f.toDate, size, after?.createdAt ?? null, after?.id ?? 0];
   if (f.userName) params.push(containsPattern(f.userName));
-  const rows = await database.query<RevenueRow>(`
-    select ${FEE_COLUMNS}
+  const rows = await database.query<RevenueRow & { cursorAt: string }>(`
+    select ${FEE_COLUMNS}, l.created_at::text as "cursorAt"
       from ledger_entries l join users u on u.user_id = l.user_id
      where l.kind = 'membership_fee' and ${IST_RANGE} ${f.userName ? `and ${NAME_MATCH(6)}` : ''}
-       and ($4::timestamptz is null or (l.created_at, l.id) < ($4::timestamptz, $5::int8))
+       and ($4::text is null or (l.created_at, l.id) < ($4::text::timestamptz, $5::int8))
      order by l.created_at desc, l.id desc
      limit $3`, params);
-  return rows.map(toEntry);
+  const last = rows.at(-1);
+  return { rows: rows.map(toEntry), next: rows.length === size && last ? { createdAt: last.cursorAt, id: Number(last.id) } : null };
 }
