@@ -92,6 +92,9 @@ export async function revenuePage(database: Database, f: RevenueFilters, sort: R
   };
 }
 
+/** An export batch's fee, with its time as the database writes it (`created_at::text`), where the next batch starts. */
+type RevenueBatchRow = RevenueRow & { cursorAt: string };
+
 /** Where an export batch ended: the last fee's time as the database wrote it (to the microsecond) and its id. */
 export interface RevenueKeyset {
   createdAt: string;
@@ -107,7 +110,7 @@ export interface RevenueKeyset {
 export async function revenueBatch(database: Database, f: RevenueFilters, after: RevenueKeyset | null, size: number) {
   const params: unknown[] = [f.fromDate, f.toDate, size, after?.createdAt ?? null, after?.id ?? 0];
   if (f.userName) params.push(containsPattern(f.userName));
-  const rows = await database.query<RevenueRow & { cursorAt: string }>(`
+  const rows = await database.query<RevenueBatchRow>(`
     select ${FEE_COLUMNS}, l.created_at::text as "cursorAt"
       from ledger_entries l join users u on u.user_id = l.user_id
      where l.kind = 'membership_fee' and ${IST_RANGE} ${f.userName ? `and ${NAME_MATCH(6)}` : ''}
