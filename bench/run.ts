@@ -353,7 +353,7 @@ try {
   if (bench.url && nginxPath && !only && !argv.includes('--no-scale-out')) {
     await scaleOut(server, token, ceiling.rps);
   } else {
-    log('scale-out mixes skipped (they need BENCH_DATABASE_URL and nginx)');
+    log('scale-out mixes skipped (they need BENCH_DATABASE_URL, nginx and a run without --only or --no-scale-out)');
   }
 
   await server.stop();
