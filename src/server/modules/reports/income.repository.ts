@@ -159,8 +159,8 @@ async function monthTotals(
                   where kind = ${kind} and reward_key = ${reversed} and month = any(${month}::date[]))::int8 as reversed, ${batches}
            from income_month_users where kind = ${kind} and reward_key = ${rewardKey} and month = any(${month}::date[])`;
   };
-  const month = one ? months[0] : months;
-  const own = [f.kind, key, month, `${key}:reversed`, f.fromDate, f.toDate, f.rewardType ?? null];
+  // The figures' values in their own numbering ($1–$7); the page puts its limit and offset after the first three.
+  const values = [f.kind, key, one ? months[0] : months, `${key}:reversed`, f.fromDate, f.toDate, f.rewardType ?? null];
   const { rows: users, extra: [totals] } = await pageWith<PageUserRow, (ReversedTotals & { batches: BatchRow[] })[]>(database, {
     text: (column) => one
       ? `select m.user_id as "userId", m.total_paise as paise, m.entries as n, ${people}, ${column}
@@ -172,11 +172,10 @@ async function monthTotals(
             where kind = $1 and reward_key = $2 and month = any($3::date[]) group by user_id having sum(total_paise) <> 0) m
           join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
           order by ${byName ? BY_NAME(up) : `m.paise ${up ? 'asc' : 'desc'}, m.user_id ${up ? 'desc' : 'asc'}`} limit $4 offset $5`,
-    // The page's own numbering: the reversals' key is $6, the batches' range and type $7–$9.
-    params: [f.kind, key, month, limit, (page - 1) * limit, `${key}:reversed`, f.fromDate, f.toDate, f.rewardType ?? null],
+    params: [...values.slice(0, 3), limit, (page - 1) * limit, ...values.slice(3)],
   }, (params, alone) => {
-    if (!alone) return figures((i) => [1, 2, 3, 6, 7, 8, 9][i - 1]);
-    params.push(...own);
+    if (!alone) return figures((i) => (i <= 3 ? i : i + 2));
+    params.push(...values);
     return figures((i) => i);
   });
   const reversals: ReversalRow[] = users
@@ -247,7 +246,7 @@ async function levelIncomeTotals(database: Database, f: IncomeFilters, sort: Inc
 }
 
 /** A reward or royalty report over a range without batches. */
-const NO_BATCHES = Object.freeze({ data: [], users: [], reversals: [], totalAmount: 0, totalUsers: 0, transactions: 0 });
+const noBatches = () => ({ data: [], users: [], reversals: [], totalAmount: 0, totalUsers: 0, transactions: 0 });
 
 /**
  * The report: totals over every receiver of the range's batches (net received, reversals
@@ -261,13 +260,14 @@ export async function incomeReport(database: Database, filters: IncomeFilters, s
   let batches: BatchRow[] = [];
   let found: ReceiverTotals;
   if (level) found = await levelIncomeTotals(database, f, sort, page, limit);
-  else if (rollup) ({ batches, ...found } = await monthTotals(database, f, rollup, sort, page, limit));
-  else {
+  else if (rollup) {
+    ({ batches, ...found } = await monthTotals(database, f, rollup, sort, page, limit));
+    if (batches.length === 0) return noBatches();
+  } else {
     batches = await batchesInRange(database, f);
-    if (batches.length === 0) return NO_BATCHES;
+    if (batches.length === 0) return noBatches();
     found = await ledgerTotals(database, f, sort, batches, page, limit);
   }
-  if (!level && batches.length === 0) return NO_BATCHES;
   const ids = batches.map((b) => b.batchId);
   const { totals, users: totalsByUser, reversals, people: known } = found;
   const pageIds = totalsByUser.map((u) => u.userId);
