@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -6,30 +5,26 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { PGLITE_PARSERS, pgliteDriver } from './pglite-driver.ts';
 import { postgresDriver } from './postgres-driver.ts';
-import { AUTH_CHANGED_NOTICE, type AuthSeen, type AuthWitness, type Database, type PoolStats } from './driver.ts';
+import { AUTH_CHANGED_NOTICE, type Database, type PoolStats } from './driver.ts';
 
-export type { AuthSeen, Database, Db, PoolStats } from './driver.ts';
+export type { Database, Db, PoolStats } from './driver.ts';
 
 /** The rows of `db.execute(sql…)`: both drivers answer `{ rows }`, typed apart by Drizzle. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
 
-/** The caller a pooled connection was last handed out to (Database.authWitness). */
-const holder = Symbol('auth witness holder');
-type Held = pg.PoolClient & { [holder]?: AuthSeen };
-
 /**
  * Counts each hand-out of a pooled connection and how long its caller waited (queued behind busy
  * connections, or while a new one opened): pool.query and Drizzle's transactions both go through
- * the pool's connect. Each hand-out also records its caller's AuthSeen (taken when it asked, as a
- * queued caller is answered later from another context), which the connection's notices mark.
+ * the pool's connect. Also counts the auth-change notices the pool's connections hear
+ * (Database.authChangesHeard).
  */
-function watchAcquisitions(pool: pg.Pool, witness: AsyncLocalStorage<AuthSeen>): Pick<PoolStats, 'acquired' | 'waitSeconds'> {
-  const counts = { acquired: 0, waitSeconds: 0 };
-  pool.on('connect', (client: Held) => {
+function watchPool(pool: pg.Pool): Pick<PoolStats, 'acquired' | 'waitSeconds'> & { authChanges: number } {
+  const counts = { acquired: 0, waitSeconds: 0, authChanges: 0 };
+  pool.on('connect', (client) => {
     client.on('notice', (notice) => {
-      if (notice.message === AUTH_CHANGED_NOTICE && client[holder]) client[holder].changed = true;
+      if (notice.message === AUTH_CHANGED_NOTICE) counts.authChanges += 1;
     });
   });
   type Callback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
@@ -40,19 +35,14 @@ function watchAcquisitions(pool: pg.Pool, witness: AsyncLocalStorage<AuthSeen>):
   };
   (pool as unknown as { connect: (callback?: Callback) => unknown }).connect = (callback?: Callback) => {
     const start = performance.now();
-    const seen = witness.getStore();
-    const handOut = (client: Held) => {
-      note(start);
-      client[holder] = seen;
-    };
     if (callback) {
       return connect((err, client, done) => {
-        if (!err) handOut(client!);
+        if (!err) note(start);
         callback(err, client, done);
       });
     }
     return connect()!.then((client) => {
-      handOut(client);
+      note(start);
       return client;
     });
   };
@@ -91,8 +81,7 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
   healthPool.on('error', () => {
     /* the health connection dropped; the next check opens another */
   });
-  const witness = new AsyncLocalStorage<AuthSeen>();
-  const acquisitions = watchAcquisitions(pool, witness);
+  const watched = watchPool(pool);
   return {
     ...postgresDriver(pool, url),
     kind: 'postgres',
@@ -138,8 +127,8 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
         await client.end();
       };
     },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize, ...acquisitions }),
-    authWitness: { run: (seen, work) => witness.run(seen, work) } satisfies AuthWitness,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize, acquired: watched.acquired, waitSeconds: watched.waitSeconds }),
+    authChangesHeard: () => watched.authChanges,
     async close() {
       await Promise.all([pool.end(), healthPool.end()]);
     },
@@ -184,7 +173,7 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
       };
     },
     poolStats: () => null,
-    authWitness: null,
+    authChangesHeard: null,
     async close() {
       await client.close();
       releaseLock();

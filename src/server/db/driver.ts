@@ -41,21 +41,15 @@ export interface Database {
   /** The request pool's use, for /metrics; null on PGlite (one connection in this process, no pool). */
   poolStats(): PoolStats | null;
   /**
-   * Runs `work` (and everything it starts) as one caller whose statements are watched for an auth
-   * change: `seen.changed` turns true when one of them fired the announce_auth_change trigger
-   * (drizzle/functions/auth_changes.sql tells the connection that ran it, in that statement's own
-   * answer). Null on PGlite, which cannot tell: there a caller assumes every write may have.
+   * How many auth-change notices this copy's pooled connections have heard so far: the
+   * announce_auth_change trigger (drizzle/functions/auth_changes.sql) tells the connection that ran
+   * it, in that statement's own answer, before the statement's result. Read before a caller's
+   * statements and after them, it tells whether one of them may have changed what a session may do
+   * (another caller's change in between counts too: that only makes a wait that was not needed).
+   * Null on PGlite, which cannot tell: there a caller assumes every write may have.
    */
-  authWitness: AuthWitness | null;
+  authChangesHeard: (() => number) | null;
   close(): Promise<void>;
-}
-
-/** What a caller learns of its statements: whether one of them changed what a session may do. */
-export interface AuthSeen {
-  changed: boolean;
-}
-export interface AuthWitness {
-  run<T>(seen: AuthSeen, work: () => T): T;
 }
 
 /** The notice announce_auth_change raises (auth_changes.sql). */

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Access } from '../../contract/permissions.ts';
-import type { AuthSeen } from '../db/client.ts';
 import type { AuthContext } from '../lib/context.ts';
 import { AppError } from '../lib/errors.ts';
 import { touchSession as touchSessionRow } from '../modules/auth/auth.repository.ts';
@@ -80,8 +79,8 @@ function bearerToken(request: FastifyRequest): string | null {
 /** The OpenAPI pages, registered by @fastify/swagger-ui: public documentation. */
 export const DOCS_PREFIX = '/api/docs';
 
-/** What each write's handler did (Database.authWitness): absent when the request never reached it. */
-const authSeen = new WeakMap<FastifyRequest, AuthSeen>();
+/** The auth changes this copy had heard when each write's handler began (Database.authChangesHeard): absent when the request never reached it. */
+const heardBefore = new WeakMap<FastifyRequest, number>();
 
 /** Methods that only read: they never wait for the other copies (`SessionCache.settle`). */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -126,22 +125,21 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
 
   // A request that changed what sessions may do (a role, a permission, a sign-out, an account's
   // standing) answers once every server copy has applied it: the caller's next request is judged by
-  // the change, whichever copy it reaches. On PostgreSQL the handler's statements are watched, and
-  // only a request one of whose statements announced a change waits (a wallet recharge does not);
-  // on PGlite, which cannot tell, every write waits. Sessions are only touched (last used) before
+  // the change, whichever copy it reaches. On PostgreSQL a write waits only when this copy heard a
+  // change announced while its handler ran (its own, or rarely another's: a wallet recharge does
+  // not wait); on PGlite, which cannot tell, every write waits. No async context follows the
+  // handler: on Node 20 AsyncLocalStorage would add hooks to every promise of every request. Sessions are only touched (last used) before
   // the handler, which announces nothing.
-  const witness = app.database.authWitness;
-  if (witness) {
+  const heard = app.database.authChangesHeard;
+  if (heard) {
     app.addHook('preHandler', (request, _reply, done) => {
-      if (READS.has(request.method)) return done();
-      const seen = { changed: false };
-      authSeen.set(request, seen);
-      witness.run(seen, done);
+      if (!READS.has(request.method)) heardBefore.set(request, heard());
+      done();
     });
   }
   app.addHook('onSend', async (request) => {
     if (READS.has(request.method) || !request.url.startsWith('/api')) return;
-    if (witness && authSeen.get(request)?.changed === false) return;
+    if (heard && heardBefore.get(request) === heard()) return;
     await cache.settle().catch((error: Error) => request.log.warn({ err: error }, 'session cache: could not settle an auth change'));
   });
 }

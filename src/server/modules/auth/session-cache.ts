@@ -14,8 +14,8 @@ import type { AuthContext } from '../../lib/context.ts';
  * - A request that changed them answers only after every live copy has applied a version taken
  *   after its change committed (`settle`): by then each copy has emptied its cache, because
  *   announcements reach every listener in commit order. On PostgreSQL the trigger also tells the
- *   connection that made the change (a notice, db/client.ts `authWitness`), so only such a request
- *   waits; on PGlite every write does (plugins/auth.ts).
+ *   connection that made the change (a notice, db/client.ts `authChangesHeard`), so only a request
+ *   during which such a notice was heard waits; on PGlite every write does (plugins/auth.ts).
  * - While a copy cannot listen (the connection dropped), it caches nothing and reads every
  *   session from the database, as before; it stops beating, so the others stop waiting for it.
  */
