@@ -26,12 +26,10 @@ declare module 'fastify' {
 }
 
 /**
- * The account of a token hash: from this copy's session cache when it holds a current entry (no
- * round trip), else one prepared query whose answer the cache keeps (issue 23).
+ * The account of a token hash the cache does not hold: one prepared query whose answer the cache
+ * keeps (issue 23). A held one is read from this copy's cache without a round trip.
  */
-async function cachedSession(app: FastifyInstance, cache: SessionCache, tokenHash: string): Promise<AuthContext | null> {
-  const hit = cache.get(tokenHash);
-  if (hit) return hit;
+async function readCachedSession(app: FastifyInstance, cache: SessionCache, tokenHash: string): Promise<AuthContext | null> {
   const version = cache.version;
   const found = await readSession(app, tokenHash);
   if (!found) return null;
@@ -42,11 +40,26 @@ async function cachedSession(app: FastifyInstance, cache: SessionCache, tokenHas
 /** "Last used" in the sessions list is kept to the minute: one write a minute per session, not one per request. */
 const TOUCH_EVERY_MS = 60_000;
 
+const touchDue = (auth: AuthContext) => !auth.lastUsedAt || Date.now() - auth.lastUsedAt.getTime() >= TOUCH_EVERY_MS;
+
 async function touchSession(app: FastifyInstance, auth: AuthContext): Promise<void> {
-  if (auth.lastUsedAt && Date.now() - auth.lastUsedAt.getTime() < TOUCH_EVERY_MS) return;
+  if (!touchDue(auth)) return;
   await touchSessionRow(app.database.db, auth.tokenHash);
   // The cached entry is this object: the next minute's requests do not touch again.
   auth.lastUsedAt = new Date();
+}
+
+/** Why `auth` may not call a route that needs `access` (undefined when it may); sets request.auth. */
+function refusal(request: FastifyRequest, auth: AuthContext | null, access: Access): AppError | undefined {
+  if (!auth) return new AppError(401, 'Authentication required. Please sign in.');
+  request.auth = auth;
+  if (auth.stage === 'enrol' && !request.routeOptions.config?.duringEnrolment) {
+    return new AppError(403, 'Set up two-factor sign-in before you continue');
+  }
+  if (access !== 'session' && !auth.permissions.has(access)) {
+    return new AppError(403, `You do not have permission to do this (${access} is required)`);
+  }
+  return undefined;
 }
 
 /** Secrets that travel in a page address (reset and invite links), kept out of request log lines. */
@@ -107,20 +120,20 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  // A callback hook: a session this copy holds, used within the minute (nearly every request), is
+  // judged without a promise; otherwise it is read (or its "last used" written) first.
+  app.addHook('onRequest', (request, _reply, done) => {
     const access = request.routeOptions.config?.access;
-    if (!access || access === 'public') return;
+    if (!access || access === 'public') return done();
     const token = bearerToken(request);
-    const auth = token ? await cachedSession(app, cache, hashToken(token)) : null;
-    if (!auth) throw new AppError(401, 'Authentication required. Please sign in.');
-    request.auth = auth;
-    await touchSession(app, auth);
-    if (auth.stage === 'enrol' && !request.routeOptions.config?.duringEnrolment) {
-      throw new AppError(403, 'Set up two-factor sign-in before you continue');
-    }
-    if (access !== 'session' && !auth.permissions.has(access)) {
-      throw new AppError(403, `You do not have permission to do this (${access} is required)`);
-    }
+    const tokenHash = token ? hashToken(token) : null;
+    const hit = tokenHash ? cache.get(tokenHash) : undefined;
+    if (hit && !touchDue(hit)) return done(refusal(request, hit, access));
+    (async () => {
+      const auth = tokenHash ? (hit ?? (await readCachedSession(app, cache, tokenHash))) : null;
+      if (auth) await touchSession(app, auth);
+      return refusal(request, auth, access);
+    })().then(done, done);
   });
 
   // A request that changed what sessions may do (a role, a permission, a sign-out, an account's
@@ -137,9 +150,11 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
       done();
     });
   }
-  app.addHook('onSend', async (request) => {
-    if (READS.has(request.method) || !request.url.startsWith('/api')) return;
-    if (heard && heardBefore.get(request) === heard()) return;
-    await cache.settle().catch((error: Error) => request.log.warn({ err: error }, 'session cache: could not settle an auth change'));
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    if (READS.has(request.method) || !request.url.startsWith('/api')) return done(null, payload);
+    if (heard && heardBefore.get(request) === heard()) return done(null, payload);
+    cache.settle()
+      .catch((error: Error) => request.log.warn({ err: error }, 'session cache: could not settle an auth change'))
+      .then(() => done(null, payload));
   });
 }

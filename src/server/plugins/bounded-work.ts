@@ -52,16 +52,19 @@ export function registerBoundedWork(app: FastifyInstance): void {
     return typeof limit === 'number' && limit > LARGE_PAGE ? heavy : null;
   };
 
-  app.addHook('preHandler', async (request, reply) => {
+  // A callback hook: a request that takes no slot (nearly all) makes no promise.
+  app.addHook('preHandler', (request, reply, done) => {
     const query = request.query as Paged;
     if (typeof query?.page === 'number' && typeof query.limit === 'number' && pageTooDeep(query.page, query.limit)) {
-      throw new AppError(400, DEEP_PAGE_MESSAGE);
+      return done(new AppError(400, DEEP_PAGE_MESSAGE));
     }
     const gate = gateOf(request);
-    if (!gate) return;
-    const release = await gate.take();
-    // 'close' comes once the answer is sent (a streamed export included) or the client went away.
-    if (reply.raw.closed || request.raw.destroyed) release();
-    else reply.raw.once('close', release);
+    if (!gate) return done();
+    gate.take().then((release) => {
+      // 'close' comes once the answer is sent (a streamed export included) or the client went away.
+      if (reply.raw.closed || request.raw.destroyed) release();
+      else reply.raw.once('close', release);
+      done();
+    }, done);
   });
 }
