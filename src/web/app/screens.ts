@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { PATHS } from '../lib/paths';
+import { loadStylesheet } from '../lib/stylesheet';
 import type { MainPath } from './paths';
 
 /** A screen's module: the page, and optionally how to start loading its first data before it renders. */
@@ -42,6 +43,7 @@ export const SCREENS: Record<MainPath, () => ScreenModule> = {
 };
 
 const started = new Map<MainPath, ScreenModule>();
+const arrived = new Map<MainPath, ComponentType>();
 
 /** Starts loading a screen's code (once); a failure is left for the visit itself to report. */
 export function preloadScreen(path: MainPath): ScreenModule {
@@ -50,8 +52,14 @@ export function preloadScreen(path: MainPath): ScreenModule {
     loading = SCREENS[path]();
     loading.catch(() => started.delete(path));
     started.set(path, loading);
+    Promise.all([loading, loadStylesheet()]).then(([screen]) => arrived.set(path, screen.default), () => {});
   }
   return loading;
+}
+
+/** The screen's page once its code and the panel's stylesheet have arrived (router.tsx renders it without suspending). */
+export function arrivedScreen(path: MainPath): ComponentType | undefined {
+  return arrived.get(path);
 }
 
 const idle = (run: () => void) =>
