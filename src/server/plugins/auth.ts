@@ -141,8 +141,8 @@ export async function registerAuth(app: FastifyInstance): Promise<void> {
   // the change, whichever copy it reaches. On PostgreSQL a write waits only when this copy heard a
   // change announced while its handler ran (its own, or rarely another's: a wallet recharge does
   // not wait); on PGlite, which cannot tell, every write waits. No async context follows the
-  // handler: on Node 20 AsyncLocalStorage would add hooks to every promise of every request. Sessions are only touched (last used) before
-  // the handler, which announces nothing.
+  // handler: on Node 20 AsyncLocalStorage would add hooks to every promise of every request.
+  // Sessions are only touched (last used) before the handler, which announces nothing.
   const heard = app.database.authChangesHeard;
   if (heard) {
     app.addHook('preHandler', (request, _reply, done) => {
