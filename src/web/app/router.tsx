@@ -21,7 +21,7 @@ function screen(load: () => Promise<{ default: ComponentType }>) {
  * pointed at loads its own) it renders at once. A lazy component suspends on its first render even
  * then, and the page's Suspense boundary, new with each address (app-layout.tsx), shows its loader,
  * which React then keeps for at least 300 ms: the users page's rows came 420 ms after the click
- * instead of 130 (issue 23). The choice is made once per visit, so a page never mounts twice.
+ * instead of 210–240 (issue 23). The choice is made once per visit, so a page never mounts twice.
  */
 function sidebarScreen(path: MainPath) {
   const Lazy = screen(() => preloadScreen(path));
