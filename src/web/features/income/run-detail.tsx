@@ -224,7 +224,8 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 export function RunDetailDrawer({ runId, onClose }: { runId: number; onClose: () => void }) {
   const detail = useQuery(runDetailQuery(runId));
   return (
-    <Drawer opened onClose={onClose} position="right" size="xl" title={<Title order={2} size="h4">{`Run #${runId}`}</Title>}>
+    <Drawer opened onClose={onClose} position="right" size="xl" title={`Run #${runId}`}
+      styles={{ title: { fontSize: 'var(--mantine-h4-font-size)', fontWeight: 700 } }}>
       {detail.isError && <ErrorAlert error={detail.error} prefix="Failed to load the run: " withIcon onRetry={() => detail.refetch()} />}
       {detail.isPending && (
         <Stack gap="sm" role="status" aria-label="Loading the run">

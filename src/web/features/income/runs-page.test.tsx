@@ -264,6 +264,8 @@ describe('RunsPage', { timeout: 20_000 }, () => {
     renderPage(<RunsPage />, { path: '/income/runs', url: '/income/runs?page=2&run=4' });
     const drawer = await screen.findByRole('dialog', { name: 'Run #4' });
     expect(await within(drawer).findByRole('region', { name: 'Totals' })).toBeTruthy();
+    // One heading names the drawer: a second one inside it was invalid HTML (an h2 in an h2).
+    expect(within(drawer).getByRole('heading', { level: 2, name: 'Run #4' }).querySelector('h1, h2, h3, h4, h5, h6')).toBeNull();
     fireEvent.keyDown(drawer, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Run #4' })).toBeNull());
     expect(await screen.findByRole('button', { name: 'Details of run 4' })).toBeTruthy();
