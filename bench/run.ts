@@ -10,12 +10,14 @@ import { moneyInvariantViolations } from '../src/server/lib/money-invariants.ts'
 import { nginxPath, startNginx } from '../e2e/support/nginx.ts';
 import { adminLogin, E2E_ADMIN, freePort, startServer, type RunningServer } from '../e2e/support/server.ts';
 import { measureExport, measureHealthUnderLoad, type ExportTiming, type HealthUnderLoad } from './heavy.ts';
+import { startFloor, type Floor } from './floor.ts';
 import { load } from './load.ts';
 import { measureUsersPage, type PanelTiming } from './panel.ts';
 import { measureLighthouse, type LighthouseResult } from './lighthouse.ts';
 import { captureStatements, pgbenchVersion, preparePgbench, type PgbenchResult } from './pgbench.ts';
 import { pgbenchSection, writeReport, type Report, type Row } from './report.ts';
 import { BENCH_LIMITS, mixes, scenarios, type BenchParams } from './scenarios.ts';
+import type { CapturedQuery } from '../src/server/db/query-timing.ts';
 import type { CountRow } from '../src/server/db/rows.ts';
 import type { users } from '../src/server/db/schema/members.ts';
 
@@ -32,7 +34,9 @@ type DatabaseSizeRow = { size: string };
 // `--keep`, or `npm run seed`) instead of seeding a new one, and `--only TEXT` runs just the
 // scenarios whose name contains TEXT; such runs write bench/results-dev.* instead of results.*.
 // On PostgreSQL every read is also replayed with pgbench (PGBENCH names the program, default
-// `pgbench` on PATH; without it the comparison is skipped and the report says so).
+// `pgbench` on PATH; without it the comparison is skipped and the report says so), and served by
+// the floor server (bench/floor-server.ts: the same statements through node:http and node-postgres
+// alone), which says what any Node server could reach on this machine.
 const argv = process.argv.slice(2);
 const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -210,6 +214,9 @@ const startBenchServer = (env: Record<string, string> = {}) =>
  */
 type Replay = Awaited<ReturnType<typeof preparePgbench>>;
 const replays = new Map<string, Replay>();
+/** Each read's captured statements, in the order the floor server is given them. */
+const floorReads = new Map<string, number>();
+const floorStatements: CapturedQuery[][] = [];
 let pgbenchInfo: Report['pgbench'];
 const pgbenchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-pgbench-'));
 async function captureReads(): Promise<void> {
@@ -240,6 +247,10 @@ async function captureReads(): Promise<void> {
       }
       const replay = await preparePgbench(pgbenchDir, s.name, bench.url, captured);
       replays.set(s.name, replay);
+      if (replay.timed) {
+        floorReads.set(s.name, floorStatements.length);
+        floorStatements.push(captured);
+      }
       const first = (text: string) => text.trim().replace(/\s+/g, ' ').slice(0, 40);
       log(`${s.name}: ${captured.length} statements (${captured.map((q) => first(q.text)).join(' | ')})` +
         `${replay.timed ? `, pgbench dry run ok${replay.result.rowsMatch ? ', same row counts as the app' : ''}` : ''}${replay.result.note ? ` — ${replay.result.note}` : ''}`);
@@ -259,6 +270,7 @@ async function replayRead(name: string): Promise<PgbenchResult> {
 }
 
 await captureReads();
+const floor: Floor | null = floorStatements.length > 0 ? await startFloor(bench.url!, floorStatements, pgbenchDir) : null;
 let server = await startBenchServer();
 const rows: Row[] = [];
 let invariants: string[] | null = null;
@@ -300,6 +312,14 @@ try {
       const p = row.pgbench;
       if (p.tps !== undefined) log(`  pgbench on its ${p.statements} statements: ${p.tps.toFixed(0)} tps; HTTP ÷ pgbench = ${(result.rps / p.tps).toFixed(2)}`);
       else if (!pgbenchInfo?.skipped) log(`  pgbench: not measured (${p.note ?? 'no result'})`);
+      const index = floorReads.get(s.name);
+      if (floor && index !== undefined) {
+        await load({ url: floor.url(index), connections, seconds: warmup });
+        const f = await load({ url: floor.url(index), connections, seconds });
+        row.floor = { rps: f.rps, failures: f.failures };
+        log(`  the floor (node:http + node-postgres, the same statements): ${f.rps.toFixed(0)} req/s` +
+          `${p.tps ? `; floor ÷ pgbench = ${(f.rps / p.tps).toFixed(2)}` : ''}${f.failures ? `, ${f.failures} FAILED` : ''}`);
+      }
     }
   }
 
@@ -373,6 +393,7 @@ try {
   log('database times taken (EXPLAIN ANALYZE, median of 10 per read scenario)');
 } finally {
   await server.stop();
+  await floor?.stop();
   if (!argv.includes('--keep')) await bench.drop();
   if (argv.includes('--keep')) log(`pgbench scripts kept in ${pgbenchDir}`);
   else fs.rmSync(pgbenchDir, { recursive: true, force: true });
@@ -399,7 +420,7 @@ const file = writeReport({
 log(`wrote ${file}`);
 const comparison = pgbenchSection({ rows, pgbench: pgbenchInfo, connections, seconds });
 if (comparison.length) console.log(`\n${comparison.join('\n')}`);
-const failed = rows.filter((r) => r.failures > 0);
+const failed = rows.filter((r) => r.failures > 0 || (r.floor?.failures ?? 0) > 0);
 if (failed.length) {
   console.error(`[bench] requests failed in: ${failed.map((r) => r.name).join(', ')}`);
   process.exit(1);
