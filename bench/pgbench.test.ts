@@ -37,12 +37,13 @@ describe('a request\'s statements as a pgbench script', () => {
     { text: 'begin', params: [], rows: 0 },
   ];
 
-  it('passes each value as a -D variable, typed as PostgreSQL typed the app\'s, with NULL and \'\' written inline', () => {
+  it('passes each value as a -D variable, typed as PostgreSQL typed the app\'s, NULL and \'\' as expressions over one', () => {
     const built = pgbenchScript(captured, [null, ['text', 'jsonb', 'integer', 'text'], null, null, ['bigint[]'], null]);
-    expect(built.defines).toEqual(['-D', `s2p1=it's, a "b" c`, '-D', 's2p2={"x": [1, 2]}', '-D', 's5p1={1,2,3}']);
+    expect(built.defines).toEqual(['-D', `s2p1=it's, a "b" c`, '-D', 's2p2={"x": [1, 2]}', '-D', 's2p3=x', '-D', 's2p4=x', '-D', 's5p1={1,2,3}']);
     expect(built.script).toBe([
       'begin;',
-      "select * from t where a = (:s2p1::text) and b = (:s2p2::jsonb) and ((NULL::integer)::int is null or c = (NULL::integer)) and d <> (''::text);",
+      // Not inline: PostgreSQL must not see the value before it is bound, as with the app's statement.
+      'select * from t where a = (:s2p1::text) and b = (:s2p2::jsonb) and ((nullif(:s2p3, :s2p3)::integer)::int is null or c = (nullif(:s2p3, :s2p3)::integer)) and d <> (left(:s2p4, 0)::text);',
       'commit;',
       // the second COMMIT had no transaction to end; the BEGIN left open at the end is rolled back
       'select 1 from u where id = any((:s5p1::bigint[]));',
@@ -55,8 +56,11 @@ describe('a request\'s statements as a pgbench script', () => {
     expect(built.verifyScript).toContain(') as q2 \\gset r2_\n\\shell echo pgbench-rows 2 :r2_n\n');
   });
 
-  it('leaves parameters untyped without their types', () => {
+  it('leaves parameters untyped without their types, NULL and \'\' then inline', () => {
     expect(pgbenchScript([captured[4]]).script).toBe('select 1 from u where id = any(:s1p1);\n');
+    const untyped = pgbenchScript([captured[1]]);
+    expect(untyped.script).toContain("and (NULL::int is null or c = NULL) and d <> '';");
+    expect(untyped.defines).toEqual(['-D', `s1p1=it's, a "b" c`, '-D', 's1p2={"x": [1, 2]}']);
   });
 
   it('refuses a statement that uses a parameter it was not given', () => {

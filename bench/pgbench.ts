@@ -14,8 +14,12 @@ type ParameterTypesRow = { types: string[] };
  * server captured them (CAPTURE_QUERIES), replayed with `pgbench -M prepared` on the same
  * database. Each parameter becomes a pgbench variable (`-D s1p1=value`, `:s1p1` in the script),
  * so every statement is prepared with parameters like the app's, typed as PostgreSQL typed the
- * app's (explicit casts to the types it inferred); a NULL or an empty string (pgbench takes no
- * empty -D value) is written inline.
+ * app's (explicit casts to the types it inferred). pgbench takes no empty -D value and no NULL, so
+ * a NULL or an empty string is an expression over a variable: `nullif(:v, :v)`, `left(:v, 0)`
+ * (v = x). Written inline, PostgreSQL could plan pgbench's copy once for that constant where it
+ * plans the app's anew on every request (the royalty month, bench/results.md 2026-11-27); as an
+ * expression over a parameter it cannot see the value before it is bound, as with the app's. Only a
+ * parameter whose type is unknown is written inline (a text NULL would not compare with its column).
  */
 
 /** The pgbench program: PGBENCH names another (e.g. a newer PostgreSQL's), else the one on PATH. */
@@ -189,12 +193,15 @@ export function pgbenchScript(captured: CapturedQuery[], types: (string[] | null
       const type = paramTypes?.[n - 1];
       const value = q.params[n - 1];
       if (value === undefined) throw new Error(`statement ${s} uses $${n} but ran with ${q.params.length} parameters`);
-      // pgbench refuses an empty -D value: like NULL, the empty string is written inline.
-      const ref = value === null ? 'NULL' : value === '' ? "''" : `:s${s}p${n}`;
-      return type ? `(${ref}::${type})` : ref;
+      const v = `:s${s}p${n}`;
+      if (!type) return value === null ? 'NULL' : value === '' ? "''" : v;
+      const ref = value === null ? `nullif(${v}, ${v})` : value === '' ? `left(${v}, 0)` : v;
+      return `(${ref}::${type})`;
     });
     q.params.forEach((value, p) => {
+      const known = Boolean(types[index]?.[p]);
       if (value !== null && value !== '') defines.push('-D', `s${s}p${p + 1}=${value}`);
+      else if (known) defines.push('-D', `s${s}p${p + 1}=x`);
     });
     commands.push(`${sql};`);
     if (isRead(q.text) && semicolons === 0 && q.rows !== null) {
