@@ -231,6 +231,9 @@ describe.skipIf(!chromiumPath)('beyond the spec in Chromium: audit log, genealog
       await route.continue();
     });
     await page.getByRole('link', { name: 'Users' }).click();
+    // The users page first: clicked while its code still loads, Dashboard would cancel that
+    // navigation and stay mounted, with nothing to fetch (it failed so once in CI).
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
     await page.getByRole('link', { name: 'Dashboard' }).click();
     const bar = page.getByRole('progressbar', { name: 'Loading' });
     await bar.waitFor();
