@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import pg from 'pg';
 import type { CapturedQuery } from '../src/server/db/query-timing.ts';
+import { isRead } from './pgbench.ts';
 
 /**
  * The floor of the reads (issue 23), as a process of its own (bench/floor.ts starts it): `GET /n`
@@ -23,7 +24,6 @@ pool.on('error', () => {
   /* an idle connection dropped; the pool opens another */
 });
 
-const isRead = (text: string) => /^\s*(select|with)\b/i.test(text);
 /** Reads are prepared under a name, as the app's driver prepares them; begin and commit go as they are. */
 const queryOf = (n: number, i: number, q: CapturedQuery): pg.QueryConfig =>
   isRead(q.text) ? { name: `floor_${n}_${i}`, text: q.text, values: q.params } : { text: q.text, values: q.params };

@@ -154,7 +154,8 @@ export function rewriteStatement(text: string, param: (n: number) => string): { 
   return { sql: sql.replace(/;\s*$/, ''), semicolons: semicolons - (trailing ? 1 : 0) };
 }
 
-const isRead = (text: string) => /^\s*(select|with)\b/i.test(text) && !/\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b/i.test(text);
+/** A statement that only reads (no FOR UPDATE/SHARE lock). */
+export const isRead = (text: string) => /^\s*(select|with)\b/i.test(text) && !/\bfor\s+(update|share|no\s+key\s+update|key\s+share)\b/i.test(text);
 const opensTransaction = (text: string) => /^\s*(begin|start\s+transaction)\b/i.test(text);
 const endsTransaction = (text: string) => /^\s*(commit|end|abort|rollback)\b(?!\s+(work\s+|transaction\s+)?to\b)/i.test(text);
 

@@ -21,22 +21,20 @@ export interface IncomeFilters {
 /** Users by income, largest first (`-amount`, the default) or smallest first (`amount`). */
 export type IncomeSort = SortValue<(typeof INCOME_SORTS)[number]>;
 
-type BatchRow = Pick<typeof incomeBatches.$inferSelect, 'batchId' | 'rewardType' | 'runDate'> & { kind: IncomeFilters['kind']; runId: number | null };
+export type BatchRow = Pick<typeof incomeBatches.$inferSelect, 'batchId' | 'rewardType' | 'runDate'> & { kind: IncomeFilters['kind']; runId: number | null };
 
 type Ledger = typeof ledgerEntries.$inferSelect;
-/** A level income credit, with its level read off the description. */
-type LevelCreditRow = CreditRow & { level: string | null };
 
 /** A receiver's credit as the statements give it: their name, rank, and the time as ISO text (isoText). */
-type CreditRow = Pick<Ledger, 'id' | 'batchId' | 'userId' | 'amountPaise'> & {
+export type CreditRow = Pick<Ledger, 'id' | 'batchId' | 'userId' | 'amountPaise'> & {
   userName: string;
   rankName: (typeof ranks.$inferSelect)['name'] | null;
   createdAt: string;
 };
-const CREDIT_COLUMNS = `l.id, l.batch_id as "batchId", l.user_id as "userId", coalesce(u.username, u.full_name) as "userName",
+export const CREDIT_COLUMNS = `l.id, l.batch_id as "batchId", l.user_id as "userId", coalesce(u.username, u.full_name) as "userName",
   r.name as "rankName", l.amount_paise as "amountPaise", ${isoText('l.created_at')} as "createdAt"`;
 
-const NAME_MATCH = (n: number) => `(lower(u.full_name) like $${n} or lower(coalesce(u.username, '')) like $${n})`;
+export const NAME_MATCH = (n: number) => `(lower(u.full_name) like $${n} or lower(coalesce(u.username, '')) like $${n})`;
 
 /**
  * Which batches a report reads. The Reward Income screen's types are reward batches of that
@@ -59,7 +57,7 @@ const BATCHES_IN_RANGE = (kind: number, from: number, to: number, rewardType: nu
    where kind = $${kind} and run_date between $${from}::date and $${to}::date and ($${rewardType}::text is null or reward_type = $${rewardType})
    order by run_date, batch_id`;
 
-function sourceOf(b: BatchRow): string {
+export function sourceOf(b: BatchRow): string {
   if (b.kind === 'royalty') return 'Royalty Income';
   return REWARD_TYPES.find((t) => t.value === b.rewardType)?.label ?? 'Reward';
 }
@@ -341,71 +339,3 @@ export async function incomeReport(database: Database, filters: IncomeFilters, s
     transactions: Number(totals.n),
   };
 }
-
-export interface IncomeKeyset {
-  batchIndex: number;
-  id: number;
-}
-
-/**
- * One CSV batch: the receivers of the range's batches, batch by batch, each in ledger-id order
- * (keyset), so the export never aggregates or holds the whole range.
- */
-export async function incomeCsvBatch(
-  database: Database, f: IncomeFilters, batches: BatchRow[], after: IncomeKeyset | null, size: number,
-) {
-  let { batchIndex, id } = after ?? { batchIndex: 0, id: 0 };
-  while (batchIndex < batches.length) {
-    const b = batches[batchIndex];
-    const params: unknown[] = [b.batchId, id, size];
-    if (f.userName) params.push(containsPattern(f.userName));
-    const rows = await database.query<CreditRow>(`
-      select ${CREDIT_COLUMNS}
-        from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
-       where l.batch_id = $1 and l.id > $2 ${f.userName ? `and ${NAME_MATCH(4)}` : ''}
-       order by l.id limit $3`, params);
-    if (rows.length > 0) {
-      const next = rows.length === size ? { batchIndex, id: rows[rows.length - 1].id } : batchIndex + 1 < batches.length
-        ? { batchIndex: batchIndex + 1, id: 0 } : null;
-      return {
-        rows: rows.map((r) => {
-          const amount = paiseToRupees(r.amountPaise);
-          return [b.batchId, sourceOf(b), b.runDate, r.userId, r.userName, r.rankName ?? 'No Rank',
-            `Level ${royaltyDisplayLevel(r.rankName, amount)}`, amount.toFixed(2), r.createdAt];
-        }),
-        cursor: next,
-      };
-    }
-    batchIndex += 1;
-    id = 0;
-  }
-  return { rows: [], cursor: null };
-}
-
-/**
- * The Level Income export (issue 24): level income has no batches, so its lines are read straight
- * from the ledger, the range's level_income credits in id order (keyset), through
- * ledger_kind_created_idx (kind, created_at); the level is the one its description names.
- */
-export async function levelIncomeCsvBatch(database: Database, f: IncomeFilters, after: IncomeKeyset | null, size: number) {
-  const params: unknown[] = [f.fromDate, f.toDate, after?.id ?? 0, size];
-  if (f.userName) params.push(containsPattern(f.userName));
-  const rows = await database.query<LevelCreditRow>(`
-    select ${CREDIT_COLUMNS}, substring(l.description from '^Level ([0-9]+) ') as level
-      from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
-     where l.kind = 'level_income' and ${IST_RANGE} and l.id > $3 ${f.userName ? `and ${NAME_MATCH(5)}` : ''}
-     order by l.id limit $4`, params);
-  return {
-    rows: rows.map((r) => [
-      '', 'Level income', istDayOf(r.createdAt), r.userId, r.userName, r.rankName ?? 'No Rank',
-      r.level === null ? '' : `Level ${r.level}`, paiseToRupees(r.amountPaise).toFixed(2), r.createdAt,
-    ]),
-    cursor: rows.length === size ? { batchIndex: 0, id: Number(rows[rows.length - 1].id) } : null,
-  };
-}
-
-/** The India day (yyyy-mm-dd) of a moment given as ISO text. */
-function istDayOf(moment: string): string {
-  return new Date(Date.parse(moment) + 330 * 60_000).toISOString().slice(0, 10);
-}
-

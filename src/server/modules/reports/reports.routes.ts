@@ -3,7 +3,8 @@ import { reportsApi } from '../../../contract/reports.ts';
 import { contextOf, type Ctx } from '../../lib/context.ts';
 import { CSV_BATCH, sendCsv } from '../../lib/csv.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
-import type { IncomeFilters, IncomeKeyset } from './income.repository.ts';
+import type { IncomeKeyset } from './income-export.repository.ts';
+import type { IncomeFilters } from './income.repository.ts';
 import type { RevenueKeyset } from './revenue.repository.ts';
 import * as service from './reports.service.ts';
 

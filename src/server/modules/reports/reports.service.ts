@@ -1,4 +1,5 @@
 import type { Ctx } from '../../lib/context.ts';
+import * as incomeExports from './income-export.repository.ts';
 import * as income from './income.repository.ts';
 import * as revenue from './revenue.repository.ts';
 
@@ -20,8 +21,8 @@ export function incomeReport(ctx: Ctx, filters: income.IncomeFilters, sort: inco
  */
 export async function incomeExport(ctx: Ctx, filters: income.IncomeFilters, size: number) {
   if (filters.kind === 'reward' && filters.rewardType === income.LEVEL_INCOME) {
-    return (cursor: income.IncomeKeyset | null) => income.levelIncomeCsvBatch(ctx.database, filters, cursor, size);
+    return (cursor: incomeExports.IncomeKeyset | null) => incomeExports.levelIncomeCsvBatch(ctx.database, filters, cursor, size);
   }
   const batches = await income.batchesInRange(ctx.database, filters);
-  return (cursor: income.IncomeKeyset | null) => income.incomeCsvBatch(ctx.database, filters, batches, cursor, size);
+  return (cursor: incomeExports.IncomeKeyset | null) => incomeExports.incomeCsvBatch(ctx.database, filters, batches, cursor, size);
 }
