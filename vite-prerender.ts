@@ -31,6 +31,9 @@ export function startChunks(bundle: Rollup.OutputBundle, pageModule?: string): s
   return [...seen];
 }
 
+/** The id of an empty element after the prerendered root: the page paints once the parser reaches it. */
+const PARSED_MARK = 'prerendered';
+
 /**
  * The script that loads a prerendered page's JavaScript once the page has painted (a file: the CSP
  * allows no inline script): until then the page makes no request but this one, so its first paint
@@ -61,9 +64,10 @@ function withStartPreloads(index: string, chunks: string[]): string {
  * index.html made into a prerendered page's shell: the stylesheet's link becomes the page's
  * critical CSS inline and a meta tag naming the stylesheet (src/web/lib/stylesheet.ts loads it
  * when something needs it), the entry's script and modulepreload links give way to the boot
- * script, and the root holds the page's HTML.
+ * script, the page's own head (prerender.tsx `head`: the colour scheme's inline script) joins the
+ * head, and the root holds the page's HTML.
  */
-function pageHtml(index: string, html: string, readAsset: (href: string) => string, chunks: string[], writeAsset: (name: string, code: string) => string): string {
+function pageHtml(index: string, html: string, pageHead: string, readAsset: (href: string) => string, chunks: string[], writeAsset: (name: string, code: string) => string): string {
   const stylesheet = /<link rel="stylesheet" crossorigin href="([^"]+)">\n?\s*/.exec(index);
   const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>\n?\s*/.exec(index);
   if (!stylesheet || !entry || !index.includes('<div id="root"></div>')) throw new Error('prerender: index.html lacks its stylesheet, entry script or empty root');
@@ -71,6 +75,10 @@ function pageHtml(index: string, html: string, readAsset: (href: string) => stri
   const preload = chunks.map((c) => base + c).filter((href) => href !== entry[1]);
   const boot = writeAsset('signin-boot', bootScript(entry[1]!, preload));
   const head = [
+    // No paint until the page's HTML has been parsed to its end: a paint in between (Chromium yields
+    // while parsing) draws the centred card without its lower half, then moves it (layout shift).
+    `<link rel="expect" href="#${PARSED_MARK}" blocking="render" />`,
+    pageHead,
     `<meta name="${DEFERRED_STYLESHEET}" content="${stylesheet[1]}" />`,
     `<style id="critical-css">${criticalCss(readAsset(stylesheet[1]!), html)}</style>`,
     `<script defer src="${boot}"></script>`,
@@ -80,7 +88,7 @@ function pageHtml(index: string, html: string, readAsset: (href: string) => stri
     .replace(entry[0], '')
     .replace(/<link rel="modulepreload" crossorigin href="[^"]+">\n?\s*/g, '')
     .replace('</head>', `${head.map((tag) => `  ${tag}\n`).join('')}  </head>`)
-    .replace('<div id="root"></div>', `<div id="root">${html}</div>`);
+    .replace('<div id="root"></div>', `<div id="root">${html}</div><template id="${PARSED_MARK}"></template>`);
 }
 
 /**
@@ -123,10 +131,10 @@ export function prerenderPages(): Plugin {
         plugins: config.plugins.filter((p) => p.name.startsWith('vite:react')) as Plugin[],
       });
       try {
-        const { render } = (await server.ssrLoadModule('/prerender.tsx')) as { render: (pathname: string) => Promise<string> };
+        const { render, head } = (await server.ssrLoadModule('/prerender.tsx')) as { render: (pathname: string) => Promise<string>; head: () => string };
         for (const page of PRERENDERED) {
           const html = await render(page.path);
-          fs.writeFileSync(path.join(outDir, page.file), pageHtml(index, html, readAsset, chunks.get(page.path) ?? [], writeAsset));
+          fs.writeFileSync(path.join(outDir, page.file), pageHtml(index, html, head(), readAsset, chunks.get(page.path) ?? [], writeAsset));
         }
       } finally {
         await server.close();

@@ -39,6 +39,66 @@ describe.skipIf(!chromiumPath)('foundation journey in Chromium', () => {
     }
   });
 
+  it('issue 23: the prerendered sign-in page paints whole, nothing moves while it loads (a phone, a 4× slower CPU)', async () => {
+    // Chromium paints while it parses: the centred card was drawn without its lower half and then
+    // moved up as the rest arrived, 0.02–0.08 of layout shift in every run of this test before
+    // the page held its first paint until its HTML was parsed (Lighthouse's CLS).
+    const context = await journey.browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true });
+    try {
+      for (let run = 0; run < 3; run++) {
+        const page = await context.newPage();
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+        await page.addInitScript(`(() => {
+          window.__shifts = [];
+          new PerformanceObserver(function (list) {
+            for (const e of list.getEntries()) window.__shifts.push(e.value);
+          }).observe({ type: 'layout-shift', buffered: true });
+        })()`);
+        await page.goto(`${journey.server.url}/signin`);
+        await page.getByRole('button', { name: 'Access Portal' }).waitFor();
+        // Hydrated: the form's fieldset is enabled once the panel's code has run.
+        await expect.poll(() => page.locator('form fieldset').isDisabled(), { timeout: 30_000 }).toBe(false);
+        expect(await page.evaluate('window.__shifts'), `run ${run + 1}`).toEqual([]);
+        await page.close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('issue 23: the sign-in page paints in its colour scheme before any of the panel\'s code has run', async () => {
+    // It painted with none of the scheme's colours (a see-through card, inputs without borders)
+    // until the panel's code set the scheme on <html>: now an inline script allowed by its hash does.
+    const cases = [
+      { system: 'light', stored: null, card: 'rgb(255, 255, 255)' },
+      { system: 'dark', stored: null, card: 'rgb(36, 36, 36)' },
+      { system: 'light', stored: 'dark', card: 'rgb(36, 36, 36)' },
+    ] as const;
+    for (const { system, stored, card } of cases) {
+      const context = await journey.browser.newContext({ colorScheme: system });
+      try {
+        // Stored by the header's toggle on an earlier visit.
+        if (stored) await context.addInitScript(`localStorage.setItem('mantine-color-scheme-value', '${stored}')`);
+        // Only the page: none of the panel's code arrives.
+        await context.route('**/assets/*.js', (route) => route.abort());
+        const page = await context.newPage();
+        const refused: string[] = [];
+        page.on('console', (message) => {
+          if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+        });
+        await page.goto(`${journey.server.url}/signin`);
+        await page.getByRole('heading', { name: 'Admin Portal' }).waitFor();
+        expect(await page.locator('html').getAttribute('data-mantine-color-scheme'), `${system} ${stored}`).toBe(stored ?? system);
+        const background = await page.locator('main > div').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+        expect(background, `${system} ${stored}`).toBe(card);
+        expect(refused).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('signs in, shows the dashboard numbers of the database, signs out; a User account sees "No access"', async () => {
     const page = await journey.browser.newPage();
     await page.goto(`${journey.server.url}/users`);

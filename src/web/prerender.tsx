@@ -1,7 +1,9 @@
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { ColorSchemeScript } from '@mantine/core';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
-import { AppProviders } from './app/providers';
+import { AppProviders, DEFAULT_COLOR_SCHEME } from './app/providers';
 import { routes } from './app/router';
 
 /**
@@ -23,4 +25,15 @@ export async function render(pathname: string): Promise<string> {
     </StrictMode>,
   );
   return new Response(prelude).text();
+}
+
+/**
+ * What a prerendered page's head needs before its body paints: Mantine's script that sets the colour
+ * scheme (the one stored by the header's toggle, else the system's) on <html>. Without it the page
+ * painted with none of the scheme's colours (a see-through card, inputs without borders) until the
+ * panel's code ran. Inline, so the first paint waits for no request; the server allows it by its
+ * hash (plugins/web.ts).
+ */
+export function head(): string {
+  return renderToStaticMarkup(<ColorSchemeScript defaultColorScheme={DEFAULT_COLOR_SCHEME} />);
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 
@@ -30,6 +31,16 @@ export function securityHeaders(): Record<string, string> {
     if (error) throw error;
   });
   return headers;
+}
+
+/**
+ * A content security policy that also lets a page run its own inline scripts, each named by the
+ * SHA-256 of its text (a prerendered page's colour-scheme script): nothing else inline runs.
+ */
+export function allowingInlineScripts(csp: string, scripts: string[]): string {
+  if (scripts.length === 0) return csp;
+  const hashes = scripts.map((text) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`);
+  return csp.replace(/(^|;)script-src ([^;]*)/, (_all, start: string, sources: string) => `${start}script-src ${sources} ${hashes.join(' ')}`);
 }
 
 export function registerSecurityHeaders(app: FastifyInstance): void {

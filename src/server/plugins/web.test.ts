@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { createTestApp, type TestContext } from '../test/harness.ts';
 // The built panel as the server sends it (plugins/web.ts): pages checked every time, hashed assets
 // kept for a year, the prerendered sign-in page for /signin, brotli and gzip copies to browsers
 // that take them (issue 23).
+const COLOR_SCRIPT = 'document.documentElement.setAttribute("data-mantine-color-scheme", "light");\n';
 let t: TestContext;
 let webDir: string;
 
@@ -15,7 +17,8 @@ beforeAll(async () => {
   webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'backoffice-web-'));
   fs.mkdirSync(path.join(webDir, 'assets'));
   fs.writeFileSync(path.join(webDir, 'index.html'), '<html><body><div id="root"></div>app shell</body></html>');
-  const signin = '<html><body><div id="root"><form>prerendered sign-in</form></div></body></html>';
+  const signin = `<html><head><script data-mantine-script="true">${COLOR_SCRIPT}</script><script defer src="/assets/boot.js"></script></head>` +
+    '<body><div id="root"><form>prerendered sign-in</form></div></body></html>';
   fs.writeFileSync(path.join(webDir, 'signin.html'), signin);
   fs.writeFileSync(path.join(webDir, 'signin.html.br'), zlib.brotliCompressSync(signin));
   fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1)');
@@ -47,6 +50,15 @@ describe('the panel', () => {
     expect(br.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain('prerendered sign-in');
     expect((await get('/signin/')).body).toContain('prerendered sign-in');
+  });
+
+  it('lets the prerendered page run its own inline script, by its hash, and no other page any', async () => {
+    const hash = `'sha256-${crypto.createHash('sha256').update(COLOR_SCRIPT).digest('base64')}'`;
+    const scriptSrc = (csp: unknown) => /(?:^|;)script-src ([^;]*)/.exec(String(csp))?.[1]?.split(' ');
+    expect(scriptSrc((await get('/signin')).headers['content-security-policy'])).toEqual(["'self'", hash]);
+    expect(scriptSrc((await get('/signin', { 'accept-encoding': 'br' })).headers['content-security-policy'])).toEqual(["'self'", hash]);
+    expect(scriptSrc((await get('/users')).headers['content-security-policy'])).toEqual(["'self'"]);
+    expect(scriptSrc((await get('/api/health')).headers['content-security-policy'])).toEqual(["'self'"]);
   });
 
   it('keeps hashed assets a year, and answers a missing file or API route with JSON 404', async () => {

@@ -2,6 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { allowingInlineScripts, securityHeaders } from './security-headers.ts';
+
+/** The text of each inline script (a <script> without src) in a page. */
+function inlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script\b(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+}
 
 /**
  * The built panel on every path outside /api; unknown /api paths answer 404 JSON. Client-side
@@ -11,7 +17,14 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
   const webDir = app.config.webDir;
   const index = path.join(webDir, 'index.html');
   const hasPanel = fs.existsSync(index);
-  const prerendered = new Map([['/signin', 'signin.html']].filter(([, file]) => fs.existsSync(path.join(webDir, file))) as [string, string][]);
+  // A prerendered page and the content security policy it is sent with: the panel's, with the
+  // page's own inline scripts allowed by their hashes.
+  const csp = securityHeaders()['content-security-policy']!;
+  const prerendered = new Map(
+    [['/signin', 'signin.html']]
+      .filter(([, file]) => fs.existsSync(path.join(webDir, file!)))
+      .map(([url, file]) => [url!, { file: file!, csp: allowingInlineScripts(csp, inlineScripts(fs.readFileSync(path.join(webDir, file!), 'utf8'))) }]),
+  );
   if (hasPanel) {
     // The build's brotli and gzip copies (vite-compress.ts) to browsers that take them; the hashed
     // files under /assets never change, the pages are checked every time.
@@ -35,7 +48,8 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
     if (path.extname(url)) {
       return reply.code(404).send({ success: false, message: `File ${url} not found` });
     }
-    const page = prerendered.get(url.replace(/\/+$/, '')) ?? 'index.html';
-    return reply.type('text/html').sendFile(page);
+    const page = prerendered.get(url.replace(/\/+$/, ''));
+    if (page) reply.header('content-security-policy', page.csp);
+    return reply.type('text/html').sendFile(page?.file ?? 'index.html');
   });
 }
