@@ -13,10 +13,12 @@ export interface Row extends LoadResult {
   dbMs?: number;
   /** The database round trips of one request, median of 10. */
   dbRoundTripMs?: number;
-  /** A read's own statements replayed with pgbench right after its HTTP load (issue 23). */
+  /** A read's own statements replayed with pgbench beside its HTTP load (issue 23): the mean of two runs. */
   pgbench?: PgbenchResult;
-  /** The same statements served by the floor server (bench/floor-server.ts) under the same load. */
+  /** The same statements served by the floor server (bench/floor-server.ts) under the same load: the mean of two runs. */
   floor?: { rps: number; failures: number };
+  /** A compared read's req/s over HTTP, the mean of its own load and the one after pgbench and the floor. */
+  comparedRps?: number;
 }
 
 export interface Report {
@@ -61,7 +63,9 @@ export function pgbenchSection(report: Pick<Report, 'rows' | 'pgbench' | 'connec
       ? `Not compared: ${skipped}.`
       : `The statements one warm request of each read runs (captured by a server started with CAPTURE_QUERIES), replayed with ` +
         `\`pgbench -M prepared -c ${report.connections} -j 2 -T ${report.seconds}\` (${report.pgbench?.version ?? 'pgbench'}; one transaction = one ` +
-        `request's statements) on the same database right after the route's HTTP load with ${report.connections} connections. ` +
+        `request's statements) on the same database beside the route's HTTP load with ${report.connections} connections: ` +
+        `HTTP, pgbench, the floor, the floor, pgbench, HTTP, each figure the mean of its two runs (a machine that drifts ` +
+        `weighs on all three alike). ` +
         `Target: HTTP ≥ ${PGBENCH_RATIO_TARGET} of pgbench. **The floor**: the same statements served under the same load by ` +
         `bench/floor-server.ts, node:http and node-postgres (the app's pool size) with nothing else (no framework, session, ` +
         `schema or serializer): what a Node server reading them gets on this machine at the least cost. Where the floor ` +
@@ -71,9 +75,10 @@ export function pgbenchSection(report: Pick<Report, 'rows' | 'pgbench' | 'connec
     '|---|---:|---:|---:|---:|---:|---:|---:|---|---|',
     ...reads.map((r) => {
       const p = r.pgbench;
-      const ratio = p?.tps ? r.rps / p.tps : undefined;
+      const http = r.comparedRps ?? r.rps;
+      const ratio = p?.tps ? http / p.tps : undefined;
       const floorRatio = p?.tps && r.floor ? r.floor.rps / p.tps : undefined;
-      const ofFloor = r.floor?.rps ? r.rps / r.floor.rps : undefined;
+      const ofFloor = r.floor?.rps ? http / r.floor.rps : undefined;
       const notes = [
         p?.note,
         p?.failed ? `${p.failed} pgbench transactions failed` : undefined,
@@ -82,7 +87,7 @@ export function pgbenchSection(report: Pick<Report, 'rows' | 'pgbench' | 'connec
           ? 'the floor is below the target too'
           : undefined,
       ].filter(Boolean).join('; ');
-      return `| ${r.name} | ${p?.statements ?? '—'} | ${p?.tps === undefined ? '—' : p.tps.toFixed(0)} | ${r.rps.toFixed(0)} | ` +
+      return `| ${r.name} | ${p?.statements ?? '—'} | ${p?.tps === undefined ? '—' : p.tps.toFixed(0)} | ${http.toFixed(0)} | ` +
         `${fmt(ratio, 2)} | ${r.floor ? r.floor.rps.toFixed(0) : '—'} | ${fmt(floorRatio, 2)} | ${fmt(ofFloor, 2)} | ` +
         `${ratio === undefined ? '—' : `${ratio >= PGBENCH_RATIO_TARGET ? 'met' : '**missed**'} (≥ ${PGBENCH_RATIO_TARGET})`} | ${notes} |`;
     }),
