@@ -276,7 +276,7 @@ async function replayRead(name: string): Promise<PgbenchResult> {
  * on all three alike. On these shared machines single runs drifted by a tenth and more, enough to
  * move a read across the target. Each figure is the mean of its two runs.
  */
-async function compareRead(name: string, row: Row, options: Parameters<typeof load>[0]): Promise<void> {
+async function compareRead(name: string, row: Row, options: Omit<Parameters<typeof load>[0], 'seconds'>): Promise<void> {
   const index = floorReads.get(name);
   const runFloor = async () => {
     if (!floor || index === undefined) return null;
