@@ -20,11 +20,11 @@ export async function registerWeb(app: FastifyInstance): Promise<void> {
   // A prerendered page and the content security policy it is sent with: the panel's, with the
   // page's own inline scripts allowed by their hashes.
   const csp = securityHeaders()['content-security-policy']!;
-  const prerendered = new Map(
-    [['/signin', 'signin.html']]
-      .filter(([, file]) => fs.existsSync(path.join(webDir, file!)))
-      .map(([url, file]) => [url!, { file: file!, csp: allowingInlineScripts(csp, inlineScripts(fs.readFileSync(path.join(webDir, file!), 'utf8'))) }]),
-  );
+  const prerendered = new Map<string, { file: string; csp: string }>();
+  for (const [url, file] of [['/signin', 'signin.html']] as const) {
+    const at = path.join(webDir, file);
+    if (fs.existsSync(at)) prerendered.set(url, { file, csp: allowingInlineScripts(csp, inlineScripts(fs.readFileSync(at, 'utf8'))) });
+  }
   if (hasPanel) {
     // The build's brotli and gzip copies (vite-compress.ts) to browsers that take them; the hashed
     // files under /assets never change, the pages are checked every time.
