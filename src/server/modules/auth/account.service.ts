@@ -3,7 +3,7 @@ import { audit } from '../../lib/audit.ts';
 import type { AuthContext, Ctx } from '../../lib/context.ts';
 import { AppError, invalidInput } from '../../lib/errors.ts';
 import * as repo from './auth.repository.ts';
-import { released, reserve, TooManyAttempts, waitText } from './attempts.ts';
+import { reserveCodeGuess, reserveGuess } from './attempts.ts';
 import { INVALID_CODE } from './auth.service.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { assertUsablePassword } from './password-policy.ts';
@@ -16,36 +16,26 @@ function signedIn(ctx: Ctx): AuthContext {
   return ctx.auth;
 }
 
-/** Wrong codes per account within the sign-in window on enrolment and turn-off, before 429. */
-export const MAX_WRONG_CODES = 5;
-
 /**
  * Someone holding a session (stolen, or a not-yet-enrolled one) must not guess codes without end to
- * switch two-factor on or off: wrong codes are counted per account like failed sign-ins.
+ * switch two-factor on or off: wrong codes are counted per account, with those of sign-in.
  */
-function guardCodeGuessing(ctx: Ctx, userId: number) {
-  return guardGuessing(ctx, `totp:${userId}`, 'wrong two-factor codes', INVALID_CODE);
+async function guardCodeGuessing(ctx: Ctx, userId: number) {
+  return guessed(await reserveCodeGuess(ctx.database.db, ctx.config.loginWindowMinutes, userId), INVALID_CODE);
 }
 
-/**
- * Reserves a guess under `key` before it is checked (so concurrent guesses cannot all slip under
- * the limit): 429 once MAX_WRONG_CODES are in the window. The caller then calls `right()` (the
- * guess gives its reservation back) or `wrong()` (it keeps it, and answers 400).
- */
-async function guardGuessing(ctx: Ctx, key: string, what: string, wrongMessage: string) {
-  const { db } = ctx.database;
-  const reservation = await reserve(db, { windowMinutes: ctx.config.loginWindowMinutes, limits: [{ key, max: MAX_WRONG_CODES }] });
-  if ('retryAfterSeconds' in reservation) {
-    const seconds = reservation.retryAfterSeconds;
-    throw new TooManyAttempts(`Too many ${what}. Please try again in ${waitText(seconds)}.`, seconds);
-  }
-  return {
-    right: () => released(db, reservation),
-    wrong: (): never => {
-      throw new AppError(400, wrongMessage);
-    },
-  };
+/** A guess of the account's password, counted per account (reserveGuess). */
+async function guardPasswordGuessing(ctx: Ctx, userId: number, wrongMessage: string) {
+  return guessed(await reserveGuess(ctx.database.db, ctx.config.loginWindowMinutes, `password:${userId}`, 'wrong passwords'), wrongMessage);
 }
+
+/** A reserved guess: `right()` gives the reservation back, `wrong()` keeps it and answers 400. */
+const guessed = (right: () => Promise<void>, wrongMessage: string) => ({
+  right,
+  wrong: (): never => {
+    throw new AppError(400, wrongMessage);
+  },
+});
 
 /**
  * The account changes its own sign-in email (the only other way is the Staff screen, and only for
@@ -56,7 +46,7 @@ export async function changeOwnEmail(ctx: Ctx, input: { email: string; password:
   const { email, password } = input;
   const auth = signedIn(ctx);
   const { db } = ctx.database;
-  const guess = await guardGuessing(ctx, `password:${auth.userId}`, 'wrong passwords', 'Your password is not correct');
+  const guess = await guardPasswordGuessing(ctx, auth.userId, 'Your password is not correct');
   if (!(await verifyPassword(password, await repo.passwordHashOf(db, auth.userId)))) guess.wrong();
   await guess.right();
   if (email === auth.email) throw new AppError(409, 'This is already your sign-in email');
@@ -78,7 +68,7 @@ export async function changeOwnPassword(ctx: Ctx, input: { currentPassword: stri
   const { currentPassword, newPassword } = input;
   const auth = signedIn(ctx);
   const { db } = ctx.database;
-  const guess = await guardGuessing(ctx, `password:${auth.userId}`, 'wrong passwords', 'Your current password is not correct');
+  const guess = await guardPasswordGuessing(ctx, auth.userId, 'Your current password is not correct');
   const currentHash = await repo.passwordHashOf(db, auth.userId);
   if (!(await verifyPassword(currentPassword, currentHash))) guess.wrong();
   await guess.right();

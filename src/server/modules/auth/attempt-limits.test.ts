@@ -2,7 +2,7 @@ import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { insertUser } from '../users/users.repository.ts';
-import { MAX_WRONG_CODES } from './account.service.ts';
+import { MAX_WRONG_CODES } from './attempts.ts';
 import { addressKey, secondsUntilFree } from './attempts.ts';
 import { accountDelaySeconds, INVALID_CODE } from './auth.service.ts';
 import { hashPassword } from './passwords.ts';
@@ -68,6 +68,25 @@ describe('concurrent guesses check at most the limit', () => {
     expect(checked.length).toBeLessThanOrEqual(t.app.config.loginMaxFailuresPerEmail);
     expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(200 - checked.length);
     expect(answers.find((r) => r.statusCode === 429)!.headers['retry-after']).toMatch(/^\d+$/);
+  });
+
+  it('the right password and wrong codes from 50 addresses at once: at most MAX_WRONG_CODES codes checked for the account', async () => {
+    const { email, secret } = await withTwoFactor();
+    const code = wrongCode(secret);
+    const answers = await burst(50, (i) => t.app.inject({
+      method: 'POST', url: '/api/Adminlogin', remoteAddress: `10.70.${i}.1`, payload: { email, password: PASSWORD, code },
+    }));
+    const checked = answers.filter((r) => r.statusCode === 401 && r.json().message === INVALID_CODE);
+    expect(checked.length).toBeGreaterThan(0);
+    expect(checked.length).toBeLessThanOrEqual(MAX_WRONG_CODES);
+    const refused = answers.filter((r) => r.statusCode === 429);
+    expect(refused).toHaveLength(50 - checked.length);
+    expect(refused[0].json().message).toMatch(/^Too many wrong two-factor codes\. Please try again in \d+ (minute|second)s?\.$/);
+    // A fresh address with the right code waits too: the count is the account's, not the address's.
+    const late = await t.app.inject({
+      method: 'POST', url: '/api/Adminlogin', remoteAddress: '10.71.0.1', payload: { email, password: PASSWORD, code: codeAt(secret) },
+    });
+    expect(late.statusCode).toBe(429);
   });
 
   it('20 addresses × 50 concurrent wrong passwords: at most the account threshold plus one per fresh address are checked', async () => {

@@ -88,6 +88,31 @@ export async function reserve(
 
 export const released = (db: Db, reservation: Reservation) => repo.releaseAttempts(db, reservation.ids);
 
+/** Wrong guesses of a secret the account itself holds (a code, its password) per window, before 429. */
+export const MAX_WRONG_CODES = 5;
+
+/**
+ * Reserves one guess under `key` before it is checked (so concurrent guesses cannot all slip under
+ * the limit): 429 once MAX_WRONG_CODES are in the window, whatever the address. A wrong guess keeps
+ * its reservation; the returned function gives it back after a right one.
+ */
+export async function reserveGuess(db: Db, windowMinutes: number, key: string, what: string): Promise<() => Promise<void>> {
+  const reservation = await reserve(db, { windowMinutes, limits: [{ key, max: MAX_WRONG_CODES }] });
+  if ('retryAfterSeconds' in reservation) {
+    const seconds = reservation.retryAfterSeconds;
+    throw new TooManyAttempts(`Too many ${what}. Please try again in ${waitText(seconds)}.`, seconds);
+  }
+  return () => released(db, reservation);
+}
+
+/**
+ * An account's two-factor codes: sign-in, enrolment and turning it off share one count per
+ * account, so a password holder guessing from many addresses is checked at most MAX_WRONG_CODES
+ * times a window.
+ */
+export const reserveCodeGuess = (db: Db, windowMinutes: number, userId: number) =>
+  reserveGuess(db, windowMinutes, `totp:${userId}`, 'wrong two-factor codes');
+
 /**
  * The address an attempt is counted against: an IPv4 address (also when written IPv4-mapped,
  * ::ffff:1.2.3.4), or an IPv6 address's /64 network — one subscriber line or machine holds a

@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { mailLink } from '../../mailer.ts';
 import { createAccount } from '../users/users.service.ts';
-import { addressKey, released, reserve, TooManyAttempts, waitText } from './attempts.ts';
+import { addressKey, released, reserve, reserveCodeGuess, TooManyAttempts, waitText } from './attempts.ts';
 import * as repo from './auth.repository.ts';
 import { assertUsablePassword } from './password-policy.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -128,7 +128,14 @@ export async function login(ctx: Ctx, input: LoginBody, client: Client) {
       await giveBack();
       return fail(401, CODE_NEEDED, { twoFactorRequired: true });
     }
+    // Codes are counted per account as well, whatever the address: with the password, guesses
+    // spread over many addresses are still checked at most MAX_WRONG_CODES times a window.
+    const giveBackCode = await reserveCodeGuess(db, config.loginWindowMinutes, account.userId).catch(async (error: unknown) => {
+      await giveBack();
+      throw error;
+    });
     if (!(await verifyCode(db, account.userId, second!, input.code))) return fail(401, INVALID_CODE, { twoFactorRequired: true });
+    await giveBackCode();
   }
   const mustEnrol = !enabled && accountRequiresTwoFactor(ctx.config, account.roleName ?? '', account.roleRequiresTwoFactor ?? false);
   await giveBack();
