@@ -26,6 +26,14 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
 /** The largest amount one request may move: ₹10,00,00,000 (ten crore). */
 export const MAX_RUPEES = 100_000_000;
 
+/**
+ * Whether a number is a whole number of hundredths (rupees and paise, percentages and basis
+ * points): k / 100 is the double nearest to k hundredths, so this holds exactly for every
+ * two-decimal value and for nothing else. The schemas use it, so that whatever they accept
+ * rupeesToPaise converts (a looser check once let 100.000000005 through to a 500).
+ */
+export const hasTwoDecimals = (v: number) => Number.isFinite(v) && Math.round(v * 100) / 100 === v;
+
 export function rupeesToPaise(rupees: number): number {
   const paise = Math.round(rupees * 100);
   if (!Number.isFinite(rupees) || Math.abs(paise / 100 - rupees) > 1e-9) {
@@ -48,7 +56,7 @@ export const rupeeAmount = z
   .number({ error: 'Amount must be a number' })
   .refine((v) => v > 0, 'Amount must be greater than 0')
   .refine((v) => v <= MAX_RUPEES, `Amount must not exceed ${MAX_RUPEES}`)
-  .refine((v) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6, 'Amount must have at most 2 decimals');
+  .refine(hasTwoDecimals, 'Amount must have at most 2 decimals');
 
 // ---- Wire dates: dd-mm-yyyy; inputs give yyyy-mm-dd ----
 

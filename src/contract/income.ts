@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { awaitingApprovalResponse } from './approvals.ts';
-import { rupeeAmount, wireDate } from './common.ts';
+import { hasTwoDecimals, rupeeAmount, wireDate } from './common.ts';
 import { endpoints } from './endpoint.ts';
 import { plainText } from './reports.ts';
 
@@ -10,17 +10,16 @@ import { plainText } from './reports.ts';
  * basis points; amounts are rupees on the wire, paise in storage; days are dd-mm-yyyy on the wire.
  */
 
-const TWO_DECIMALS = (v: number) => Math.abs(Math.round(v * 100) - v * 100) < 1e-6;
 /** A percentage 0–100 with at most 2 decimals. */
 export const percent = (name: string) =>
   z.number({ error: `${name} must be a number` })
     .refine((v) => v >= 0 && v <= 100, `${name} must be between 0 and 100`)
-    .refine(TWO_DECIMALS, `${name} must have at most 2 decimals`);
+    .refine(hasTwoDecimals, `${name} must have at most 2 decimals`);
 /** A rupee amount that may be 0 (a setting that is off). */
 export const rupeesOrZero = (name: string) =>
   z.number({ error: `${name} must be a number` })
     .refine((v) => v >= 0 && v <= 100_000_000, `${name} must be between 0 and 100000000`)
-    .refine(TWO_DECIMALS, `${name} must have at most 2 decimals`);
+    .refine(hasTwoDecimals, `${name} must have at most 2 decimals`);
 
 export const percentToBp = (p: number) => Math.round(p * 100);
 export const bpToPercent = (bp: number) => bp / 100;
@@ -41,7 +40,7 @@ export const planTerms = z.object({
   dailyMode,
   /** percent: % of the price per day; fixed: rupees per day. */
   dailyValue: z.number({ error: 'Daily payout must be a number' }).refine((v) => v > 0, 'Daily payout must be greater than 0')
-    .refine(TWO_DECIMALS, 'Daily payout must have at most 2 decimals'),
+    .refine(hasTwoDecimals, 'Daily payout must have at most 2 decimals'),
   durationDays: z.number({ error: 'Duration must be a number of days' }).int('Duration must be a whole number of days')
     .min(1, 'Duration must be at least 1 day').max(3650, 'Duration must be at most 3650 days'),
   /** The most a membership of this plan is paid in daily payouts, in all (e.g. 2× the price). */

@@ -84,6 +84,7 @@ describe('income settings', () => {
       [{ levelIncome: [60, 50, 0, 0, 0, 0, 0, 0, 0, 0] }, 'Level income must add up to at most 100 %'],
       [{ tdsPercent: 60, adminChargePercent: 50 }, 'TDS and admin charge must add up to at most 100 %'],
       [{ tdsPercent: 1.005 }, 'TDS must have at most 2 decimals'],
+      [{ referralBonus: 500.000000005 }, 'Referral bonus must have at most 2 decimals'],
       [{ payoutTime: '25:00' }, 'Payout time must be HH:MM (24-hour, India time)'],
       [{ payTo: 'cash' as never }, 'Pay to must be wallet or bank'],
       [{ referralBonus: -1 }, 'Referral bonus must be between 0 and 100000000'],

@@ -64,6 +64,22 @@ describe('POST /api/wallets/userWalletRecharge', () => {
     expect(res.json().message).toContain(message);
   });
 
+  it('refuses an amount a hair off a whole paisa with 400, on a member\u2019s wallet and a withdrawal request (it answered 500)', async () => {
+    const userId = await newMember(suite.t.database);
+    await recharge({ userId, amount: 500, transactionType: 'wallet_recharge' });
+    for (const amount of [100.000000005, 9999.999999995, 1e-9, 5e-9]) {
+      for (const res of [
+        await recharge({ userId, amount, transactionType: 'wallet_recharge' }),
+        await recharge({ userId, amount, transactionType: 'wallet_withdrawal' }),
+        await suite.t.app.inject({ method: 'POST', url: '/api/wallet/withdrawal', headers: moneyHeaders(suite.token), payload: { userId, amount } }),
+      ]) {
+        expect(res.statusCode, String(amount)).toBe(400);
+        expect(res.json()).toMatchObject({ success: false, message: 'Amount must have at most 2 decimals' });
+      }
+    }
+    expect(await balanceOf(suite.t.database, userId)).toBe(50000);
+  });
+
   it('answers 404 for an unknown member, 401 without a token and 403 without wallet_manage', async () => {
     expect((await recharge({ userId: 999999999, amount: 5, transactionType: 'wallet_recharge' })).statusCode).toBe(404);
     const anonymous = await suite.t.app.inject({ method: 'POST', url: '/api/wallets/userWalletRecharge', payload: {} });
