@@ -71,6 +71,23 @@ async function assertMayGrant(db: Db, ctx: Ctx, role: { roleId: number; name: st
   }
 }
 
+/**
+ * Taking permissions away is checked like granting them (issue 22's outranking rule): whoever
+ * shrinks, switches off or deletes a set that is on must hold every permission it grants now.
+ * Otherwise an operator with roles_manage alone could strip an approvers' role of money_approve
+ * (stalling four eyes) and then, the role granting nothing, drop its two-factor requirement. A
+ * switched-off set grants nothing: anyone with roles_manage may shrink it.
+ */
+async function assertMayTakeAway(db: Db, ctx: Ctx, name: string, before: { status: boolean; permissionIds: number[] }) {
+  if (!before.status) return;
+  const held = ctx.auth?.permissions ?? new Set<string>();
+  const grants = await repo.permissionNames(db, before.permissionIds);
+  const missing = [...grants.values()].filter((p) => !held.has(p)).sort();
+  if (missing.length > 0) {
+    throw new AppError(403, `You can only take permissions from a role whose permissions you hold yourself; ${name} also grants ${missing.join(', ')}`);
+  }
+}
+
 async function lockRecord(db: Db, roleId: number): Promise<repo.RolePermissionOfRole> {
   const row = await repo.lockRecord(db, roleId);
   if (!row) throw new AppError(404, `No role permissions found for role ${roleId}`);
@@ -113,6 +130,7 @@ export async function updateRolePermission(ctx: Ctx, roleId: number, input: Upda
       granted: switchedOn ? ids : (input.status ?? before.status) ? added : [],
       changesGrants: added.length > 0 || removed.length > 0 || (input.status !== undefined && input.status !== before.status),
     });
+    if (removed.length > 0 || input.status === false) await assertMayTakeAway(tx, ctx, name, before);
     const row = await repo.updateRecord(tx, roleId, {
       roleName: name,
       ...(input.permissionName ? { permissionName: input.permissionName } : {}),
@@ -133,6 +151,7 @@ export async function removePermissionFromRole(ctx: Ctx, roleId: number, permiss
     }
     if (name === ADMIN_ROLE) throw new AppError(409, ADMIN_LOCKED);
     if (roleId === (await editorRoleId(tx, ctx))) throw new AppError(403, OWN_ROLE);
+    await assertMayTakeAway(tx, ctx, name, before);
     const row = await repo.updateRecord(tx, roleId, { permissionIds: before.permissionIds.filter((id) => id !== permissionId) });
     const data = repo.toRolePermission(row, name);
     await audit(tx, ctx, {
@@ -148,6 +167,7 @@ export async function deleteRolePermissions(ctx: Ctx, roleId: number): Promise<v
     const { rp: before, name } = await lockRecord(tx, roleId);
     if (name === ADMIN_ROLE) throw new AppError(409, ADMIN_LOCKED);
     if (roleId === (await editorRoleId(tx, ctx))) throw new AppError(403, OWN_ROLE);
+    await assertMayTakeAway(tx, ctx, name, before);
     await repo.deleteRecord(tx, roleId);
     await audit(tx, ctx, { action: 'delete', entity: 'role_permission', entityId: roleId, before: repo.toRolePermission(before, name) });
   });

@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../lib/tokens.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
@@ -69,6 +70,62 @@ describe('the outranking rule covers roles (finding 10)', () => {
     const desk = await roleHolding('Payments Desk', ['wallet_manage']);
     const attacker = caller(t, bearer(await accountWithPermissions(t.database, ['roles_manage'])));
     expect((await attacker('PUT', `/api/updateRole/${desk}`, { name: 'Payments Desk', status: true })).statusCode).toBe(200);
+  });
+});
+
+describe('taking permissions away, and one\u2019s own second factor, are levers too', () => {
+  const rpRow = async (roleId: number) =>
+    (await t.database.query<{ permission_ids: number[]; status: boolean }>(
+      'select permission_ids, status from role_permissions where role_id = $1', [roleId]))[0];
+
+  it('a roles_manage-only account cannot shrink, switch off or delete the set of a role that outranks it', async () => {
+    const approvers = await roleHolding('Approvers Desk', ['wallet_view', 'money_approve'], { twoFactorRequired: true });
+    const before = await rpRow(approvers);
+    const [kept] = await t.database.query<{ permission_id: number }>(`select permission_id from permissions where name = 'wallet_view'`);
+    const [approve] = await t.database.query<{ permission_id: number }>(`select permission_id from permissions where name = 'money_approve'`);
+    const attacker = caller(t, bearer(await accountWithPermissions(t.database, ['roles_view', 'roles_manage', 'wallet_view'])));
+    const message = 'You can only take permissions from a role whose permissions you hold yourself; Approvers Desk also grants money_approve';
+    for (const [method, url, body] of [
+      ['DELETE', `/api/role-permissions/deleteRoleById/${approvers}`, undefined],
+      ['DELETE', `/api/role-permissions/removePermissionFromRole/${approvers}/${approve.permission_id}`, undefined],
+      ['PUT', `/api/role-permissions/updatePermissionForRole/${approvers}`, { permissionIds: [kept.permission_id] }],
+      ['PUT', `/api/role-permissions/updatePermissionForRole/${approvers}`, { status: false }],
+    ] as const) {
+      const res = await attacker(method, url, body);
+      expect(res.statusCode, `${method} ${url}`).toBe(403);
+      expect(res.json()).toEqual({ success: false, message });
+    }
+    expect(await rpRow(approvers)).toEqual(before);
+    // So the role still outranks it, and its two-factor requirement stays.
+    expect((await attacker('PUT', `/api/updateRole/${approvers}`, { name: 'Approvers Desk', status: true, twoFactorRequired: false })).statusCode).toBe(403);
+    expect((await roleRow(approvers)).two_factor_required).toBe(true);
+    // A set within its own permissions it still shrinks and deletes; the administrator any.
+    const viewers = await roleHolding('Wallet Viewers', ['wallet_view', 'roles_view']);
+    expect((await attacker('DELETE', `/api/role-permissions/removePermissionFromRole/${viewers}/${kept.permission_id}`)).statusCode).toBe(200);
+    expect((await attacker('DELETE', `/api/role-permissions/deleteRoleById/${viewers}`)).statusCode).toBe(200);
+    expect((await admin('DELETE', `/api/role-permissions/removePermissionFromRole/${approvers}/${approve.permission_id}`)).statusCode).toBe(200);
+  });
+
+  it('nobody drops the two-factor requirement of their own role', async () => {
+    const token = await accountWithPermissions(t.database, ['roles_view', 'roles_manage']);
+    const self = caller(t, bearer(token));
+    const setup = await self('POST', '/api/account/two-factor/setup');
+    const { secret } = setup.json().data as { secret: string };
+    t.secrets.tokens.add(secret);
+    const code = TOTP.generate({ secret: Secret.fromBase32(secret) });
+    expect((await self('POST', '/api/account/two-factor/confirm', { code })).statusCode).toBe(200);
+    const [own] = await t.database.query<{ role_id: number; name: string }>(
+      'select r.role_id, r.name from sessions s join users u on u.user_id = s.user_id join roles r on r.role_id = u.role_id where s.token_hash = $1',
+      [hashToken(token)]);
+    expect((await admin('PUT', `/api/updateRole/${own.role_id}`, { name: own.name, status: true, twoFactorRequired: true })).statusCode).toBe(200);
+
+    const res = await self('PUT', `/api/updateRole/${own.role_id}`, { name: own.name, status: true, twoFactorRequired: false });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ success: false, message: 'You cannot drop the two-factor requirement of your own role; ask another administrator to do it' });
+    expect((await roleRow(own.role_id)).two_factor_required).toBe(true);
+    // Renaming it is no such lever; another administrator may drop the requirement.
+    expect((await self('PUT', `/api/updateRole/${own.role_id}`, { name: `${own.name} desk`, status: true })).statusCode).toBe(200);
+    expect((await admin('PUT', `/api/updateRole/${own.role_id}`, { name: `${own.name} desk`, status: true, twoFactorRequired: false })).statusCode).toBe(200);
   });
 });
 

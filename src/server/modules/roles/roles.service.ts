@@ -104,6 +104,10 @@ export async function updateRole(ctx: Ctx, roleId: number, input: RoleInput): Pr
     const changes = input.name !== before.name || input.status !== before.status
       || (input.twoFactorRequired !== undefined && input.twoFactorRequired !== before.twoFactorRequired);
     if (changes) await assertOutranks(tx, ctx, roleId);
+    // Outranking one's own role is no check at all: its second factor is dropped by someone else.
+    if (input.twoFactorRequired === false && before.twoFactorRequired && before.name === ctx.auth?.role) {
+      throw new AppError(403, 'You cannot drop the two-factor requirement of your own role; ask another administrator to do it');
+    }
     // Admin holds every permission: renaming or deactivating it could lock every operator out.
     if (before.name === ADMIN_ROLE && (input.name !== ADMIN_ROLE || !input.status)) {
       throw new AppError(409, 'The Admin role can\u2019t be renamed or deactivated, so that no one is locked out');
