@@ -212,10 +212,34 @@ describe('bank-mode daily payouts', () => {
     expect(asked.statusCode).toBe(202);
     const refused = await post(`/bank-transfers/batches/${again.batch.id}/cancel`);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toBe(`Bank batch ${again.batch.id} is awaiting release: only a draft batch can be cancelled`);
+    expect(refused.json().message).toBe(`Bank batch ${again.batch.id} is awaiting release: only a draft batch, or one whose release was rejected or has expired, can be cancelled`);
     expect((await post(`/approvals/${asked.json().data.approvalId}/approve`, {}, ops[1].token)).statusCode).toBe(200);
-    expect((await post(`/bank-transfers/batches/${again.batch.id}/cancel`)).json().message).toBe(`Bank batch ${again.batch.id} is released: only a draft batch can be cancelled`);
+    expect((await post(`/bank-transfers/batches/${again.batch.id}/cancel`)).json().message).toBe(`Bank batch ${again.batch.id} is released: only a draft batch, or one whose release was rejected or has expired, can be cancelled`);
     await respond([`${again.lines[0].reference},SUCCESS,UTR0002,`]);
+  });
+
+  it('cancels a batch whose release was rejected: its money is gathered again (it was held by the batch for good)', async () => {
+    const day = addDays(now, -34);
+    const a = await earner(day);
+    await runDay(day);
+    const held = await gather();
+    const asked = await post(`/bank-transfers/batches/${held.batch.id}/release`);
+    expect(asked.statusCode).toBe(202);
+    const rejected = await post(`/approvals/${asked.json().data.approvalId}/reject`, { remarks: 'One account looks wrong' }, ops[1].token);
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect((await get('/bank-transfers/gatherable')).json().data.count).toBe(0);
+    const cancelled = await post(`/bank-transfers/batches/${held.batch.id}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json().data.status).toBe('cancelled');
+    const [audit] = await t.database.query<{ before: { status: string } }>(
+      `select before from audit_log where action = 'bank_batch_cancelled' and entity_id = $1`, [String(held.batch.id)]);
+    expect(audit.before).toEqual({ status: 'pending_release' });
+    const again = await gather();
+    expect(again.lines.map((l) => [l.userId, l.ledgerEntryId])).toEqual([[a, held.lines[0].ledgerEntryId]]);
+    expect((await post(`/bank-transfers/batches/${held.batch.id}/release`)).json().message).toBe(`Bank batch ${held.batch.id} was cancelled: gather a new batch`);
+    const released = await post(`/bank-transfers/batches/${again.batch.id}/release`);
+    expect((await post(`/approvals/${released.json().data.approvalId}/approve`, {}, ops[1].token)).statusCode).toBe(200);
+    await respond([`${again.lines[0].reference},SUCCESS,UTR0034,`]);
   });
 
   it('audits every webhook, a replay marked duplicate; a return for a member deleted since stays in transit and the rest applies', async () => {

@@ -179,7 +179,7 @@ export async function markCancelled(db: Db, batchId: number, by: number): Promis
     with freed as (
       update bank_transfer_lines set status = 'cancelled', cancelled = true where batch_id = ${batchId} and status = 'queued' returning amount_paise
     ), batch as (
-      update bank_batches set status = 'cancelled', cancelled_by = ${by}, cancelled_at = now() where id = ${batchId} and status = 'draft' returning id
+      update bank_batches set status = 'cancelled', cancelled_by = ${by}, cancelled_at = now() where id = ${batchId} and status in ('draft', 'pending_release') returning id
     )
     select count(*)::int8 as n, coalesce(sum(amount_paise), 0)::int8 as total from freed`));
   return { lines: Number(row.n), totalPaise: Number(row.total) };

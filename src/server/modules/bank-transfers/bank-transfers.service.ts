@@ -47,28 +47,33 @@ export async function gather(ctx: Ctx, template: BankFileTemplate = 'hdfc') {
 }
 
 /**
- * POST /bank-transfers/batches/:id/cancel: a draft only (once its release is asked for, the
- * approval decides). Its lines turn 'cancelled' and the next gather takes their money again; the
- * batch stays, cancelled, as history. Nothing moved in the books for a draft, so nothing moves back.
+ * POST /bank-transfers/batches/:id/cancel: a draft, or a batch whose release was rejected or has
+ * expired (while a release awaits its approval, the approval decides). Its lines turn 'cancelled'
+ * and the next gather takes their money again; the batch stays, cancelled, as history. Nothing
+ * moved in the books before a release, so nothing moves back.
  */
 export async function cancelBatch(ctx: Ctx, id: number) {
   const by = actorId(ctx);
   return ctx.database.db.transaction(async (tx) => {
     const batch = await repo.lockBatch(tx, id);
     if (!batch) throw new AppError(404, `Bank batch ${id} not found`);
-    if (batch.status !== 'draft') {
+    if (!cancellable(batch)) {
       throw new AppError(409, batch.status === 'cancelled'
         ? `Bank batch ${id} has already been cancelled`
-        : `Bank batch ${id} is ${STATUS_WORDS[batch.status]}: only a draft batch can be cancelled`);
+        : `Bank batch ${id} is ${STATUS_WORDS[batch.status]}: only a draft batch, or one whose release was rejected or has expired, can be cancelled`);
     }
     const freed = await repo.markCancelled(tx, id, by);
     await audit(tx, ctx, {
       action: 'bank_batch_cancelled', entity: 'bank_batch', entityId: id,
-      before: { status: 'draft' }, after: { status: 'cancelled', lines: freed.lines, totalPaise: freed.totalPaise },
+      before: { status: batch.status }, after: { status: 'cancelled', lines: freed.lines, totalPaise: freed.totalPaise },
     });
     return (await repo.batchById(tx, id))!;
   });
 }
+
+/** A batch nothing has released and no release request still awaits: a draft, or one whose request was rejected or expired. */
+const cancellable = (b: { status: BankBatchStatus; approvalStatus: string | null }) =>
+  b.status === 'draft' || (b.status === 'pending_release' && b.approvalStatus !== 'pending');
 
 const STATUS_WORDS: Record<BankBatchStatus, string> = {
   draft: 'a draft', pending_release: 'awaiting release', released: 'released', closed: 'closed', cancelled: 'cancelled',

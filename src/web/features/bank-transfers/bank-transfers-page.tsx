@@ -51,7 +51,9 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
   const [asking, setAsking] = useState(false);
   const { keyFor, settle } = useIdempotencyKey();
   const b = batch.data;
+  // A draft, or a batch whose release was rejected or expired: released again, or cancelled.
   const canRelease = b && (b.status === 'draft' || (b.status === 'pending_release' && b.approvalStatus !== 'pending'));
+  const canCancel = canRelease;
   const hasFile = b && (b.status === 'released' || b.status === 'closed');
   const askRelease = () => {
     release.mutate({ id, key: keyFor({ release: id }) }, {
@@ -68,7 +70,7 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
           {b && batchBadge(b.status)}
         </Group>
         <Group>
-          {b?.status === 'draft' && (
+          {canCancel && (
             <Button variant="default" color="red" onClick={() => setAsking(true)} loading={cancel.isPending}>
               Cancel batch
             </Button>
