@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 
 // Issue 24 item 2: staff (accounts that sign in to the panel) are not members (decisions.md):
@@ -54,6 +55,18 @@ describe('staff are not members', () => {
     const levels = (await call('GET', '/api/users/levels')).json().levels as number[];
     expect(levels).not.toContain(0);
     expect((await list('&level=0')).total).toBe(0);
+  });
+
+  it('a staff account is not read as a member: 404 like an unknown id, for any holder of users_view', async () => {
+    const [admin, plain] = await staffIds();
+    const support = caller(t, bearer(await accountWithPermissions(t.database, ['users_view'])));
+    for (const id of [admin, plain]) {
+      const res = await support('GET', `/api/users/updateByUserId/${id}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ success: false, message: 'User ID not found' });
+    }
+    const [member] = (await list()).users;
+    expect((await support('GET', `/api/users/updateByUserId/${member.userId}`)).statusCode).toBe(200);
   });
 
   it('an account becoming staff leaves every count, list and kept search count; ceasing to be staff brings it back', async () => {

@@ -35,7 +35,7 @@ export async function usersRoutes(app: FastifyInstance) {
       const { users, total } = await service.listUsersByRank(contextOf(request), q);
       return { success: true as const, users, total, page: q.page, limit: q.limit };
     },
-    get: async (request) => ({ success: true as const, user: await service.requireUser(contextOf(request), request.params.id) }),
+    get: async (request) => ({ success: true as const, user: await service.requireMember(contextOf(request), request.params.id) }),
     update: async (request) => ({
       success: true as const,
       message: 'User updated successfully',

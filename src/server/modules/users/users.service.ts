@@ -117,6 +117,17 @@ export async function requireUser(ctx: Pick<Ctx, 'database'>, userId: number): P
 }
 
 /**
+ * A live member as the member screens read one: a staff account (one that signs in to the panel)
+ * is not a member (decisions.md) and answers 404 here, like an unknown id; staff are read on the
+ * Staff screen, under staff_manage.
+ */
+export async function requireMember(ctx: Pick<Ctx, 'database'>, userId: number): Promise<User> {
+  const found = await requireUser(ctx, userId);
+  if (await repo.signsIn(ctx.database.db, userId)) throw new AppError(404, NOT_FOUND);
+  return found;
+}
+
+/**
  * A new account row — a member, a staff account or a self-registration: the one way any module
  * creates a user. Its id and referral code are given here; the caller's transaction does the rest.
  */
