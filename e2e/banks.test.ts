@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { accountWithPermissions } from '../src/server/test/accounts.ts';
 import { chromiumPath } from './support/browser.ts';
-import { serverAndBrowser } from './support/journey.ts';
+import { ownDatabaseJourney } from './support/journey.ts';
 import { signIn } from './support/screens.ts';
 
 interface Account {
@@ -12,7 +14,11 @@ interface Account {
 }
 
 describe.skipIf(!chromiumPath)('bank accounts journey in Chromium', () => {
-  const journey = serverAndBrowser();
+  // A second operator with money_approve: making an account primary waits for one.
+  let checker = '';
+  const journey = ownDatabaseJourney('banks', {}, async (database) => {
+    checker = await accountWithPermissions(database, ['money_approve']);
+  });
   let page: Page;
   let token: string;
 
@@ -76,9 +82,25 @@ describe.skipIf(!chromiumPath)('bank accounts journey in Chromium', () => {
     await details.getByText('Bank account updated successfully').waitFor();
     await added.getByText('Koramangala').waitFor();
 
-    // Make it primary: it moves first, badged; the old one loses the badge.
+    // Make it primary: filed for a second operator; nothing moves until they approve.
+    const filed = page.waitForResponse((r) => r.request().method() === 'PUT' && r.url().includes('/api/banks/updateBank/'));
     await details.getByRole('button', { name: 'Make account ending 9000 primary' }).click();
-    await details.getByText('The account ending 9000 is now the primary account').waitFor();
+    const { data: { approvalId } } = (await (await filed).json()) as { data: { approvalId: number } };
+    await details.getByText(
+      'Making this account primary awaits approval by a second operator on the Approvals screen; payouts go to the current primary account until then',
+    ).waitFor();
+    await details.getByRole('region', { name: 'Account #1' }).getByText('XXXXXXXX0300').waitFor();
+    // The primary has no Delete: another account is made primary first.
+    expect(await details.getByRole('button', { name: 'Delete account ending 0300' }).count()).toBe(0);
+    const approved = await fetch(`${journey.server.url}/api/approvals/${approvalId}/approve`, {
+      method: 'POST', headers: { authorization: `Bearer ${checker}`, 'idempotency-key': randomUUID() },
+    });
+    expect(approved.status).toBe(200);
+
+    // Opened again: it moves first, badged; the old one loses the badge.
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'View Bank Details of Bina Bankjourney' }).click();
     const first = details.getByRole('region', { name: 'Account #1' });
     await first.getByText('XXXXXXXX9000').waitFor();
     await first.getByText('Primary Account').waitFor();

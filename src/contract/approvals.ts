@@ -21,7 +21,7 @@ export const APPROVAL_KINDS = [
   { value: 'plan_change', label: 'Membership plan change' },
   { value: 'settings_change', label: 'Income settings change' },
   { value: 'run_rerun', label: 'Re-run of a reversed period' },
-  { value: 'bank_account_change', label: 'Bank account number change' },
+  { value: 'bank_account_change', label: 'Bank account change' },
   // Issue 25: a batch of transfers to members' banks, released by a second operator.
   { value: 'bank_batch_release', label: 'Release of a bank transfer batch' },
   // Issue 25: a PAN decides the rate of TDS a member pays (docs/tax.md).

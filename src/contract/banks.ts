@@ -47,14 +47,17 @@ export const createBankBody = z.object({
 export const updateBankBody = z.object(accountFields).partial();
 
 /**
- * A change of a member's account number or IFSC filed for a second operator (issue 22): the
- * account, the fields sent, and the number and IFSC it had when filed (the approval applies the
- * change only if they are still the same). The Approvals screen shows it from `details`.
+ * A change of where a member's money goes, filed for a second operator (issue 22): a new account
+ * number or IFSC, or another account made primary (gathers pay the primary). The account, the
+ * fields sent, and the number and IFSC it had when filed; for a new primary, the primary it
+ * replaces (null: none). The approval applies it only if these are still the same. The Approvals
+ * screen shows it from `details`.
  */
 export const bankChangeRequest = z.object({
   bankId: z.number().int().positive(),
   changes: updateBankBody,
   before: z.object({ accountHolderName: z.string(), accountNumber: z.string(), ifsc: z.string(), bank: z.string() }),
+  primaryBefore: z.object({ bankId: z.number(), accountNumber: z.string(), ifsc: z.string(), bank: z.string() }).nullable().optional(),
 });
 export type BankChangeRequest = z.infer<typeof bankChangeRequest>;
 
@@ -70,10 +73,14 @@ export const bankChangedResponse = z.object({ success: z.literal(true), message:
 export const banksApi = endpoints('banks', {
   ofUser: { method: 'GET', path: '/banks/getBanksByUserId/:userId', access: 'banks_view', params: bankUserParam, responses: { 200: banksResponse } },
   list: { method: 'GET', path: '/banks/getAllBanks', access: 'banks_view', query: banksQuery, responses: { 200: banksPage } },
-  create: { method: 'POST', path: '/banks/createBankAccount', access: 'banks_manage', body: createBankBody, responses: { 201: bankChangedResponse } },
+  create: {
+    method: 'POST', path: '/banks/createBankAccount', access: 'banks_manage', body: createBankBody,
+    // 202: added, and its becoming primary over the member's current primary awaits a second operator.
+    responses: { 201: bankChangedResponse, 202: awaitingApprovalResponse },
+  },
   update: {
     method: 'PUT', path: '/banks/updateBank/:id', access: 'banks_manage', params: bankIdParam, body: updateBankBody,
-    /** 202: a new account number or IFSC waits for a second operator on the Approvals screen. */
+    /** 202: a new account number or IFSC, or another primary, waits for a second operator on the Approvals screen. */
     responses: { 200: bankChangedResponse, 202: awaitingApprovalResponse },
   },
   remove: { method: 'DELETE', path: '/banks/deleteBank/:id', access: 'banks_manage', params: bankIdParam, responses: { 200: messageResponse } },

@@ -83,7 +83,7 @@ describe('a bank account number change is a four-eyes change (finding 11)', () =
     expect(logged.after).toMatchObject({ accountNumber: '999988887777', ifsc: 'ICIC0000001', makerId: maker.userId });
   });
 
-  it('the holder\u2019s name and the primary flag still change at once; an IFSC alone is filed too', async () => {
+  it('the holder\u2019s name still changes at once; an IFSC alone is filed too', async () => {
     const op = await operator('banks_manage', 'banks_view');
     const member = await newMember(ctx.t.database);
     const first = (await send(op, 'POST', '/banks/createBankAccount', account(member))).json().data;
@@ -91,7 +91,6 @@ describe('a bank account number change is a four-eyes change (finding 11)', () =
     const renamed = await send(op, 'PUT', `/banks/updateBank/${first.bankId}`, { accountHolderName: 'Asha R. Rao', accountNumber: first.accountNumber });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ message: 'Bank account updated successfully', data: { accountHolderName: 'Asha R. Rao' } });
-    expect((await send(op, 'PUT', `/banks/updateBank/${other.bankId}`, { isPrimary: true })).statusCode).toBe(200);
     expect((await send(op, 'PUT', `/banks/updateBank/${other.bankId}`, { ifsc: 'sbin0000999' })).statusCode).toBe(202);
     expect((await bankRow(other.bankId)).ifsc).toBe('HDFC0001234');
   });
@@ -109,5 +108,73 @@ describe('a bank account number change is a four-eyes change (finding 11)', () =
     expect(res.json().message).toBe('This bank account was changed after the request was filed; reject the request and file the change again');
     expect((await bankRow(bankId)).account_number).toBe('555566667777');
     expect((await get(checker, `/approvals/${filed.json().data.approvalId}`)).json().data.status).toBe('pending');
+  });
+});
+
+describe('choosing the primary account is a four-eyes change (ninth session\u2019s review)', () => {
+  const primaryOf = async (member: number) =>
+    (await ctx.t.database.query<{ bank_id: string }>('select bank_id::text from bank_accounts where user_id = $1 and is_primary', [member]))
+      .map((r) => Number(r.bank_id));
+  const del = (who: { token: string }, bankId: number) =>
+    ctx.t.app.inject({ method: 'DELETE', url: `/api/banks/deleteBank/${bankId}`, headers: { authorization: `Bearer ${who.token}` } });
+
+  it('one operator cannot point a member\u2019s payouts at a new account: by adding it as primary, making it primary or deleting the primary', async () => {
+    const op = await operator('banks_manage', 'banks_view');
+    const checker = await operator('money_approve');
+    const member = await newMember(ctx.t.database, 'Asha Rao');
+    const original = (await send(op, 'POST', '/banks/createBankAccount', account(member))).json().data;
+    expect(original.isPrimary).toBe(true);
+
+    // The attacker adds their own account, asking for it to be primary: added, not primary, filed.
+    const added = await send(op, 'POST', '/banks/createBankAccount', account(member, { accountNumber: '900090009000', isPrimary: true }));
+    expect(added.statusCode).toBe(202);
+    expect(added.json().message).toBe(
+      'Bank account created; making it primary awaits approval by a second operator on the Approvals screen; payouts go to the current primary account until then');
+    const [theirs] = (await ctx.t.database.query<{ bank_id: string; is_primary: boolean }>(
+      `select bank_id::text, is_primary from bank_accounts where user_id = $1 and account_number = '900090009000'`, [member]));
+    expect(theirs.is_primary).toBe(false);
+    expect(await primaryOf(member)).toEqual([original.bankId]);
+    const approvalId: number = added.json().data.approvalId;
+    const shown = await get(checker, `/approvals/${approvalId}`);
+    expect(shown.json().data.details).toMatchObject({
+      bankId: Number(theirs.bank_id), changes: { isPrimary: true },
+      before: { accountNumber: '900090009000' },
+      primaryBefore: { bankId: original.bankId, accountNumber: original.accountNumber, ifsc: 'HDFC0001234', bank: 'HDFC Bank' },
+    });
+
+    // Making it primary directly, or deleting the primary so that another takes its place: refused.
+    const again = await send(op, 'PUT', `/banks/updateBank/${theirs.bank_id}`, { isPrimary: true });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(`A change of this bank account already awaits approval (request ${approvalId})`);
+    const third = (await send(op, 'POST', '/banks/createBankAccount', account(member))).json().data;
+    const made = await send(op, 'PUT', `/banks/updateBank/${third.bankId}`, { isPrimary: true });
+    expect(made.statusCode).toBe(202);
+    expect(made.json().message).toBe(
+      'Making this account primary awaits approval by a second operator on the Approvals screen; payouts go to the current primary account until then');
+    const removed = await del(op, original.bankId);
+    expect(removed.statusCode).toBe(409);
+    expect(removed.json().message).toBe(
+      "A member's primary account can't be deleted: make another account primary first (a second operator approves it), or change this account's details");
+    expect(await primaryOf(member)).toEqual([original.bankId]);
+
+    // A second operator approves one; the other, filed against the same primary, is now stale.
+    expect((await approve(checker, approvalId)).statusCode).toBe(200);
+    expect(await primaryOf(member)).toEqual([Number(theirs.bank_id)]);
+    const stale = await approve(checker, made.json().data.approvalId);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().message).toBe('The member\u2019s primary account was changed after the request was filed; reject the request and file it again');
+    expect(await primaryOf(member)).toEqual([Number(theirs.bank_id)]);
+    // An account that is not primary is deleted at once.
+    expect((await del(op, original.bankId)).statusCode).toBe(200);
+  });
+
+  it('a member\u2019s first account is primary at once, and stays: their only account is not deleted', async () => {
+    const op = await operator('banks_manage', 'banks_view');
+    const member = await newMember(ctx.t.database);
+    const only = await send(op, 'POST', '/banks/createBankAccount', account(member, { isPrimary: true }));
+    expect(only.statusCode).toBe(201);
+    expect(only.json().data.isPrimary).toBe(true);
+    expect((await del(op, only.json().data.bankId)).statusCode).toBe(409);
+    expect(await primaryOf(member)).toEqual([only.json().data.bankId]);
   });
 });

@@ -6,6 +6,6 @@ import { applyBankChange } from './banks.service.ts';
 export const bankAccountChange = defineMovement({
   kind: 'bank_account_change',
   input: bankChangeRequest,
-  fourEyes: { holds: 'always', rule: 'A new account number or IFSC always waits; applied only if the account still has the number it had when filed' },
+  fourEyes: { holds: 'always', rule: 'A new account number or IFSC, or another primary account, always waits; applied only if the account still has the number it had when filed, and the member the primary' },
   execute: (tx, money, request) => applyBankChange(tx, money, request),
 });

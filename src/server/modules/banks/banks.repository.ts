@@ -77,13 +77,11 @@ export async function sameAccountExists(
   return rows.length > 0;
 }
 
-export async function hasPrimary(db: Db, userId: number): Promise<boolean> {
-  const rows = await db
-    .select({ bankId: bankAccounts.bankId })
-    .from(bankAccounts)
-    .where(and(eq(bankAccounts.userId, userId), eq(bankAccounts.isPrimary, true)))
-    .limit(1);
-  return rows.length > 0;
+/** The member's primary account (where gathers send their money), or null while they have none. */
+export async function primaryOf(db: Db, userId: number): Promise<BankRow | null> {
+  const [row] = await db.select().from(bankAccounts)
+    .where(and(eq(bankAccounts.userId, userId), eq(bankAccounts.isPrimary, true))).limit(1);
+  return row ?? null;
 }
 
 export async function insertBank(db: Db, values: typeof bankAccounts.$inferInsert): Promise<BankRow> {
@@ -106,17 +104,6 @@ export async function clearPrimary(tx: Db, userId: number): Promise<void> {
     .update(bankAccounts)
     .set({ isPrimary: false })
     .where(and(eq(bankAccounts.userId, userId), eq(bankAccounts.isPrimary, true)));
-}
-
-/** After the primary is deleted, the member's oldest remaining account takes its place (null: none left). */
-export async function promoteOldest(tx: Db, userId: number): Promise<BankRow | null> {
-  const [oldest] = await tx
-    .select({ bankId: bankAccounts.bankId })
-    .from(bankAccounts)
-    .where(eq(bankAccounts.userId, userId))
-    .orderBy(bankAccounts.bankId)
-    .limit(1);
-  return oldest ? updateBank(tx, oldest.bankId, { isPrimary: true }) : null;
 }
 
 /** Whether the account signs in to the panel (staff), which no bank account may belong to. */

@@ -13,11 +13,10 @@ export async function banksRoutes(app: FastifyInstance) {
       const { data, total } = await service.listBanks(contextOf(request), q);
       return { success: true as const, data, total, page: q.page, limit: q.limit };
     },
-    create: async (request) => ({
-      success: true as const,
-      message: 'Bank account created successfully',
-      data: await service.createBank(contextOf(request), request.body),
-    }),
+    create: async (request, reply) => {
+      const answer = await service.createBank(contextOf(request), request.body);
+      return reply.code(answer.status).send(answer.body);
+    },
     update: async (request, reply) => {
       const answer = await service.updateBank(contextOf(request), request.params.id, request.body);
       return reply.code(answer.status).send(answer.body);

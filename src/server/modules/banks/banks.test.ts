@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accountWithPermissions } from '../../test/accounts.ts';
 import { bearer, caller, createTestApp, plainAccount, type TestContext } from '../../test/harness.ts';
 
 let t: TestContext;
@@ -37,37 +39,44 @@ describe('bank accounts', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
-  it('the first account becomes primary; a new primary unsets the old one in one transaction', async () => {
+  it('the first account becomes primary; a new primary, once a second operator approves it, unsets the old one in one transaction', async () => {
     const first = await call('POST', '/api/banks/createBankAccount', account({ ifsc: 'hdfc0000123' }));
     expect(first.statusCode).toBe(201);
     expect(first.json()).toMatchObject({ success: true, message: 'Bank account created successfully', data: { isPrimary: true, ifsc: 'HDFC0000123', userId: memberId } });
     const second = (await call('POST', '/api/banks/createBankAccount', account())).json().data;
     expect(second.isPrimary).toBe(false);
-    const third = (await call('POST', '/api/banks/createBankAccount', account({ isPrimary: true }))).json().data;
-    expect(third.isPrimary).toBe(true);
+    // Asked to be primary over the first: added, and filed for a second operator.
+    const third = await call('POST', '/api/banks/createBankAccount', account({ isPrimary: true }));
+    expect(third.statusCode).toBe(202);
     const list = await banksOf();
-    expect(list.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([third.bankId]);
-    expect(list[0].bankId).toBe(third.bankId); // primary first
+    expect(list.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([first.json().data.bankId]);
+    expect(list[0].bankId).toBe(first.json().data.bankId); // primary first
+    expect(list).toHaveLength(3);
     expect(Object.keys(list[0]).sort()).toEqual(['_id', 'accountHolderName', 'accountNumber', 'bank', 'bankId', 'branch', 'createdAt', 'ifsc', 'isPrimary', 'userId']);
+    const thirdId: number = list[2].bankId;
+
+    const checker = bearer(await accountWithPermissions(t.database, ['money_approve']));
+    const approve = (id: number) => t.app.inject({ method: 'POST', url: `/api/approvals/${id}/approve`, headers: { ...checker, 'idempotency-key': randomUUID() } });
+    expect((await approve(third.json().data.approvalId)).statusCode).toBe(200);
+    expect((await banksOf()).filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([thirdId]);
 
     const promoted = await call('PUT', `/api/banks/updateBank/${second.bankId}`, { isPrimary: true, branch: '' });
-    expect(promoted.json()).toMatchObject({ message: 'Bank account updated successfully', data: { isPrimary: true, branch: null } });
-    expect((await banksOf()).filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([second.bankId]);
-
-    // Deleting the primary hands it to the oldest remaining account.
-    expect((await call('DELETE', `/api/banks/deleteBank/${second.bankId}`)).json()).toEqual({ success: true, message: 'Bank account deleted successfully' });
+    expect(promoted.statusCode).toBe(202);
+    expect((await approve(promoted.json().data.approvalId)).statusCode).toBe(200);
     const after = await banksOf();
-    expect(after).toHaveLength(2);
-    expect(after.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([first.json().data.bankId]);
+    expect(after.filter((b: { isPrimary: boolean }) => b.isPrimary).map((b: { bankId: number }) => b.bankId)).toEqual([second.bankId]);
+    expect(after.find((b: { bankId: number }) => b.bankId === second.bankId).branch).toBeNull();
+
+    // The primary is not deleted; another account is.
+    expect((await call('DELETE', `/api/banks/deleteBank/${second.bankId}`)).statusCode).toBe(409);
+    expect((await call('DELETE', `/api/banks/deleteBank/${thirdId}`)).json()).toEqual({ success: true, message: 'Bank account deleted successfully' });
+    expect(await banksOf()).toHaveLength(2);
     const log = await t.database.query<{ action: string; entity_id: string; before: { accountNumber?: string; isPrimary?: boolean } | null; after: { accountNumber?: string; isPrimary?: boolean } | null }>(
-      `select action, entity_id, before, after from audit_log where entity = 'bank_account' order by id`,
+      `select action, entity_id, before, after from audit_log where entity = 'bank_account' and action in ('create', 'delete') order by id`,
     );
-    // The promotion of the oldest account is audited with the delete that caused it.
     expect(log.map((l) => [l.action, Number(l.entity_id)])).toEqual([
-      ['create', first.json().data.bankId], ['create', second.bankId], ['create', third.bankId],
-      ['update', second.bankId], ['delete', second.bankId], ['update', first.json().data.bankId],
+      ['create', first.json().data.bankId], ['create', second.bankId], ['create', thirdId], ['delete', thirdId],
     ]);
-    expect(log[5]).toMatchObject({ before: { isPrimary: false }, after: { isPrimary: true } });
     // Account numbers are kept masked in the audit log, as on screen.
     for (const l of log) for (const row of [l.before, l.after]) if (row) expect(row.accountNumber).toMatch(/^X+\d{4}$/);
   });
@@ -84,9 +93,9 @@ describe('bank accounts', () => {
       errors: [{ field: 'isPrimary' }],
     });
     expect((await banksOf(member)).map((b: { isPrimary: boolean }) => b.isPrimary)).toEqual([true]);
-    // Deleting the last account leaves nothing to promote.
-    expect((await call('DELETE', `/api/banks/deleteBank/${only.json().data.bankId}`)).statusCode).toBe(200);
-    expect(await banksOf(member)).toEqual([]);
+    // Nor deleted: the member's money would have nowhere to go but the next account added.
+    expect((await call('DELETE', `/api/banks/deleteBank/${only.json().data.bankId}`)).statusCode).toBe(409);
+    expect((await banksOf(member)).map((b: { isPrimary: boolean }) => b.isPrimary)).toEqual([true]);
   });
 
   it('validates IFSC, account number and required fields with 400', async () => {

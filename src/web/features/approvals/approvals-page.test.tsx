@@ -79,7 +79,7 @@ describe('ApprovalsPage', () => {
     renderPage(<ApprovalsPage />);
     fireEvent.click(await screen.findByRole('button', { name: 'Approve request 9' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
-    expect(within(dialog).getByText('Bank account number change for Ravi Kumar (ID: 501), requested by Meera Maker.')).toBeTruthy();
+    expect(within(dialog).getByText('Bank account change for Ravi Kumar (ID: 501), requested by Meera Maker.')).toBeTruthy();
     const table = within(dialog).getByRole('table', { name: 'Bank account change' });
     const row = (label: string) => within(table).getByText(label).closest('tr') as HTMLElement;
     expect(within(row('Account Number')).getByText('501002003004')).toBeTruthy();

@@ -7,7 +7,7 @@ import { formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
 import { useDecideApproval } from './approvals.api';
 import { kindLabel } from './approval-kinds';
-import { BeforeAfterTable, ChangeDetails } from './change-details';
+import { BeforeAfterTable, ChangeDetails, type ChangeRow } from './change-details';
 import { ErrorAlert } from '../../components/error-alert';
 
 interface DecisionModalProps {
@@ -26,18 +26,24 @@ const BANK_FIELDS = [
 
 /**
  * A bank account change (issue 22): the whole old and new account number and IFSC, side by side,
- * so the checker sees exactly where the member's money would go.
+ * and for an account made primary the account payouts went to before, so the checker sees exactly
+ * where the member's money would go.
  */
 function BankChangeTable({ details }: { details: Approval['details'] }) {
   const parsed = bankChangeRequest.safeParse(details);
   if (!parsed.success) return null;
-  const { before, changes } = parsed.data;
-  return (
-    <BeforeAfterTable
-      label="Bank account change"
-      rows={BANK_FIELDS.map(([key, label]) => ({ key, label, before: before[key], after: changes[key] ?? before[key] }))}
-    />
-  );
+  const { before, changes, primaryBefore } = parsed.data;
+  const rows: ChangeRow[] = BANK_FIELDS.map(([key, label]) => ({ key, label, before: before[key], after: changes[key] ?? before[key] }));
+  // Made primary: gathers pay this account instead of the member's current primary.
+  if (primaryBefore !== undefined) {
+    rows.push({
+      key: 'paidTo',
+      label: 'Payouts go to',
+      before: primaryBefore ? `${primaryBefore.accountNumber} · ${primaryBefore.ifsc} (${primaryBefore.bank})` : 'No primary account',
+      after: `${changes.accountNumber ?? before.accountNumber} · ${changes.ifsc ?? before.ifsc} (${changes.bank ?? before.bank})`,
+    });
+  }
+  return <BeforeAfterTable label="Bank account change" rows={rows} />;
 }
 
 /** Confirms a decision; a rejection asks why. A refusal stays in the dialog with the server's reason. */
@@ -75,7 +81,11 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
         <Text size="sm" c="dimmed">
           {approval.kind === 'bank_account_change' || approval.kind === 'pan_change'
             ? approving
-              ? approval.kind === 'pan_change' ? 'The member\u2019s PAN changes as soon as you approve.' : 'The account takes the new details as soon as you approve.'
+              ? approval.kind === 'pan_change'
+                ? 'The member\u2019s PAN changes as soon as you approve.'
+                : approval.details?.primaryBefore !== undefined
+                ? 'Payouts go to this account as soon as you approve.'
+                : 'The account takes the new details as soon as you approve.'
               : 'Nothing changes; the requesting operator sees your reason.'
             : approval.userId === null
             ? approving ? 'It takes effect as soon as you approve.' : 'Nothing changes; the requesting operator sees your reason.'

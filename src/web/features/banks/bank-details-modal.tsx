@@ -69,14 +69,17 @@ function AccountCard({ account, n, actions }: { account: BankAccount; n: number;
               />
             )}
             <RowAction label="Edit" name={`Edit ${name}`} icon={<IconEdit size={18} aria-hidden />} onClick={() => actions.onEdit(account)} disabled={actions.busy} />
-            <RowAction
-              label="Delete"
-              name={`Delete ${name}`}
-              icon={<IconTrash size={18} aria-hidden />}
-              color="red"
-              onClick={() => actions.onDelete(account)}
-              disabled={actions.busy}
-            />
+            {/* The primary is never deleted: another is made primary first (under four eyes). */}
+            {!account.isPrimary && (
+              <RowAction
+                label="Delete"
+                name={`Delete ${name}`}
+                icon={<IconTrash size={18} aria-hidden />}
+                color="red"
+                onClick={() => actions.onDelete(account)}
+                disabled={actions.busy}
+              />
+            )}
           </RowActions>
         )}
       </Group>
@@ -135,7 +138,11 @@ export function BankDetailsModal({ member, onClose }: { member: User | null; onC
       begin();
       update.mutate(
         { bankId: a.bankId, body: { isPrimary: true } },
-        { onSuccess: () => done(`The ${accountName(a)} is now the primary account`), onError: (err) => setFailure(messageOf(err, 'Failed to update bank account')) },
+        {
+          // Filed for a second operator (202): nothing changes until it is approved.
+          onSuccess: (answer) => ('approvalId' in answer.data ? done(answer.message, true) : done(`The ${accountName(a)} is now the primary account`)),
+          onError: (err) => setFailure(messageOf(err, 'Failed to update bank account')),
+        },
       );
     },
     onDelete: (a) => {
@@ -188,9 +195,7 @@ export function BankDetailsModal({ member, onClose }: { member: User | null; onC
         title="Delete Bank Account"
         message={
           deleting
-            ? `Delete the ${accountName(deleting)} (${deleting.bank})? This cannot be undone.${
-                deleting.isPrimary ? ' If the member has other accounts, the oldest of them becomes the primary one.' : ''
-              }`
+            ? `Delete the ${accountName(deleting)} (${deleting.bank})? This cannot be undone.`
             : ''
         }
         busy={remove.isPending}

@@ -11,7 +11,7 @@ interface BankFormProps {
   /** null: a new account. */
   account: BankAccount | null;
   onClose: () => void;
-  /** `awaitingApproval`: a new account number or IFSC was filed for a second operator (202), nothing changed yet. */
+  /** `awaitingApproval`: a new account number or IFSC, or a new primary, was filed for a second operator (202). */
   onSaved: (message: string, awaitingApproval: boolean) => void;
 }
 
@@ -67,7 +67,9 @@ export function BankForm({ userId, holder, account, onClose, onSaved }: BankForm
       </SimpleGrid>
       <Checkbox
         label="Primary account"
-        description={account?.isPrimary ? 'To change the primary account, make another account primary.' : "The member's current primary account stops being primary."}
+        description={account?.isPrimary
+          ? 'To change the primary account, make another account primary.'
+          : 'Payouts go to the primary account: making this one primary waits for a second operator\u2019s approval.'}
         disabled={account?.isPrimary}
         {...form.getInputProps('isPrimary', { type: 'checkbox' })}
       />

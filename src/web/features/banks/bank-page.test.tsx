@@ -172,6 +172,32 @@ describe('BankPage', () => {
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit Bank Account' })).toBeNull());
   });
 
+  it('making an account primary is filed for approval (202): the panel says so; the primary has no Delete', async () => {
+    signIn(['banks_view', 'banks_manage', 'users_view']);
+    const awaits = 'Making this account primary awaits approval by a second operator on the Approvals screen; payouts go to the current primary account until then';
+    const sent: string[] = [];
+    mockFetch((path, init) => {
+      if (path === '/banks/updateBank/12') {
+        sent.push(`${init?.method} ${path} ${init?.body}`);
+        return jsonResponse(202, { success: true, message: awaits, data: { approvalId: 42, status: 'pending' } });
+      }
+      if (path === '/banks/getBanksByUserId/1') return jsonResponse(200, { success: true, data: [account(11, true, 'Pune'), account(12, false, null)] });
+      return jsonResponse(200, USERS);
+    });
+    renderPage(<BankPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'View Bank Details of Asha Rao' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Bank Details: Asha Rao' });
+    const primary = await within(dialog).findByRole('region', { name: 'Account #1' });
+    const other = within(dialog).getByRole('region', { name: 'Account #2' });
+    expect(within(primary).queryByRole('button', { name: /^Delete / })).toBeNull();
+    expect(within(other).getByRole('button', { name: /^Delete account ending/ })).toBeTruthy();
+    fireEvent.click(within(other).getByRole('button', { name: /^Make account ending .* primary$/ }));
+    expect(await screen.findByText(awaits)).toBeTruthy();
+    expect(screen.getByText('Awaiting approval')).toBeTruthy();
+    expect(screen.queryByText(/is now the primary account/)).toBeNull();
+    expect(sent).toEqual(['PUT /banks/updateBank/12 {"isPrimary":true}']);
+  });
+
   it('sorts the member list on the server and keeps search and order in the address', async () => {
     signIn(['banks_view', 'users_view']);
     const fetchMock = mockFetch(() => jsonResponse(200, USERS));
