@@ -102,7 +102,9 @@ export async function openPostgres(url: string, poolSize = 10, statementTimeoutM
       await healthPool.query('select 1');
     },
     async listen(channel, onNotice, onLost) {
-      const client = new pg.Client({ connectionString: url });
+      // TCP keepalive: a peer that vanished is noticed by the kernel too (the session cache's beat
+      // also notices a listener that hears nothing).
+      const client = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
       let stopped = false;
       const fail = (error: Error) => {
         if (stopped) return;

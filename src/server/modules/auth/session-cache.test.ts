@@ -192,3 +192,22 @@ describe.skipIf(testDbKind !== 'postgres')('which writes wait for the other copi
     }
   });
 });
+
+describe('a listening connection that died without a word', () => {
+  it('is found by the beat: a permission taken away on one copy applies on the deaf copy within seconds, not never', async () => {
+    // The copy's listener "connects" and then hears nothing, like an idle connection a NAT dropped.
+    const deaf: Database = { ...second, listen: async () => async () => {} };
+    const c = await buildApp({ config, database: deaf });
+    await c.ready();
+    try {
+      const v = await viewer(['dashboard_view']);
+      const first = await call(c, 'GET', '/users/getAllUser', v.token);
+      expect(first.status).toBe(200);
+      expect((await call(c, 'GET', '/users/getAllUser', v.token)).queries).toBeLessThan(first.queries); // its session from the cache
+      expect((await call(a, 'PUT', `/role-permissions/updatePermissionForRole/${v.roleId}`, admin, { permissionIds: v.ids(['users_view']) })).status).toBe(200);
+      await expect.poll(async () => (await call(c, 'GET', '/users/getAllUser', v.token)).status, { timeout: 20_000, interval: 250 }).toBe(403);
+    } finally {
+      await c.close();
+    }
+  }, 40_000);
+});

@@ -18,6 +18,8 @@ import type { AuthContext } from '../../lib/context.ts';
  *   during which such a notice was heard waits; on PGlite every write does (plugins/auth.ts).
  * - While a copy cannot listen (the connection dropped), it caches nothing and reads every
  *   session from the database, as before; it stops beating, so the others stop waiting for it.
+ *   A connection that died without a word is found by the beat (beatOnce): within a beat and
+ *   DEAF_AFTER_MS of a change it did not hear.
  */
 export interface SessionCache {
   /** The cached account of a token hash, if it is still current and its session has not expired. */
@@ -39,6 +41,12 @@ const SETTLE_TIMEOUT_MS = 2_000;
 /** Entries kept at most; the oldest go first. */
 const MAX_ENTRIES = 10_000;
 const RECONNECT_MS = [250, 1_000, 5_000, 15_000];
+/**
+ * How long after a beat that found a version announced but not heard the copy looks again; still
+ * not heard then, its listener is deaf. An announcement reaches a live listener within
+ * milliseconds of its commit, and a version is taken (and visible) just before it is announced.
+ */
+const DEAF_AFTER_MS = 1_000;
 
 const CURRENT_VERSION = `select case when is_called then last_value else 0 end::int8 as v from auth_epoch`;
 
@@ -66,6 +74,7 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
   let beat: NodeJS.Timeout | null = null;
   let retry: NodeJS.Timeout | null = null;
   let failures = 0;
+  let probe: NodeJS.Timeout | null = null;
   /** Waiters for this copy to apply a version. */
   const waiting = new Set<{ atLeast: number; done: () => void }>();
 
@@ -91,12 +100,34 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
     void record();
   }
 
+  /**
+   * A beat: this copy is alive, and has applied `version`. A listening connection can also die
+   * without a word (an idle connection dropped by a NAT or a balancer): it then hears nothing while
+   * changes go on, and a revoked session would stay in the cache. So each beat reads the version
+   * announced; if it has not been heard DEAF_AFTER_MS later, the listener is treated as lost (the
+   * cache emptied, every session read from the database until it listens again).
+   */
+  async function beatOnce() {
+    await record();
+    if (probe || !listening) return;
+    const [{ v }] = await database.query<VersionRow>(CURRENT_VERSION).catch(() => [{ v: 0 }]);
+    const announced = Number(v);
+    if (announced <= version) return;
+    probe = setTimeout(() => {
+      probe = null;
+      if (listening && version < announced) lost(new Error(`The listening connection did not hear auth version ${announced}`));
+    }, DEAF_AFTER_MS);
+    probe.unref();
+  }
+
   function lost(error: Error) {
     if (!listening && !stopListening) return;
     listening = false;
     entries.clear();
     if (beat) clearInterval(beat);
     beat = null;
+    if (probe) clearTimeout(probe);
+    probe = null;
     const stop = stopListening;
     stopListening = null;
     void stop?.().catch(() => {});
@@ -128,7 +159,7 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
       await record();
       listening = true;
       failures = 0;
-      beat = setInterval(() => void record(), BEAT_MS);
+      beat = setInterval(() => void beatOnce(), BEAT_MS);
       beat.unref();
     } catch (error) {
       const stop = stopListening;
@@ -228,6 +259,7 @@ export async function startSessionCache(database: Database, log: Log): Promise<S
       closed = true;
       if (beat) clearInterval(beat);
       if (retry) clearTimeout(retry);
+      if (probe) clearTimeout(probe);
       listening = false;
       entries.clear();
       const stop = stopListening;
