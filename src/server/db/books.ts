@@ -94,6 +94,12 @@ export interface PostingSet {
   select?: SQL;
   /** A FROM for the answer's `select` (one row). */
   from?: SQL;
+  /**
+   * The lines may move the wallet of a member deleted since (a soft delete keeps it): a run's
+   * reversal takes back what the run paid them like anyone else's. Every other posting refuses a
+   * deleted member (404).
+   */
+  deletedToo?: boolean;
 }
 
 export interface Posted {
@@ -122,6 +128,7 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
   requireCause(header);
   if (header.into != null && (set.legs || set.perLine)) throw new Error('Lines added to an existing transfer carry no explicit legs and are not per line');
   const seq = (table: string) => sql`nextval((select pg_get_serial_sequence(${table}, 'id')::regclass))`;
+  const live = set.deletedToo ? sql`true` : sql`u.deleted_at is null`;
   const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`
     with ${set.recursive ? sql`recursive ` : sql``}${set.with ? sql`${set.with},` : sql``}
     posting_tid as materialized (select ${header.into != null ? sql`${header.into}::int8` : seq('transfers')} as id),
@@ -141,13 +148,13 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
     posting_short as materialized (
       select exists (select 1 from posting_users p
                       where p.amount < 0
-                        and not exists (select 1 from users u where u.user_id = p.user_id and u.deleted_at is null
+                        and not exists (select 1 from users u where u.user_id = p.user_id and ${live}
                                                                  and u.balance_paise + p.amount >= 0)) as short
     ),
     posting_moved as (
       update users u set balance_paise = u.balance_paise + p.amount
         from posting_users p
-       where u.user_id = p.user_id and u.deleted_at is null and u.balance_paise + p.amount >= 0
+       where u.user_id = p.user_id and ${live} and u.balance_paise + p.amount >= 0
          and not (select short from posting_short)
       returning u.user_id, u.balance_paise, u.recovery_paise > 0 as owes
     ),
@@ -199,7 +206,7 @@ export async function postSet(tx: Db, header: TransferHeader, set: PostingSet): 
            (select count(*) from posting_users)::int8 as "postingMembers",
            (select coalesce(sum(amount_paise), 0) from posting_lines)::int8 as "postingTotal",
            (select json_build_object('userId', p.user_id, 'amount', p.amount, 'balance', u.balance_paise)
-              from posting_users p left join users u on u.user_id = p.user_id and u.deleted_at is null
+              from posting_users p left join users u on u.user_id = p.user_id and ${live}
              where p.user_id not in (select user_id from posting_moved) order by p.user_id limit 1) as "postingRefused",
            ((select coalesce(sum(amount_paise), 0) from posting_lines) + (select coalesce(sum(amount_paise), 0) from posting_legs))::int8
              as "postingImbalance"

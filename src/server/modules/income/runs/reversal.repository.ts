@@ -115,6 +115,9 @@ export async function compensate(db: Db, runId: number, actorId: number, members
     select: sql`(select count(distinct user_id) from posting_lines)::int8 as members,
            (select coalesce(json_agg(json_build_object('userId', user_id, 'short', short) order by user_id), '[]')
               from (select user_id, max(credits - takeable)::int8 as short from comp group by user_id) s where short > 0) as shorts`,
+    // A member deleted since the run is compensated too: otherwise the run could never be reversed
+    // (a first range answered 404, a later one stopped the worker with the run half reversed).
+    deletedToo: true,
   });
   const raw = posted.row.shorts;
   const shorts = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { userId: number; short: number }[];

@@ -122,6 +122,29 @@ describe('reversing a run', () => {
     expect(row.status).toBe('reversed');
   });
 
+  it('reaches members deleted since the run, in the first range and in a later one (it answered 404, or stopped half way)', async () => {
+    const day = addDays(now, -55);
+    const paid = [];
+    for (let i = 0; i < 4; i++) paid.push(await earner(day, 1000));
+    const { run } = await runDay(t, token, day);
+    expect(run.totals).toMatchObject({ paid: 4 });
+    const admin = bearer(token);
+    for (const gone of [paid[0], paid[3]]) {
+      const deleted = await t.app.inject({ method: 'DELETE', url: `/api/users/deleteByUserId/${gone.userId}`, headers: admin });
+      expect(deleted.statusCode, deleted.body).toBe(200);
+    }
+    configureRuns(t.database, { chunkSize: 2 });
+    const res = await reverse(run.runId);
+    expect(res.statusCode, res.body).toBe(200);
+    await runsSettled(t.database);
+    const detail = await t.app.inject({ method: 'GET', url: `/api/income/runs/${run.runId}`, headers: admin });
+    expect(detail.json().data).toMatchObject({ status: 'reversed', shortfall: 0, error: null });
+    for (const { userId } of paid) {
+      expect(await balanceOf(t.database, userId)).toBe(0);
+      expect((await ledgerOf(t.database, userId)).map((l) => l.amount)).toEqual([1000, -50, -50, -1000, 50, 50]);
+    }
+  });
+
   it('a run larger than a range is reversed range by range: the request does the first, the rest follows in the background', async () => {
     const day = addDays(now, -50);
     const paid = [];
