@@ -17,7 +17,7 @@ type SizeRow = { members: string; rows: string; kinds: string };
  * The money invariants: each member's cached balance equals the sum of their ledger rows and is
  * never negative, and the per-day (ledger_daily) and all-time (ledger_totals) totals kept by
  * triggers match the ledger, and every ledger batch_id and daily payout ledger_entry_id resolves
- * (those two links have no foreign key: drizzle/0017), bank_in_transit lists exactly the bank lines in transit, and each member's recovery owed equals the
+ * (those two links have no foreign key: drizzle/0017), bank_in_transit lists exactly the bank lines in transit, each settled bank line's UTR is its own (bank_utrs), and each member's recovery owed equals the
  * open part of their shortfalls, whose recovered part the recovery ledger rows add up to (issue 22). The tests check them after every money test, the bench after its
  * run, and `npm run verify-ledger` on a live database.
  * Returns the violations, so a failure names the member or the ledger kind.
@@ -75,7 +75,12 @@ export async function moneyInvariantViolations(database: Database): Promise<stri
       from (select id, batch_id, amount_paise, in_transit_since from bank_transfer_lines where status = 'in_transit') t
       full join bank_in_transit it on it.line_id = t.id
      where t.id is null or it.line_id is null
-        or (it.batch_id, it.amount_paise, it.since) is distinct from (t.batch_id, t.amount_paise, t.in_transit_since)`);
+        or (it.batch_id, it.amount_paise, it.since) is distinct from (t.batch_id, t.amount_paise, t.in_transit_since)
+    union all
+    -- Each settled line's UTR is kept for it (drizzle/0038): one UTR settles one line.
+    select 'bank line ' || t.id || ': settled with UTR ' || coalesce(t.utr, 'none') || ', not kept for it in bank_utrs'
+      from bank_transfer_lines t
+     where t.status = 'settled' and not exists (select 1 from bank_utrs k where k.utr = t.utr and k.line_id = t.id)`);
   // Recoveries (issue 22): what a member owes is what the reversals could not take back less what
   // their credits have settled; each shortfall is settled at most in full; the recovery ledger rows
   // add up to what was settled.

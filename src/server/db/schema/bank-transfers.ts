@@ -100,3 +100,14 @@ export const bankInTransit = pgTable(
   },
   (t) => [index('bank_in_transit_since_idx').on(t.since, t.lineId)],
 );
+
+/**
+ * Each UTR a bank gave a settled line, once: one bank transaction pays one line. An answer naming
+ * a UTR already here for another line, or a second line with one UTR in the same answer, is a
+ * conflict, not a settlement (the ninth session's review: one UTR settled many lines). Its own
+ * table, written by the settlement, so that settling stays a HOT update of the line (drizzle/0037).
+ */
+export const bankUtrs = pgTable('bank_utrs', {
+  utr: text('utr').primaryKey(),
+  lineId: bigint('line_id', { mode: 'number' }).notNull(),
+});

@@ -16,7 +16,7 @@ type PlannedBatchRow = { batch_id: Batch['id']; n: number; total: Paise; release
 /** The import's answers by outcome. */
 type OutcomeRow = { outcome: string; n: number; total: Paise };
 /** An answer that neither settles nor returns a line, with the line's status when it names one. */
-type ProblemRow = { line: number; reference: Line['reference']; outcome: string; want: string; line_status: Line['status'] | null };
+type ProblemRow = { line: number; reference: Line['reference']; outcome: string; want: string; line_status: Line['status'] | null; note: string | null };
 
 /** One answer as staged: `want` is what it asks for (settled, returned, pending) or invalid. */
 export interface StagedAnswer {
@@ -72,13 +72,30 @@ export async function planAnswers(db: Db) {
                 when t.status in ('queued', 'cancelled') then 'not_released'
                 when t.status = 'in_transit' and a.want = 'returned'
                      and not exists (select 1 from users u where u.user_id = t.user_id and u.deleted_at is null) then 'member_deleted'
+                when t.status = 'in_transit' and a.want = 'settled' and u.note is not null then 'conflict'
                 when t.status = 'in_transit' then a.want
+                when t.status = 'settled' and a.want = 'settled' and u.note is not null then 'conflict'
                 when t.status = a.want or a.want = 'pending' then 'duplicate'
-                else 'conflict' end as outcome
-      from (select a.*, row_number() over w as rank, first_value(a.want) over w as first_want
+                else 'conflict' end as outcome,
+           u.note
+      from (select a.*, row_number() over w as rank, first_value(a.want) over w as first_want,
+                   first_value(a.reference) over (partition by a.utr, a.want = 'settled' order by a.ord) as utr_first_reference
               from bank_answers a
             window w as (partition by a.reference order by (a.want = 'pending'), a.ord)) a
-      left join bank_transfer_lines t on t.id = a.line_id and t.reference = a.reference`);
+      left join bank_transfer_lines t on t.id = a.line_id and t.reference = a.reference
+      -- One bank transaction pays one line: a UTR kept for another line, or given to another line
+      -- earlier in this answer, settles nothing; nor does a settled line answered again with
+      -- another UTR (not the same answer).
+      left join lateral (
+        select case
+                 when t.status = 'in_transit' and a.utr_first_reference <> a.reference
+                   then 'UTR ' || a.utr || ' is also given to ' || a.utr_first_reference || ' in this answer: not applied'
+                 when t.status = 'in_transit' and exists (select 1 from bank_utrs k where k.utr = a.utr and k.line_id <> t.id)
+                   then 'UTR ' || a.utr || ' already settled another transfer: not applied'
+                 when t.status = 'settled' and a.utr is distinct from t.utr
+                   then 'Settled before with UTR ' || coalesce(t.utr, 'none') || '; this answer gives UTR ' || a.utr || ': not applied'
+               end as note
+         where a.want = 'settled' and a.rank = 1) u on true`);
   // Without statistics the settle UPDATE's join with the plan was estimated at a handful of rows
   // and could be planned as a nested loop over the lines in transit (quadratic at 1M lines).
   await db.execute(sql`analyze bank_plan`);
@@ -114,10 +131,16 @@ export async function plannedByBatch(db: Db, outcome: 'settled' | 'returned') {
  */
 export async function markSettled(db: Db, batchId: number, transferId: number): Promise<number> {
   const rows = rowsOf(await db.execute(sql`
-    update bank_transfer_lines t set status = 'settled', utr = p.utr, settled_at = now(), settle_transfer_id = ${transferId}
-      from bank_plan p
-     where p.outcome = 'settled' and p.batch_id = ${batchId} and t.id = p.line_id and t.status = p.line_status
-    returning t.id`));
+    with settled as (
+      update bank_transfer_lines t set status = 'settled', utr = p.utr, settled_at = now(), settle_transfer_id = ${transferId}
+        from bank_plan p
+       where p.outcome = 'settled' and p.batch_id = ${batchId} and t.id = p.line_id and t.status = p.line_status
+      returning t.id, t.utr
+    ), kept as (
+      -- Each UTR once (its primary key): a UTR another import settled meanwhile refuses this one.
+      insert into bank_utrs (utr, line_id) select utr, id from settled
+    )
+    select id from settled`));
   return rows.length;
 }
 
@@ -174,6 +197,6 @@ export async function outcomeCounts(db: Db) {
 
 export async function problems(db: Db, cap: number) {
   return rowsOf<ProblemRow>(await db.execute(sql`
-    select line, reference, outcome, want, line_status from bank_plan
+    select line, reference, outcome, want, line_status, note from bank_plan
      where outcome not in ('settled', 'returned') order by ord limit ${cap}`));
 }

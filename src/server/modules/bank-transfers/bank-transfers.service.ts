@@ -296,7 +296,7 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
     returnedAmount: paiseToRupees(counts.get('returned')?.total ?? 0),
     problems: problems.slice(0, PROBLEMS_CAP).map((p) => ({
       line: p.line, reference: p.reference, outcome: p.outcome as AnswerOutcome,
-      message: p.outcome === 'conflict' ? `${MESSAGES.conflict} (the line is ${p.line_status})` : MESSAGES[p.outcome as AnswerOutcome],
+      message: p.note ?? (p.outcome === 'conflict' ? `${MESSAGES.conflict} (the line is ${p.line_status})` : MESSAGES[p.outcome as AnswerOutcome]),
     })),
     problemsCapped: problemTotal > PROBLEMS_CAP,
   };

@@ -228,6 +228,43 @@ describe('bank transfers', () => {
       .rejects.toThrow(/bank_transfer_lines_reference_named/);
   });
 
+  it('one UTR settles one line: again in the same answer, on another line later, or another UTR for a settled line is a conflict (one UTR settled many)', async () => {
+    const cashier = await operator('wallet_manage', 'wallet_view');
+    const gatherer = await operator('bank_transfers');
+    const checker = await operator('bank_transfers', 'money_approve');
+    const members = [await memberWithBank('Gita Utr'), await memberWithBank('Hari Utr'), await memberWithBank('Ivan Utr')];
+    for (const m of members) await withdraw(cashier, m, 10);
+    const batch = (await post(gatherer, '/bank-transfers/batches', { template: 'generic' })).json().data;
+    await releaseBatch(gatherer, checker, batch.id);
+    const lines = (await get(checker, `/bank-transfers/batches/${batch.id}/lines?limit=100`)).json().data as { userId: number; reference: string }[];
+    const ref = (m: number) => lines.find((l) => l.userId === m)!.reference;
+    const [g, h, i] = members;
+    const answer = (rows: string[]) => importText(checker, ['Reference,Status,UTR,Reason', ...rows, ''].join('\r\n'));
+    const books = await accountBalances();
+
+    const first = await answer([`${ref(g)},SUCCESS,UTRONE0001,`, `${ref(h)},SUCCESS,UTRONE0001,`]);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().data).toMatchObject({ settled: 1, conflicts: 1, settledAmount: 10 });
+    expect(first.json().data.problems).toEqual([
+      { line: 2, reference: ref(h), outcome: 'conflict', message: `UTR UTRONE0001 is also given to ${ref(g)} in this answer: not applied` },
+    ]);
+    const later = await answer([`${ref(h)},SUCCESS,UTRONE0001,`]);
+    expect(later.json().data).toMatchObject({ settled: 0, conflicts: 1 });
+    expect(later.json().data.problems[0].message).toBe('UTR UTRONE0001 already settled another transfer: not applied');
+    const other = await answer([`${ref(g)},SUCCESS,UTRTWO0002,`]);
+    expect(other.json().data).toMatchObject({ settled: 0, duplicates: 0, conflicts: 1 });
+    expect(other.json().data.problems[0].message).toBe('Settled before with UTR UTRONE0001; this answer gives UTR UTRTWO0002: not applied');
+    // The same answer again is a duplicate; each line with its own UTR settles.
+    const again = await answer([`${ref(g)},SUCCESS,UTRONE0001,`, `${ref(h)},SUCCESS,UTRTWO0002,`, `${ref(i)},SUCCESS,UTRTHR0003,`]);
+    expect(again.json().data).toMatchObject({ settled: 2, duplicates: 1, conflicts: 0 });
+    // The books moved exactly three settlements of ₹10 out of transit.
+    const after = await accountBalances();
+    expect((after.company_bank ?? 0) - (books.company_bank ?? 0)).toBe(3000);
+    expect((after.bank_in_transit ?? 0) - (books.bank_in_transit ?? 0)).toBe(-3000);
+    expect(await ctx.t.database.query('select utr, line_id::int from bank_utrs where utr like $1 order by utr', ['UTR%000_'])).toHaveLength(3);
+    expect(await unbalancedTransfers()).toEqual([]);
+  });
+
   it('the simulator: instant and delayed success, rejection, duplicate and out-of-order webhooks', async () => {
     const cashier = await operator('wallet_manage', 'wallet_view');
     const maker = await operator('bank_transfers');
