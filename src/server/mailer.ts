@@ -7,6 +7,8 @@ export interface Mailer {
   sendInvite(to: string, name: string, inviteLink: string): Promise<void>;
   /** A self-registration: the link confirms the address (single use); until then the account cannot sign in. */
   sendEmailConfirmation(to: string, name: string, confirmLink: string): Promise<void>;
+  /** An account's new sign-in email, mailed to that address: the link makes it the sign-in email (single use). */
+  sendEmailChange(to: string, name: string, confirmLink: string): Promise<void>;
 }
 
 /**
@@ -37,6 +39,9 @@ export function logMailer(log: MailLog, { showLinks = false }: { showLinks?: boo
     },
     async sendEmailConfirmation(to, name, confirmLink) {
       log.info({ to, name, confirmLink: link(confirmLink) }, 'email confirmation mail (no SMTP_URL): open the link to confirm the registration');
+    },
+    async sendEmailChange(to, name, confirmLink) {
+      log.info({ to, name, confirmLink: link(confirmLink) }, 'email change mail (no SMTP_URL): open the link to make this the sign-in email');
     },
   };
 }

@@ -53,6 +53,20 @@ export function smtpMailer({ smtpUrl, from }: { smtpUrl: string; from: string })
         'If it was not you, ignore this mail: the account stays unconfirmed and cannot sign in.',
       );
     },
+    async sendEmailChange(to, name, confirmLink) {
+      await sendLink(
+        to,
+        'Confirm your new Backoffice sign-in email',
+        [
+          `Hello ${name},`,
+          '',
+          'Your Backoffice account asked to sign in with this email address from now on.',
+          'Confirm that it is yours here (the link works once, for 72 hours):',
+        ],
+        confirmLink,
+        'If it was not you, ignore this mail: the account keeps its current email.',
+      );
+    },
     close() {
       transport.close();
     },

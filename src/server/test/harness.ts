@@ -57,7 +57,7 @@ async function freshPostgres(members: number): Promise<{ database: Database; dro
 export interface SentMail {
   to: string;
   link: string;
-  kind: 'reset' | 'invite' | 'confirm';
+  kind: 'reset' | 'invite' | 'confirm' | 'email';
 }
 
 export interface TestContext {
@@ -102,6 +102,9 @@ export async function createTestApp(
     },
     async sendEmailConfirmation(to, _name, link) {
       capture('confirm', to, link);
+    },
+    async sendEmailChange(to, _name, link) {
+      capture('email', to, link);
     },
   };
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', ...options.config };

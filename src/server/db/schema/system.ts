@@ -2,6 +2,9 @@ import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgSequence, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './members.ts';
 
+/** What a mailed single-use link does (password_resets.purpose). */
+export type LinkPurpose = 'reset' | 'invite' | 'confirm' | 'email';
+
 /** Server-side sessions: only the SHA-256 of the bearer token is stored. */
 export const sessions = pgTable(
   'sessions',
@@ -29,10 +32,13 @@ export const passwordResets = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     /**
-     * 'reset' (forgot password), 'invite' (a staff member sets their first password) or 'confirm'
-     * (a self-registration's email link, issue 22: it sets no password).
+     * 'reset' (forgot password), 'invite' (a staff member sets their first password), 'confirm'
+     * (a self-registration's email link, issue 22: it sets no password) or 'email' (an account's
+     * new sign-in email, mailed to that address: the email changes when it is followed).
      */
-    purpose: text('purpose').$type<'reset' | 'invite' | 'confirm'>().notNull().default('reset'),
+    purpose: text('purpose').$type<LinkPurpose>().notNull().default('reset'),
+    /** The address an 'email' link makes the account's sign-in email. */
+    newEmail: text('new_email'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   // Housekeeping removes expired links (src/server/housekeeping.ts).

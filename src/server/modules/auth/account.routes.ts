@@ -4,6 +4,7 @@ import { contextOf } from '../../lib/context.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import * as account from './account.service.ts';
 import { withRetryAfter } from './attempts.ts';
+import { logFailedDelivery } from './mail-delivery.ts';
 
 /** The signed-in account's own security (any account): two-factor sign-in and its sessions. */
 export async function accountRoutes(app: FastifyInstance) {
@@ -19,8 +20,12 @@ export async function accountRoutes(app: FastifyInstance) {
       return { success: true as const, message: 'Two-factor sign-in is off' };
     },
     changeEmail: async (request, reply) => {
-      await withRetryAfter(reply, () => account.changeOwnEmail(contextOf(request), request.body));
-      return { success: true as const, message: 'Your sign-in email has been changed' };
+      const { delivery } = await withRetryAfter(reply, () => account.changeOwnEmail(contextOf(request), request.body));
+      logFailedDelivery(request, delivery, request.body.email, 'email change');
+      return {
+        success: true as const,
+        message: `We have mailed a link to ${request.body.email}: your sign-in email changes when you follow it (within 72 hours)`,
+      };
     },
     changePassword: async (request, reply) => {
       await withRetryAfter(reply, () => account.changeOwnPassword(contextOf(request), request.body));

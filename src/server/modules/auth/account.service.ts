@@ -2,6 +2,8 @@ import type { AccountSession, TwoFactorSetup, TwoFactorStatus } from '../../../c
 import { audit } from '../../lib/audit.ts';
 import type { AuthContext, Ctx } from '../../lib/context.ts';
 import { AppError, invalidInput } from '../../lib/errors.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import { mailLink } from '../../mailer.ts';
 import * as repo from './auth.repository.ts';
 import { reserveCodeGuess, reserveGuess } from './attempts.ts';
 import { INVALID_CODE } from './auth.service.ts';
@@ -37,12 +39,20 @@ const guessed = (right: () => Promise<void>, wrongMessage: string) => ({
   },
 });
 
+/** How long the link that makes a new address the sign-in email works. */
+const EMAIL_LINK_MS = 72 * 3600 * 1000;
+
 /**
- * The account changes its own sign-in email (the only other way is the Staff screen, and only for
- * someone else's account). Its password is asked again, so a session left open cannot redirect the
- * account's reset mail; links sent to the old address stop working.
+ * The account asks to change its own sign-in email (the only other way is the Staff screen, and
+ * only for someone else's account). Its password is asked again, so a session left open cannot
+ * redirect the account's reset mail. Nothing changes yet: a single-use link is mailed to the new
+ * address, and following it makes that the sign-in email (auth.service confirmEmail), when links
+ * sent to the old address stop working. An address it does not hold is never the account's: an
+ * unproven one let a self-registered account squat a future colleague's address, so that their
+ * invitation was refused and the account the Staff screen showed under it was given their role.
+ * Answers the mail's delivery (not awaited by the answer).
  */
-export async function changeOwnEmail(ctx: Ctx, input: { email: string; password: string }) {
+export async function changeOwnEmail(ctx: Ctx, input: { email: string; password: string }): Promise<{ delivery: Promise<void> }> {
   const { email, password } = input;
   const auth = signedIn(ctx);
   const { db } = ctx.database;
@@ -51,11 +61,15 @@ export async function changeOwnEmail(ctx: Ctx, input: { email: string; password:
   await guess.right();
   if (email === auth.email) throw new AppError(409, 'This is already your sign-in email');
   if (await repo.emailTakenByOther(db, email, auth.userId)) throw new AppError(409, 'An account with this email already exists');
+  const token = newToken();
   await db.transaction(async (tx) => {
-    await repo.setEmail(tx, auth.userId, email);
-    await repo.voidPasswordResets(tx, auth.userId);
-    await audit(tx, ctx, { action: 'change_email', entity: 'user', entityId: auth.userId, before: { email: auth.email }, after: { email } });
+    await repo.voidLinks(tx, auth.userId, 'email');
+    await repo.createPasswordReset(tx, {
+      tokenHash: hashToken(token), userId: auth.userId, expiresAt: new Date(Date.now() + EMAIL_LINK_MS), purpose: 'email', newEmail: email,
+    });
+    await audit(tx, ctx, { action: 'request_email_change', entity: 'user', entityId: auth.userId, before: { email: auth.email }, after: { email } });
   });
+  return { delivery: ctx.mailer.sendEmailChange(email, auth.fullName, mailLink(ctx.config, 'confirm-email', token)) };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Database, Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { roles } from '../../db/schema/access.ts';
 import { users } from '../../db/schema/members.ts';
-import { loginFailures, passwordResets, sessions } from '../../db/schema/system.ts';
+import { loginFailures, passwordResets, sessions, type LinkPurpose } from '../../db/schema/system.ts';
 
 /**
  * The session of a token hash, its account, and the permission names of the account's active
@@ -167,6 +167,14 @@ export async function createPasswordReset(db: Db, r: typeof passwordResets.$infe
   await db.insert(passwordResets).values(r);
 }
 
+/** Ends the account's unused links of `purpose` (a newer one replaces them). */
+export async function voidLinks(db: Db, userId: number, purpose: LinkPurpose) {
+  await db
+    .update(passwordResets)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(passwordResets.userId, userId), eq(passwordResets.purpose, purpose), isNull(passwordResets.usedAt)));
+}
+
 /** Ends every unused link of the account (a newer link, or one just used, makes them void). */
 export async function voidPasswordResets(db: Db, userId: number) {
   await db
@@ -176,7 +184,7 @@ export async function voidPasswordResets(db: Db, userId: number) {
 }
 
 /** A live link of one of `purposes` with its account's email and username (the password rule reads them), or null. */
-export async function findLiveLink(db: Db, tokenHash: string, purposes: ('reset' | 'invite' | 'confirm')[]) {
+export async function findLiveLink(db: Db, tokenHash: string, purposes: LinkPurpose[]) {
   const [row] = await db
     .select({ userId: passwordResets.userId, purpose: passwordResets.purpose, email: users.email, username: users.username })
     .from(passwordResets)
@@ -192,7 +200,7 @@ export async function findLiveLink(db: Db, tokenHash: string, purposes: ('reset'
  * Marks a live link of one of `purposes` used and returns its account, or null; single use under
  * concurrency. A confirmation link never sets a password, and a reset link never confirms by itself.
  */
-export async function consumeLink(db: Db, tokenHash: string, purposes: ('reset' | 'invite' | 'confirm')[]) {
+export async function consumeLink(db: Db, tokenHash: string, purposes: LinkPurpose[]) {
   const [row] = await db
     .update(passwordResets)
     .set({ usedAt: sql`now()` })
@@ -200,7 +208,7 @@ export async function consumeLink(db: Db, tokenHash: string, purposes: ('reset' 
       eq(passwordResets.tokenHash, tokenHash), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`),
       inArray(passwordResets.purpose, purposes),
     ))
-    .returning({ userId: passwordResets.userId, purpose: passwordResets.purpose });
+    .returning({ userId: passwordResets.userId, purpose: passwordResets.purpose, newEmail: passwordResets.newEmail });
   return row ?? null;
 }
 
@@ -275,6 +283,11 @@ export async function emailTakenByOther(db: Db, email: string, userId: number): 
     .where(and(eq(users.email, email), isNull(users.deletedAt), sql`${users.userId} <> ${userId}`))
     .limit(1);
   return row !== undefined;
+}
+
+export async function emailOf(db: Db, userId: number): Promise<string | null> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.userId, userId));
+  return row?.email ?? null;
 }
 
 export async function setEmail(db: Db, userId: number, email: string) {

@@ -5,15 +5,9 @@ import { registerEndpoints } from '../../lib/routes.ts';
 import { accountRoutes } from './account.routes.ts';
 import { withRetryAfter } from './attempts.ts';
 import * as auth from './auth.service.ts';
+import { logFailedDelivery } from './mail-delivery.ts';
 
 const clientOf = (request: FastifyRequest): auth.Client => ({ userAgent: request.headers['user-agent'] ?? null });
-
-/** A mail sent in the background: a failed delivery is logged, never the link. */
-function logFailedDelivery(request: FastifyRequest, delivery: Promise<void> | null, to: string, what: string) {
-  delivery?.catch((error: unknown) => {
-    request.log.error({ to, reason: error instanceof Error ? error.message : String(error) }, `the ${what} mail could not be sent`);
-  });
-}
 
 export async function authRoutes(app: FastifyInstance) {
   registerEndpoints(app, authApi, {
@@ -28,8 +22,11 @@ export async function authRoutes(app: FastifyInstance) {
       return { success: true as const, message, token, user };
     },
     confirmEmail: async (request) => {
-      await auth.confirmEmail(contextOf(request), request.body.token);
-      return { success: true as const, message: 'Your email address is confirmed. You can sign in now.' };
+      const confirmed = await auth.confirmEmail(contextOf(request), request.body.token);
+      return {
+        success: true as const,
+        message: confirmed === 'email' ? 'Your sign-in email has been changed. Sign in with it from now on.' : 'Your email address is confirmed. You can sign in now.',
+      };
     },
     logout: async (request) => {
       await auth.logout(contextOf(request));

@@ -215,15 +215,28 @@ export async function register(ctx: Ctx, input: RegisterBody, client: Client) {
 }
 
 /**
- * Follows a registration's confirmation link: the account may sign in from now on (and the token
- * registration returned starts to work, within its 12 hours).
+ * Follows a mailed confirmation link. A registration's: the account may sign in from now on (and
+ * the token registration returned starts to work, within its 12 hours). A new sign-in email's
+ * (account.service changeOwnEmail): the address becomes the account's, and links sent to the old
+ * one stop working. Answers which it was.
  */
-export async function confirmEmail(ctx: Ctx, token: string) {
-  await ctx.database.db.transaction(async (tx) => {
-    const link = await repo.consumeLink(tx, hashToken(token), ['confirm']);
+export async function confirmEmail(ctx: Ctx, token: string): Promise<'confirm' | 'email'> {
+  return ctx.database.db.transaction(async (tx) => {
+    const link = await repo.consumeLink(tx, hashToken(token), ['confirm', 'email']);
     if (!link) throw new AppError(400, 'This confirmation link is invalid or has expired. If your address is not confirmed yet, use Forgot password to get a new link.');
+    if (link.purpose === 'email' && link.newEmail) {
+      if (await repo.emailTakenByOther(tx, link.newEmail, link.userId)) throw new AppError(409, 'An account with this email already exists');
+      const before = await repo.emailOf(tx, link.userId);
+      await repo.setEmail(tx, link.userId, link.newEmail);
+      await repo.voidPasswordResets(tx, link.userId);
+      await audit(tx, ctx, {
+        action: 'change_email', entity: 'user', entityId: link.userId, actorId: link.userId, before: { email: before }, after: { email: link.newEmail },
+      });
+      return 'email';
+    }
     await repo.markConfirmed(tx, link.userId);
     await audit(tx, ctx, { action: 'confirm_email', entity: 'user', entityId: link.userId, actorId: link.userId });
+    return 'confirm';
   });
 }
 

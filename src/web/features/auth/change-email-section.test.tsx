@@ -12,7 +12,7 @@ describe('ChangeEmailSection', () => {
       if (path === '/account/email') {
         const { password } = JSON.parse(String(init.body)) as { password: string };
         return password === 'right-password'
-          ? jsonResponse(200, { success: true, message: 'Your sign-in email has been changed' })
+          ? jsonResponse(200, { success: true, message: 'We have mailed a link to me@example.com: your sign-in email changes when you follow it (within 72 hours)' })
           : jsonResponse(400, { success: false, message: 'Your password is not correct' });
       }
       return jsonResponse(200, { success: true, data: TEST_USER });
@@ -43,7 +43,7 @@ describe('ChangeEmailSection', () => {
 
     fireEvent.change(password, { target: { value: 'right-password' } });
     fireEvent.click(screen.getByRole('button', { name: 'Change email' }));
-    await waitFor(() => expect(messages).toEqual(['Your sign-in email has been changed']));
+    await waitFor(() => expect(messages).toEqual(['We have mailed a link to me@example.com: your sign-in email changes when you follow it (within 72 hours)']));
     expect(JSON.parse(String(emailCalls(fetchMock).at(-1)![1]!.body))).toEqual({ email: 'me@example.com', password: 'right-password' });
     expect(email.value).toBe('');
   });

@@ -8,7 +8,8 @@ import { looksLikeEmail } from '../../lib/email';
 
 /**
  * The account changes its own sign-in email (staff managers change it on the Staff screen). The
- * password is asked again; reset links sent to the old address stop working.
+ * password is asked again; the change takes effect when the link mailed to the new address is
+ * followed (the server's answer says so), and reset links sent to the old address then stop working.
  */
 export function ChangeEmailSection({ onMessage }: { onMessage: (message: string) => void }) {
   const { user } = useAuth();
@@ -44,7 +45,8 @@ export function ChangeEmailSection({ onMessage }: { onMessage: (message: string)
             Sign-in email
           </Title>
           <Text size="sm">
-            You sign in as <strong>{user?.email}</strong>. Reset links already sent to it stop working when you change it.
+            You sign in as <strong>{user?.email}</strong>. We mail a link to the new address: your sign-in email changes when
+            you follow it, and reset links already sent to this one then stop working.
           </Text>
           {error && (
             <Alert color="red" variant="light" role="alert">

@@ -8,8 +8,9 @@ import { AuthLayout } from './auth-layout';
 import { BackToSignIn, SubmitButton } from './form-parts';
 
 /**
- * The link a registration mails (`/confirm-email?token=`). Confirming takes a click, not just
- * opening the page: mail scanners that open links must not confirm an address on their own.
+ * The link a registration, or a change of sign-in email, mails (`/confirm-email?token=`).
+ * Confirming takes a click, not just opening the page: mail scanners that open links must not
+ * confirm an address on their own.
  */
 export default function ConfirmEmailPage() {
   const [searchParams] = useSearchParams();
@@ -32,7 +33,7 @@ export default function ConfirmEmailPage() {
   }
 
   return (
-    <AuthLayout title="Confirm your email address" subtitle="Confirm that this address belongs to the account you registered.">
+    <AuthLayout title="Confirm your email address" subtitle="Confirm that this address belongs to your account.">
       <form
         onSubmit={(event) => {
           event.preventDefault();
