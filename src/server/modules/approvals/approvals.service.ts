@@ -140,14 +140,15 @@ export async function approveRequest(tx: Db, ctx: Ctx, id: number, remarks: stri
   const claimed = await repo.claimPending(tx, id, { status: 'approved', checkerId, remarks: remarks ?? null });
   if (!claimed) return refuseDecided(tx, id);
   const { makerId } = claimed;
-  const expired = await expiryOf(tx, claimed);
-  if (expired) return expire(tx, id, checkerId, expired);
+  // Who may decide comes first: the maker cannot close their own request either, not even as expired.
   if (makerId === checkerId) {
     throw new AppError(403, 'You asked for this movement yourself: another operator with money_approve must approve it');
   }
   if (claimed.userId === checkerId) {
     throw new AppError(403, 'You cannot approve a movement of your own wallet: another operator must do it');
   }
+  const expired = await expiryOf(tx, claimed);
+  if (expired) return expire(tx, id, checkerId, expired);
   const money: MoneyContext = { ...moneyContext(ctx), makerId, approved: true, approvalId: id };
   const moved = await replay(tx, money, claimed.kind, claimed.payload, ctx);
   // A movement refuses by throwing (everything rolls back, the request stays pending).

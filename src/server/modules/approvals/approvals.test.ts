@@ -219,6 +219,11 @@ describe('the Approvals API', () => {
     const own = await approve(maker, id);
     expect(own.statusCode).toBe(403);
     expect(own.json().message).toBe('You asked for this movement yourself: another operator with money_approve must approve it');
+    // Not even as expired, once the member is gone: the maker's approval decides nothing (it expired the request).
+    await ctx.t.database.query('update users set deleted_at = now() where user_id = $1', [member]);
+    expect((await approve(maker, id)).statusCode).toBe(403);
+    expect((await moneyRequest(id)).status).toBe('pending');
+    await ctx.t.database.query('update users set deleted_at = null where user_id = $1', [member]);
 
     // A request filed before staff stopped holding wallets (issue 22): its owner still cannot approve it.
     const [filed] = await ctx.t.database.query<{ id: string }>(
