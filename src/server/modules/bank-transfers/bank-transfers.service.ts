@@ -217,11 +217,18 @@ export function fileLines(ctx: Ctx, batchId: number, afterId: number, limit: num
 
 
 const REJECTED = new Set(['REJECTED', 'REJECT', 'RETURNED', 'RETURN', 'FAILED', 'FAILURE', 'FAIL', 'REVERSED', 'R']);
+/**
+ * A bank that has not decided yet may already give the transfer its UTR: such a status never
+ * settles (it did, and a later rejection was then a conflict, the member's money lost in between).
+ */
+const UNDECIDED = new Set(['PENDING', 'IN PROGRESS', 'INPROGRESS', 'IN_PROGRESS', 'PROCESSING', 'ON HOLD', 'ONHOLD', 'ON_HOLD', 'HOLD', 'QUEUED', 'INITIATED', 'SUBMITTED', 'P']);
 
-/** What an answer asks for: a rejection returns, a UTR settles, anything else leaves the line in transit. */
+/** What an answer asks for: a rejection returns, a UTR settles, anything else (an undecided status) leaves the line in transit. */
 export function wantOf(a: BankAnswer): answerRepo.StagedAnswer['want'] {
   if (!a.reference.trim()) return 'invalid';
-  if (REJECTED.has(a.status.trim().toUpperCase())) return 'returned';
+  const status = a.status.trim().toUpperCase().replace(/\s+/g, ' ');
+  if (REJECTED.has(status)) return 'returned';
+  if (UNDECIDED.has(status)) return 'pending';
   return a.utr && a.utr.trim() ? 'settled' : 'pending';
 }
 

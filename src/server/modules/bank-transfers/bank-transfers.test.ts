@@ -265,6 +265,25 @@ describe('bank transfers', () => {
     expect(await unbalancedTransfers()).toEqual([]);
   });
 
+  it('an undecided status with a UTR (PENDING, ON HOLD) leaves the line in transit: a rejection after it returns the money (it had settled)', async () => {
+    const cashier = await operator('wallet_manage', 'wallet_view');
+    const gatherer = await operator('bank_transfers');
+    const checker = await operator('bank_transfers', 'money_approve');
+    const m = await memberWithBank('Jaya Pending');
+    await withdraw(cashier, m, 10);
+    const batch = (await post(gatherer, '/bank-transfers/batches', { template: 'generic' })).json().data;
+    await releaseBatch(gatherer, checker, batch.id);
+    const [line] = (await get(checker, `/bank-transfers/batches/${batch.id}/lines`)).json().data;
+    const answer = (rows: string[]) => importText(checker, ['Reference,Status,UTR,Reason', ...rows, ''].join('\r\n'));
+    const before = await balanceOf(ctx.t.database, m);
+    const held = await answer([`${line.reference},PENDING,UTRPEND0001,`, `${line.reference},On  Hold,UTRPEND0001,`]);
+    expect(held.json().data).toMatchObject({ settled: 0, pending: 1, duplicates: 1, conflicts: 0 });
+    expect((await get(checker, `/bank-transfers/batches/${batch.id}/lines`)).json().data[0].status).toBe('in_transit');
+    const rejected = await answer([`${line.reference},REJECTED,,Beneficiary account frozen`]);
+    expect(rejected.json().data).toMatchObject({ returned: 1, conflicts: 0 });
+    expect(await balanceOf(ctx.t.database, m)).toBe(before + 1000);
+  });
+
   it('the simulator: instant and delayed success, rejection, duplicate and out-of-order webhooks', async () => {
     const cashier = await operator('wallet_manage', 'wallet_view');
     const maker = await operator('bank_transfers');
