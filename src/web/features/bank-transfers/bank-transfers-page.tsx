@@ -27,7 +27,11 @@ import {
 const BATCH_TONES: Record<BankBatchStatus, Tone> = { draft: 'neutral', pending_release: 'warning', released: 'info', closed: 'positive', cancelled: 'negative' };
 const LINE_TONES: Record<BankLineStatus, Tone> = { queued: 'neutral', in_transit: 'info', settled: 'positive', returned: 'negative', cancelled: 'neutral' };
 
-const batchBadge = (s: BankBatchStatus) => <StatusBadge tone={BATCH_TONES[s]}>{BANK_BATCH_STATUS_LABELS[s]}</StatusBadge>;
+/** A batch's state; one whose release request was rejected or expired no longer awaits anything: it may be released again or cancelled. */
+const batchBadge = (b: Pick<BankBatch, 'status' | 'approvalStatus'>) =>
+  b.status === 'pending_release' && b.approvalStatus !== null && b.approvalStatus !== 'pending'
+    ? <StatusBadge tone="negative">{`Release ${b.approvalStatus}`}</StatusBadge>
+    : <StatusBadge tone={BATCH_TONES[b.status]}>{BANK_BATCH_STATUS_LABELS[b.status]}</StatusBadge>;
 const lineBadge = (s: BankLineStatus) => <StatusBadge tone={LINE_TONES[s]}>{BANK_LINE_STATUS_LABELS[s]}</StatusBadge>;
 
 const lineColumns: Column<BankLine>[] = [
@@ -67,7 +71,7 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
         <Group>
           <Button variant="subtle" leftSection={<IconArrowLeft size={16} aria-hidden />} onClick={onBack}>All batches</Button>
           <Title order={2} size="h3">Batch {id}</Title>
-          {b && batchBadge(b.status)}
+          {b && batchBadge(b)}
         </Group>
         <Group>
           {canCancel && (
@@ -192,7 +196,7 @@ export default function BankTransfersPage() {
 
   const batchColumns: Column<BankBatch>[] = [
     { header: 'Batch', cell: (b) => b.id },
-    { header: 'Status', cell: (b) => batchBadge(b.status) },
+    { header: 'Status', cell: (b) => batchBadge(b) },
     { header: 'Lines', cell: (b) => formatCount(b.lines) },
     { header: 'Total', cell: (b) => formatINR(b.total) },
     { header: 'Created by', cell: (b) => <TruncatedText maxWidth={140}>{b.createdByName ?? String(b.createdBy)}</TruncatedText> },
