@@ -55,6 +55,23 @@ async function releaseBatch(maker: Operator, checker: Operator, batchId: number)
   expect(res.statusCode, res.body).toBe(200);
 }
 
+/** Members with a bank account, each withdrawing ₹`rupees`, gathered into one batch and released: the checker, the batch and its lines. */
+async function releasedWithdrawals(names: string[], rupees = 10) {
+  const cashier = await operator('wallet_manage', 'wallet_view');
+  const gatherer = await operator('bank_transfers');
+  const checker = await operator('bank_transfers', 'money_approve');
+  const members: number[] = [];
+  for (const name of names) members.push(await memberWithBank(name));
+  for (const m of members) await withdraw(cashier, m, rupees);
+  const batch = (await post(gatherer, '/bank-transfers/batches', { template: 'generic' })).json().data;
+  await releaseBatch(gatherer, checker, batch.id);
+  const lines = (await get(checker, `/bank-transfers/batches/${batch.id}/lines?limit=100`)).json().data as { userId: number; reference: string }[];
+  return { checker, batch, members, lines };
+}
+
+/** A response file of these rows (under the header), imported by `who`. */
+const answerAs = (who: Operator, rows: string[]) => importText(who, ['Reference,Status,UTR,Reason', ...rows, ''].join('\r\n'));
+
 describe('bank transfers', () => {
   it('round trip: gather, release under four eyes, the file, the response (twice), the webhook', async () => {
     const cashier = await operator('wallet_manage', 'wallet_view');
@@ -229,17 +246,10 @@ describe('bank transfers', () => {
   });
 
   it('one UTR settles one line: again in the same answer, on another line later, or another UTR for a settled line is a conflict (one UTR settled many)', async () => {
-    const cashier = await operator('wallet_manage', 'wallet_view');
-    const gatherer = await operator('bank_transfers');
-    const checker = await operator('bank_transfers', 'money_approve');
-    const members = [await memberWithBank('Gita Utr'), await memberWithBank('Hari Utr'), await memberWithBank('Ivan Utr')];
-    for (const m of members) await withdraw(cashier, m, 10);
-    const batch = (await post(gatherer, '/bank-transfers/batches', { template: 'generic' })).json().data;
-    await releaseBatch(gatherer, checker, batch.id);
-    const lines = (await get(checker, `/bank-transfers/batches/${batch.id}/lines?limit=100`)).json().data as { userId: number; reference: string }[];
+    const { checker, members, lines } = await releasedWithdrawals(['Gita Utr', 'Hari Utr', 'Ivan Utr']);
     const ref = (m: number) => lines.find((l) => l.userId === m)!.reference;
     const [g, h, i] = members;
-    const answer = (rows: string[]) => importText(checker, ['Reference,Status,UTR,Reason', ...rows, ''].join('\r\n'));
+    const answer = (rows: string[]) => answerAs(checker, rows);
     const books = await accountBalances();
 
     const first = await answer([`${ref(g)},SUCCESS,UTRONE0001,`, `${ref(h)},SUCCESS,UTRONE0001,`]);
@@ -266,15 +276,8 @@ describe('bank transfers', () => {
   });
 
   it('an undecided status with a UTR (PENDING, ON HOLD) leaves the line in transit: a rejection after it returns the money (it had settled)', async () => {
-    const cashier = await operator('wallet_manage', 'wallet_view');
-    const gatherer = await operator('bank_transfers');
-    const checker = await operator('bank_transfers', 'money_approve');
-    const m = await memberWithBank('Jaya Pending');
-    await withdraw(cashier, m, 10);
-    const batch = (await post(gatherer, '/bank-transfers/batches', { template: 'generic' })).json().data;
-    await releaseBatch(gatherer, checker, batch.id);
-    const [line] = (await get(checker, `/bank-transfers/batches/${batch.id}/lines`)).json().data;
-    const answer = (rows: string[]) => importText(checker, ['Reference,Status,UTR,Reason', ...rows, ''].join('\r\n'));
+    const { checker, batch, members: [m], lines: [line] } = await releasedWithdrawals(['Jaya Pending']);
+    const answer = (rows: string[]) => answerAs(checker, rows);
     const before = await balanceOf(ctx.t.database, m);
     const held = await answer([`${line.reference},PENDING,UTRPEND0001,`, `${line.reference},On  Hold,UTRPEND0001,`]);
     expect(held.json().data).toMatchObject({ settled: 0, pending: 1, duplicates: 1, conflicts: 0 });
