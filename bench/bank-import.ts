@@ -27,7 +27,8 @@ type LineRefRow = Pick<typeof bankTransferLines.$inferSelect, 'id' | 'reference'
 // withdrawals_payable → bank_in_transit, the lines in transit). Then a response CSV of one line per
 // transfer (every --rejected-every'th REJECTED with a reason, the rest SUCCESS with a UTR) is
 // written and imported as the service imports it: parseResponseFile, then applyAnswers in one
-// transaction (the settle transfer, one bank_return transfer per rejected line). Timed: reading and
+// transaction (the settle transfer, one bank_return transfer per rejected line: the path an approved
+// bank_returns request takes; an operator's import first holds them, one UPDATE). Timed: reading and
 // parsing the file, applying it, and the two together. The database keeps what was posted.
 const argv = process.argv.slice(2);
 const option = (name: string) => {

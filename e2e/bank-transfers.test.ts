@@ -20,8 +20,9 @@ import { adminLogin } from './support/server.ts';
  * Accountant role) sees what can be gathered, gathers a batch and asks for its release → the
  * checker (the ready Approver role, two-factor on) approves the release on Approvals → the maker
  * downloads the batch's instruction file (HDFC layout) → imports the bank's response file (one
- * success, one rejection, one line unanswered) → the rejected member's wallet is credited back,
- * with the bank's reason, on the member's ledger and statement → Books: balanced, the unanswered
+ * success, one rejection, one line unanswered) → the rejection waits for the checker, who approves
+ * it on Approvals → the rejected member's wallet is credited back, with the bank's reason, on the
+ * member's ledger and statement → Books: balanced, the unanswered
  * line still in transit, Company bank down by what the bank settled.
  *
  * Set E2E_SCREENSHOTS=<dir> to keep screenshots of the batch after the import and of the member page.
@@ -207,7 +208,6 @@ describe.skipIf(!chromiumPath)('bank transfers in Chromium', () => {
     const dialog = checker.getByRole('dialog', { name: 'Approve Request' });
     await dialog.getByRole('button', { name: 'Approve' }).click();
     await checker.getByText(`Request approved: Bank batch ${batchId} released: 3 transfers of ₹3,500.00 in transit`).waitFor();
-    await checkerContext.close();
 
     // ---- The maker again: released, released by the checker; the instruction file ----
     await maker.reload();
@@ -247,9 +247,31 @@ describe.skipIf(!chromiumPath)('bank transfers in Chromium', () => {
     const response = ['Reference,Status,UTR,Reason', `${refOf(asha)},SUCCESS,${UTR},`, `${refOf(bala)},REJECTED,,${REASON}`, ''].join('\r\n');
     const [chooser] = await Promise.all([maker.waitForEvent('filechooser'), maker.getByRole('button', { name: 'Import bank response' }).click()]);
     await chooser.setFiles({ name: 'hdfc-response.csv', mimeType: 'text/csv', buffer: Buffer.from(response) });
-    await maker.getByText(/^Settled 1 \(₹1,500\.00\), returned 1 \(₹1,200\.00\),\s*duplicates 0, unknown 0, still in transit 0/).waitFor();
+    // Bala's rejection waits for a second operator: the money stays in transit until then.
+    await maker.getByText(/^Settled 1 \(₹1,500\.00\), returned 0 \(₹0\.00\),\s*returns awaiting approval 1 \(₹1,200\.00\),\s*duplicates 0, unknown 0, still in transit 0/).waitFor();
+    await maker.getByText(/^The bank returned 1 transfer \(₹1,200\.00\): the money goes back to the members’ wallets once a second operator approves request \d+/).waitFor();
     await lines.getByRole('row').filter({ hasText: asha.fullName }).getByText('Settled', { exact: true }).waitFor();
     await lines.getByRole('row').filter({ hasText: asha.fullName }).getByText(UTR).waitFor();
+    await lines.getByRole('row').filter({ hasText: bala.fullName }).getByText('Return awaits approval', { exact: true }).waitFor();
+    await shot(maker, 'bank-batch-return-awaits');
+
+    // ---- The checker: Approvals → the returns, with Bala's line and the bank's reason → approve ----
+    await checker.reload();
+    await checker.getByRole('link', { name: /^Approvals, 1 waiting for your decision$/ }).waitFor();
+    const returnsRequest = checker.getByRole('row').filter({ hasText: 'Returns from the bank' });
+    await returnsRequest.getByRole('button', { name: /^Approve request \d+$/ }).click();
+    await dialog.getByText(`Returns from the bank of ₹1,200.00, requested by ${MAKER.fullName}.`).waitFor();
+    const held = dialog.getByRole('table', { name: 'Transfers the bank returned' }).getByRole('row').filter({ hasText: bala.fullName });
+    await held.getByText(REASON).waitFor();
+    await held.getByText('₹1,200.00').waitFor();
+    await shot(checker, 'bank-returns-approval');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await checker.getByText('Request approved: 1 return of ₹1,200.00 credited to members\u2019 wallets').waitFor();
+    await checkerContext.close();
+
+    await maker.reload();
+    await maker.getByRole('button', { name: `Open bank batch ${batchId}` }).click();
+    await maker.getByRole('heading', { level: 2, name: `Batch ${batchId}` }).waitFor();
     await lines.getByRole('row').filter({ hasText: bala.fullName }).getByText('Returned', { exact: true }).waitFor();
     await lines.getByRole('row').filter({ hasText: bala.fullName }).getByText(REASON).waitFor();
     await lines.getByRole('row').filter({ hasText: chitra.fullName }).getByText('In transit', { exact: true }).waitFor();

@@ -24,6 +24,8 @@ export const APPROVAL_KINDS = [
   { value: 'bank_account_change', label: 'Bank account change' },
   // Issue 25: a batch of transfers to members' banks, released by a second operator.
   { value: 'bank_batch_release', label: 'Release of a bank transfer batch' },
+  // A file's rejections credit members' wallets back: a false rejection would pay a member twice.
+  { value: 'bank_returns', label: 'Returns from the bank' },
   // Issue 25: a PAN decides the rate of TDS a member pays (docs/tax.md).
   { value: 'pan_change', label: 'PAN change' },
 ] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { awaitingApprovalResponse } from './approvals.ts';
+import { approvalStatus, awaitingApprovalResponse } from './approvals.ts';
 import { pageOf, paging } from './common.ts';
 import { endpoints } from './endpoint.ts';
 
@@ -87,6 +87,9 @@ export const bankLine = z.object({
   inTransitSince: z.string().nullable(),
   settledAt: z.string().nullable(),
   returnedAt: z.string().nullable(),
+  /** The bank_returns request that holds (or held) the line's return: a file's rejection waits for a second operator. */
+  returnApprovalId: z.number().nullable(),
+  returnApprovalStatus: approvalStatus.nullable(),
 });
 export type BankLine = z.infer<typeof bankLine>;
 
@@ -131,7 +134,7 @@ export type LinesQuery = z.input<typeof linesQuery>;
 export const fileQuery = z.object({ template: bankFileTemplate.optional() });
 
 /** What one answer of the bank did (the per-line report of an import names the file's line). */
-export const ANSWER_OUTCOMES = ['settled', 'returned', 'pending', 'duplicate', 'unknown', 'conflict', 'not_released', 'invalid', 'member_deleted'] as const;
+export const ANSWER_OUTCOMES = ['settled', 'returned', 'held', 'pending', 'duplicate', 'unknown', 'conflict', 'not_released', 'invalid', 'member_deleted'] as const;
 export type AnswerOutcome = (typeof ANSWER_OUTCOMES)[number];
 
 export const answerReport = z.object({
@@ -146,6 +149,11 @@ export const importSummary = z.object({
   answers: z.number(),
   settled: z.number(),
   returned: z.number(),
+  /** The file's rejections: held for a second operator (one bank_returns request), the lines still in transit. */
+  held: z.number(),
+  heldAmount: z.number(),
+  /** The request holding them, when any was held. */
+  returnsApprovalId: z.number().nullable(),
   /** Answers that repeat what was already applied (the same file twice, a replayed webhook): nothing moved. */
   duplicates: z.number(),
   unknown: z.number(),
@@ -219,6 +227,11 @@ export const bankTransfersApi = endpoints('bank-transfers', {
   },
   inTransit: {
     method: 'GET', path: '/bank-transfers/in-transit', access: 'bank_transfers', query: paging, responses: { 200: pageOf(transitLine) },
+  },
+  /** The lines a bank_returns request holds: what its checker is asked to credit back. */
+  returnLines: {
+    method: 'GET', path: '/bank-transfers/returns/:id/lines', access: 'money_approve', params: batchIdParams, query: paging,
+    responses: { 200: pageOf(bankLine) },
   },
   webhook: {
     method: 'POST', path: '/bank-transfers/webhook', access: 'public', body: webhookBody, responses: { 200: webhookResponse },

@@ -70,6 +70,11 @@ export const bankTransferLines = pgTable(
     settleTransferId: bigint('settle_transfer_id', { mode: 'number' }),
     /** The bank_return transfer crediting the member: unique, a return credits once. */
     returnTransferId: bigint('return_transfer_id', { mode: 'number' }),
+    /**
+     * The bank_returns request holding this line's return (drizzle/0040): a rejection in an
+     * imported file waits for a second operator; the line stays in transit meanwhile.
+     */
+    returnApprovalId: bigint('return_approval_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -81,6 +86,7 @@ export const bankTransferLines = pgTable(
     uniqueIndex('bank_transfer_lines_return_uq').on(t.returnTransferId).where(sql`${t.returnTransferId} IS NOT NULL`),
     index('bank_transfer_lines_batch_idx').on(t.batchId, t.id),
     index('bank_transfer_lines_user_idx').on(t.userId, t.id),
+    index('bank_transfer_lines_return_approval_idx').on(t.returnApprovalId, t.id).where(sql`${t.returnApprovalId} IS NOT NULL`),
   ],
 );
 

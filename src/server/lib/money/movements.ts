@@ -1,4 +1,4 @@
-import { bankBatchRelease } from '../../modules/bank-transfers/bank-transfers.movements.ts';
+import { bankBatchRelease, bankReturns } from '../../modules/bank-transfers/bank-transfers.movements.ts';
 import { bankAccountChange } from '../../modules/banks/banks.movements.ts';
 import { membershipActivation, planChange, planCreate, settingsChange } from '../../modules/income/income.movements.ts';
 import { runRerun, runReversal } from '../../modules/income/runs/runs.movements.ts';
@@ -27,5 +27,6 @@ export const MOVEMENTS: Movements = {
   run_rerun: runRerun,
   bank_account_change: bankAccountChange,
   bank_batch_release: bankBatchRelease,
+  bank_returns: bankReturns,
   pan_change: panChange,
 };

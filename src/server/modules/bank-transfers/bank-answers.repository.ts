@@ -16,6 +16,10 @@ type PlannedBatchRow = { batch_id: Batch['id']; n: number; total: Paise; release
 /** The import's answers by outcome. */
 type OutcomeRow = { outcome: string; n: number; total: Paise };
 /** An answer that neither settles nor returns a line, with the line's status when it names one. */
+/** A line a bank_returns request holds. */
+type HeldLineRow = Pick<Line, 'id' | 'reference'> & { user_id: Line['userId']; return_reason: Line['returnReason'] };
+/** How many answers, and their total. */
+type CountRow = { n: number; total: Paise };
 type ProblemRow = { line: number; reference: Line['reference']; outcome: string; want: string; line_status: Line['status'] | null; note: string | null };
 
 /** One answer as staged: `want` is what it asks for (settled, returned, pending) or invalid. */
@@ -56,8 +60,12 @@ export async function stageAnswers(db: Db, answers: StagedAnswer[], chunk = 50_0
  * the other, the second finds the lines answered), then decides each answer against its line:
  * of the answers naming one reference the first decisive one (settled or returned before pending)
  * is the one that counts, the rest are duplicates (or conflicts when they say otherwise).
+ *
+ * A line whose return awaits a second operator (a pending bank_returns request) counts as
+ * answered: another rejection is a duplicate, a settlement a conflict, each with the request's
+ * number. `releasing` is the request being approved: its own lines are answerable.
  */
-export async function planAnswers(db: Db) {
+export async function planAnswers(db: Db, releasing: number | null = null) {
   await db.execute(sql`
     select b.id from bank_batches b
      where b.id in (select t.batch_id from bank_answers a join bank_transfer_lines t on t.id = a.line_id and t.reference = a.reference)
@@ -70,6 +78,7 @@ export async function planAnswers(db: Db) {
                 when t.id is null then 'unknown'
                 when a.rank > 1 then case when a.want = a.first_want or a.want = 'pending' then 'duplicate' else 'conflict' end
                 when t.status in ('queued', 'cancelled') then 'not_released'
+                when t.status = 'in_transit' and h.id is not null then case when a.want = 'settled' then 'conflict' else 'duplicate' end
                 when t.status = 'in_transit' and a.want = 'returned'
                      and not exists (select 1 from users u where u.user_id = t.user_id and u.deleted_at is null) then 'member_deleted'
                 when t.status = 'in_transit' and a.want = 'settled' and u.note is not null then 'conflict'
@@ -77,12 +86,14 @@ export async function planAnswers(db: Db) {
                 when t.status = 'settled' and a.want = 'settled' and u.note is not null then 'conflict'
                 when t.status = a.want or a.want = 'pending' then 'duplicate'
                 else 'conflict' end as outcome,
-           u.note
+           coalesce(case when t.status = 'in_transit' and h.id is not null
+                         then 'Its return awaits approval (request ' || h.id || '): not applied' end, u.note) as note
       from (select a.*, row_number() over w as rank, first_value(a.want) over w as first_want,
                    first_value(a.reference) over (partition by a.utr, a.want = 'settled' order by a.ord) as utr_first_reference
               from bank_answers a
             window w as (partition by a.reference order by (a.want = 'pending'), a.ord)) a
       left join bank_transfer_lines t on t.id = a.line_id and t.reference = a.reference
+      left join money_requests h on h.id = t.return_approval_id and h.status = 'pending' and h.id is distinct from ${releasing}::int8
       -- One bank transaction pays one line: a UTR kept for another line, or given to another line
       -- earlier in this answer, settles nothing; nor does a settled line answered again with
       -- another UTR (not the same answer).
@@ -113,6 +124,37 @@ export async function noteMemberDeleted(db: Db): Promise<number> {
      where p.outcome = 'member_deleted' and t.id = p.line_id and t.status = p.line_status
     returning t.id`));
   return rows.length;
+}
+
+/**
+ * A file's rejections wait for a second operator: the plan's returns turn 'held' (the summary
+ * counts them), and answers the plan had found duplicates of them stay so.
+ */
+export async function holdReturns(db: Db): Promise<{ lines: number; totalPaise: number }> {
+  const [row] = rowsOf<CountRow>(await db.execute(sql`
+    with held as (update bank_plan set outcome = 'held' where outcome = 'returned' returning amount_paise)
+    select count(*)::int8 as n, coalesce(sum(amount_paise), 0)::int8 as total from held`));
+  return { lines: Number(row.n), totalPaise: Number(row.total) };
+}
+
+/** Names the request on the held lines, with the bank's reason, which the approval applies. */
+export async function markHeld(db: Db, approvalId: number): Promise<number> {
+  const rows = rowsOf(await db.execute(sql`
+    update bank_transfer_lines t
+       set return_approval_id = ${approvalId}, return_reason = coalesce(nullif(p.reason, ''), 'no reason given')
+      from bank_plan p
+     where p.outcome = 'held' and t.id = p.line_id and t.status = 'in_transit'
+    returning t.id`));
+  return rows.length;
+}
+
+/** The lines a bank_returns request holds, still in transit, in id order (its index). */
+export async function heldLines(db: Db, approvalId: number) {
+  return rowsOf<HeldLineRow>(await db.execute(sql`
+    select id, reference, user_id, return_reason from bank_transfer_lines
+     where return_approval_id = ${approvalId} and status = 'in_transit' order by id`)).map((r) => ({
+    id: Number(r.id), reference: r.reference, userId: Number(r.user_id), reason: r.return_reason,
+  }));
 }
 
 export async function plannedByBatch(db: Db, outcome: 'settled' | 'returned') {
@@ -198,5 +240,5 @@ export async function outcomeCounts(db: Db) {
 export async function problems(db: Db, cap: number) {
   return rowsOf<ProblemRow>(await db.execute(sql`
     select line, reference, outcome, want, line_status, note from bank_plan
-     where outcome not in ('settled', 'returned') order by ord limit ${cap}`));
+     where outcome not in ('settled', 'returned', 'held') order by ord limit ${cap}`));
 }

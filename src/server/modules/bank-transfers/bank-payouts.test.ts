@@ -80,6 +80,12 @@ async function release(batchId: number) {
 }
 
 const respond = (lines: string[]) => post('/bank-transfers/responses', { text: ['Reference,Status,UTR,Reason', ...lines].join('\n') });
+/** The returns an import held, approved by the second operator. */
+async function approveReturns(imported: { json(): { data: { returnsApprovalId: number | null } } }) {
+  const res = await post(`/approvals/${imported.json().data.returnsApprovalId}/approve`, {}, ops[1].token);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data.result as { returned: number; memberDeleted: number };
+}
 const owed = async (userId: number) =>
   Number((await t.database.query<{ r: string }>('select recovery_paise::text as r from users where user_id = $1', [userId]))[0].r);
 
@@ -131,7 +137,9 @@ describe('bank-mode daily payouts', () => {
     const file = (await get(`/bank-transfers/batches/${batch.id}/file?template=generic`)).body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(file.slice(1).filter((row) => row.includes(ref[b]))).toEqual([expect.stringMatching(new RegExp(`,9\\.00,${ref[b]},Daily payout ${ref[b]}$`))]);
     const res = await respond([`${ref[a]},SUCCESS,UTR0001,`, `${ref[b]},REJECTED,,Account closed`]);
-    expect(res.json().data).toMatchObject({ settled: 1, returned: 1 });
+    expect(res.json().data).toMatchObject({ settled: 1, held: 1 });
+    expect([await balanceOf(t.database, a), await balanceOf(t.database, b)]).toEqual([0, 0]);
+    expect(await approveReturns(res)).toMatchObject({ returned: 1 });
     expect([await balanceOf(t.database, a), await balanceOf(t.database, b)]).toEqual([0, 900]);
   });
 
@@ -169,7 +177,9 @@ describe('bank-mode daily payouts', () => {
     expect((await get(`/bank-transfers/batches/${batch.id}/lines`)).json().data[0]).toMatchObject({ status: 'queued', amount: 9 });
     // The bank returns it: the money comes back to the wallet and settles what the member owes.
     await release(batch.id);
-    expect((await respond([`${lines[0].reference},REJECTED,,Account closed`])).json().data).toMatchObject({ returned: 1 });
+    const returned = await respond([`${lines[0].reference},REJECTED,,Account closed`]);
+    expect(returned.json().data).toMatchObject({ held: 1 });
+    expect(await approveReturns(returned)).toMatchObject({ returned: 1 });
     expect((await ledgerOf(t.database, a)).slice(-2).map((l) => [l.kind, l.amount])).toEqual([['bank_return', 900], ['recovery', -900]]);
     expect([await balanceOf(t.database, a), await owed(a)]).toEqual([0, 0]);
   });
@@ -253,8 +263,11 @@ describe('bank-mode daily payouts', () => {
     await t.database.query('update users set deleted_at = now() where user_id = $1', [gone]);
     const res = await respond([`${ref[a]},REJECTED,,Account closed`, `${ref[gone]},REJECTED,,Account closed`]);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ returned: 1, memberDeleted: 1, problems: [{ line: 2, reference: ref[gone], outcome: 'member_deleted' }] });
-    expect(res.json().message).toBe('Settled 0, returned 1, duplicates 0, unknown 0, member deleted (handle by hand) 1');
+    expect(res.json().data).toMatchObject({ held: 1, memberDeleted: 1, problems: [{ line: 2, reference: ref[gone], outcome: 'member_deleted' }] });
+    expect(res.json().message).toBe(
+      `Settled 0, returned 0, returns awaiting approval 1 (request ${res.json().data.returnsApprovalId}), duplicates 0, unknown 0, member deleted (handle by hand) 1`);
+    expect(await balanceOf(t.database, a)).toBe(0);
+    expect(await approveReturns(res)).toMatchObject({ returned: 1, memberDeleted: 0 });
     expect(await balanceOf(t.database, a)).toBe(900);
     const transit = (await get('/bank-transfers/in-transit')).json().data;
     expect(transit).toEqual([expect.objectContaining({ userId: gone, status: 'in_transit', returnReason: expect.stringContaining('member was deleted') })]);

@@ -1,12 +1,14 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { maskAccountNumber } from '../../../contract/banks.ts';
 import type { BankBatch, BankBatchStatus, BankFileTemplate, BankLine, BankLineStatus, TransitLine } from '../../../contract/bank-transfers.ts';
+import type { ApprovalStatus } from '../../../contract/approvals.ts';
 import { paiseToRupees } from '../../../contract/common.ts';
 import { BANK_GATHER_LOCK } from '../../db/books.ts';
 import { rowsOf, type Db } from '../../db/client.ts';
 import { iso, type CountRow } from '../../db/rows.ts';
 import type { bankBatches, bankTransferLines } from '../../db/schema/bank-transfers.ts';
 import type { users } from '../../db/schema/members.ts';
+import type { moneyRequests } from '../../db/schema/money.ts';
 
 /**
  * Money out to banks: the queries. Every money movement goes through db/books.ts (the service
@@ -211,6 +213,7 @@ export async function markReleased(db: Db, batchId: number, releasedBy: number, 
 }
 
 type LineRow = Record<string, unknown>;
+type RequestKindRow = Pick<typeof moneyRequests.$inferSelect, 'kind'>;
 
 const toLine = (r: LineRow): BankLine => ({
   id: Number(r.id),
@@ -230,14 +233,38 @@ const toLine = (r: LineRow): BankLine => ({
   inTransitSince: isoOrNull(r.in_transit_since),
   settledAt: isoOrNull(r.settled_at),
   returnedAt: isoOrNull(r.returned_at),
+  returnApprovalId: r.return_approval_id == null ? null : Number(r.return_approval_id),
+  returnApprovalStatus: (r.return_approval_status as ApprovalStatus | null) ?? null,
 });
+
+/** A line as the screens show it: its member's name, what it pays, and the request holding its return. */
+const LINE_SELECT = sql.raw(`
+  t.*, u.full_name, e.kind as source_kind, r.status as return_approval_status`);
+const LINE_JOINS = sql.raw(`
+  left join users u on u.user_id = t.user_id
+  left join ledger_entries e on e.id = t.ledger_entry_id
+  left join money_requests r on r.id = t.return_approval_id`);
 
 /** A batch's lines in line order (bank_transfer_lines_batch_idx). */
 export async function listLines(db: Db, batchId: number, status: BankLineStatus | undefined, page: number, limit: number) {
   const where = sql`t.batch_id = ${batchId} ${status ? sql`and t.status = ${status}` : sql``}`;
+  return pagedLines(db, where, page, limit);
+}
+
+/** The lines a bank_returns request holds or returned, in line order (bank_transfer_lines_return_approval_idx). */
+export function returnLines(db: Db, approvalId: number, page: number, limit: number) {
+  return pagedLines(db, sql`t.return_approval_id = ${approvalId}`, page, limit);
+}
+
+/** Whether a money request is a bank_returns one. */
+export async function isReturnsRequest(db: Db, approvalId: number): Promise<boolean> {
+  const rows = rowsOf<RequestKindRow>(await db.execute(sql`select kind from money_requests where id = ${approvalId}`));
+  return rows[0]?.kind === 'bank_returns';
+}
+
+async function pagedLines(db: Db, where: SQL, page: number, limit: number) {
   const rows = rowsOf<LineRow>(await db.execute(sql`
-    select t.*, u.full_name, e.kind as source_kind from bank_transfer_lines t left join users u on u.user_id = t.user_id
-      left join ledger_entries e on e.id = t.ledger_entry_id
+    select ${LINE_SELECT} from bank_transfer_lines t ${LINE_JOINS}
      where ${where} order by t.id limit ${limit} offset ${(page - 1) * limit}`));
   const [{ n }] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from bank_transfer_lines t where ${where}`));
   return { data: rows.map(toLine), total: Number(n) };
@@ -246,11 +273,9 @@ export async function listLines(db: Db, batchId: number, status: BankLineStatus 
 /** Lines in transit, oldest first (bank_in_transit_since_idx), with their age in days. */
 export async function inTransit(db: Db, page: number, limit: number): Promise<{ data: TransitLine[]; total: number }> {
   const rows = rowsOf<LineRow>(await db.execute(sql`
-    select t.*, u.full_name, e.kind as source_kind, floor(extract(epoch from now() - t.in_transit_since) / 86400)::int as age_days
+    select ${LINE_SELECT}, floor(extract(epoch from now() - t.in_transit_since) / 86400)::int as age_days
       from (select line_id, since from bank_in_transit order by since, line_id limit ${limit} offset ${(page - 1) * limit}) it
-      join bank_transfer_lines t on t.id = it.line_id
-      left join users u on u.user_id = t.user_id
-      left join ledger_entries e on e.id = t.ledger_entry_id
+      join bank_transfer_lines t on t.id = it.line_id ${LINE_JOINS}
      order by it.since, it.line_id`));
   const [{ n }] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from bank_in_transit`));
   return { data: rows.map((r) => Object.assign(toLine(r), { ageDays: Number(r.age_days) })), total: Number(n) };

@@ -14,7 +14,7 @@ import { audit } from '../../lib/audit.ts';
 import { actorId, type Ctx } from '../../lib/context.ts';
 import type { CsvCell } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { MoneyReply, MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
+import { moneyContext, type MoneyReply, type MoneyResult, type MoneyContext } from '../../lib/money/movement.ts';
 import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
 import * as answerRepo from './bank-answers.repository.ts';
 import * as repo from './bank-transfers.repository.ts';
@@ -94,6 +94,12 @@ export async function listLines(ctx: Ctx, id: number, q: { status?: BankLineStat
   return repo.listLines(ctx.database.db, id, q.status, q.page, q.limit);
 }
 
+/** The lines a bank_returns request holds (its checker's view): 404 for any other request. */
+export async function returnLines(ctx: Ctx, approvalId: number, q: { page: number; limit: number }) {
+  if (!(await repo.isReturnsRequest(ctx.database.db, approvalId))) throw new AppError(404, `Returns request ${approvalId} not found`);
+  return repo.returnLines(ctx.database.db, approvalId, q.page, q.limit);
+}
+
 export function inTransit(ctx: Ctx, q: { page: number; limit: number }) {
   return repo.inTransit(ctx.database.db, q.page, q.limit);
 }
@@ -117,7 +123,7 @@ export async function requestRelease(tx: Db, money: MoneyContext, batchId: numbe
   if (lines === 0) throw new AppError(409, `Bank batch ${batchId} has no line to send`);
   const held = await holdForApproval(tx, money, {
     kind: 'bank_batch_release', userId: null, amountPaise: totalPaise,
-    payload: { batchId, details: { batchId, lines, total: paiseToRupees(totalPaise) } },
+    payload: { batchId, details: { batchId, lines, total: formatRupees(totalPaise) } },
     reason: `Bank batch ${batchId} (${lines} ${lines === 1 ? 'transfer' : 'transfers'}, ${formatRupees(totalPaise)}) awaits release by a second operator`,
   });
   const approvalId = held.body.data.approvalId;
@@ -235,6 +241,7 @@ export function wantOf(a: BankAnswer): answerRepo.StagedAnswer['want'] {
 const MESSAGES: Record<AnswerOutcome, string> = {
   settled: 'Settled',
   returned: 'Returned to the member\u2019s wallet',
+  held: 'Returned by the bank: the return awaits approval by a second operator',
   pending: 'No UTR and not rejected: stays in transit',
   duplicate: 'Already applied: nothing moved',
   unknown: 'No transfer has this reference',
@@ -253,12 +260,13 @@ const sqlReturned = sql`(select count(*) from bank_returned)::int8 as "returnedL
  * bank_return transfer per returned line (the member's wallet credited, correcting the release),
  * each line marked in the same statement. An answer that repeats what was applied moves nothing.
  */
-export async function applyAnswers(tx: Db, actor: number | null, answers: BankAnswer[]): Promise<ImportSummary> {
+export async function applyAnswers(tx: Db, actor: number | null, answers: BankAnswer[], how: HowApplied = {}): Promise<ImportSummary> {
   await answerRepo.stageAnswers(tx, answers.map((a, ord) => ({
     ord, line: a.line, reference: a.reference.trim(), want: wantOf(a),
     utr: a.utr?.trim() || null, reason: a.reason?.trim() || null,
   })));
-  await answerRepo.planAnswers(tx);
+  await answerRepo.planAnswers(tx, how.releasing ?? null);
+  const held = how.holdReturns ? await holdReturnsFor(tx, how.holdReturns) : null;
   const perBatch = new Map<number, { settled: { lines: number; paise: number }; returned: { lines: number; paise: number } }>();
   const of = (id: number) => perBatch.get(id) ?? perBatch.set(id, { settled: { lines: 0, paise: 0 }, returned: { lines: 0, paise: 0 } }).get(id)!;
   for (const b of await answerRepo.plannedByBatch(tx, 'settled')) {
@@ -274,7 +282,8 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
   }
   for (const b of await answerRepo.plannedByBatch(tx, 'returned')) {
     const posted = await postSet(tx, {
-      kind: 'bank_return', bankBatchId: b.batchId, actorId: actor, corrects: b.releaseTransferId, system: actor === null ? 'bank webhook' : undefined,
+      kind: 'bank_return', bankBatchId: b.batchId, actorId: actor, corrects: b.releaseTransferId, approvalId: how.releasing ?? null,
+      system: actor === null ? 'bank webhook' : undefined,
     }, { perLine: true, lines: answerRepo.returnLines(b.batchId), also: answerRepo.returnMarks, select: sqlReturned });
     const marked = Number(posted.row.returnedLines);
     if (posted.lines !== b.lines || marked !== b.lines) throw new Error(`Bank batch ${b.batchId}: ${b.lines} lines to return, ${posted.lines} credited, ${marked} marked`);
@@ -287,11 +296,14 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
   const counts = new Map((await answerRepo.outcomeCounts(tx)).map((r) => [r.outcome, { n: Number(r.n), total: Number(r.total) }]));
   const n = (o: AnswerOutcome) => counts.get(o)?.n ?? 0;
   const problems = await answerRepo.problems(tx, PROBLEMS_CAP + 1);
-  const problemTotal = answers.length - n('settled') - n('returned');
+  const problemTotal = answers.length - n('settled') - n('returned') - n('held');
   return {
     answers: answers.length,
     settled: n('settled'),
     returned: n('returned'),
+    held: n('held'),
+    heldAmount: paiseToRupees(counts.get('held')?.total ?? 0),
+    returnsApprovalId: held?.approvalId ?? null,
     duplicates: n('duplicate'),
     unknown: n('unknown'),
     pending: n('pending'),
@@ -310,23 +322,89 @@ export async function applyAnswers(tx: Db, actor: number | null, answers: BankAn
 }
 
 
+/** How answers are applied: an operator's file holds its returns for a second operator; an approval releases them. */
+interface HowApplied {
+  /** The importing operator's ctx: the file's rejections wait for a second operator (one bank_returns request). */
+  holdReturns?: Ctx;
+  /** The bank_returns request being approved: its held lines are answerable, and its transfers name it. */
+  releasing?: number;
+}
+
+/**
+ * The file's rejections, held: one bank_returns request for all of them (filed with its audit row),
+ * named on each line. Nothing moves until a second operator approves it (replayBankReturns).
+ */
+async function holdReturnsFor(tx: Db, ctx: Ctx) {
+  const { lines, totalPaise } = await answerRepo.holdReturns(tx);
+  if (lines === 0) return null;
+  const filed = await holdForApproval(tx, moneyContext(ctx), {
+    kind: 'bank_returns', userId: null, amountPaise: totalPaise,
+    payload: { details: { lines, total: formatRupees(totalPaise) } },
+    reason: `${lines} ${lines === 1 ? 'return' : 'returns'} from the bank (${formatRupees(totalPaise)}) await approval by a second operator`,
+  });
+  await audit(tx, ctx, filed.audit);
+  const approvalId = filed.body.data.approvalId;
+  const marked = await answerRepo.markHeld(tx, approvalId);
+  if (marked !== lines) throw new Error(`${lines} returns to hold, ${marked} lines marked`);
+  return { approvalId, lines, totalPaise };
+}
+
+/** POST /bank-transfers/responses: settlements apply at once; the file's rejections wait for a second operator. */
 export async function importResponse(ctx: Ctx, text: string) {
   const answers = parseResponseFile(text);
   if (answers.length === 0) throw new AppError(400, 'The response file has no line');
   const by = actorId(ctx);
   return ctx.database.db.transaction(async (tx) => {
-    const summary = await applyAnswers(tx, by, answers);
+    const summary = await applyAnswers(tx, by, answers, { holdReturns: ctx });
     await audit(tx, ctx, {
       action: 'bank_response_imported', entity: 'bank_response', entityId: null,
-      after: { answers: summary.answers, settled: summary.settled, returned: summary.returned, duplicates: summary.duplicates,
+      after: { answers: summary.answers, settled: summary.settled, returned: summary.returned, held: summary.held,
+        returnsApprovalId: summary.returnsApprovalId, duplicates: summary.duplicates,
         unknown: summary.unknown, pending: summary.pending, conflicts: summary.conflicts },
     });
     return summary;
   });
 }
 
+/** What an approved bank_returns request answers (the approval shows it beside the request). */
+export type BankReturnsReply = MoneyReply<{ lines: number; returned: number; total: number; memberDeleted: number }>;
+
+/**
+ * The approved returns (approvals replay): the request's held lines still in transit are returned
+ * as the file said, through applyAnswers (one bank_return transfer per line, naming the request).
+ * The importer never approves their own (approvals refuse the maker), nor a checker whose own
+ * wallet one of the lines credits.
+ */
+export async function replayBankReturns(tx: Db, money: MoneyContext): Promise<MoneyResult<BankReturnsReply>> {
+  const approvalId = money.approvalId;
+  if (!money.approved || !approvalId) throw new AppError(400, 'Returns from the bank are applied only by approving their request');
+  const lines = await answerRepo.heldLines(tx, approvalId);
+  if (lines.length === 0) throw new AppError(409, 'None of its lines is still in transit: nothing to return (reject the request)');
+  if (lines.some((l) => l.userId === money.actorId)) {
+    throw new AppError(403, 'One of these returns credits your own wallet: another operator must approve it');
+  }
+  const summary = await applyAnswers(tx, money.actorId,
+    lines.map((l, i) => ({ line: i + 1, reference: l.reference, status: 'REJECTED', reason: l.reason ?? undefined })),
+    { releasing: approvalId });
+  return {
+    status: 200,
+    body: {
+      success: true,
+      message: `${summary.returned} ${summary.returned === 1 ? 'return' : 'returns'} of ${formatRupees(Math.round(summary.returnedAmount * 100))} credited to members’ wallets`
+        + (summary.memberDeleted ? `; ${summary.memberDeleted} for members deleted since stay in transit (handle by hand)` : ''),
+      data: { lines: lines.length, returned: summary.returned, total: summary.returnedAmount, memberDeleted: summary.memberDeleted },
+    },
+    audit: {
+      action: 'bank_returns_applied', entity: 'money_request', entityId: approvalId,
+      after: { lines: lines.length, returned: summary.returned, returnedAmount: summary.returnedAmount, memberDeleted: summary.memberDeleted,
+        makerId: money.makerId, checkerId: money.actorId },
+    },
+  };
+}
+
 export function summaryMessage(s: ImportSummary): string {
-  return `Settled ${s.settled}, returned ${s.returned}, duplicates ${s.duplicates}, unknown ${s.unknown}`
+  return `Settled ${s.settled}, returned ${s.returned}`
+    + (s.held ? `, returns awaiting approval ${s.held} (request ${s.returnsApprovalId})` : '') + `, duplicates ${s.duplicates}, unknown ${s.unknown}`
     + (s.pending ? `, still in transit ${s.pending}` : '') + (s.conflicts ? `, conflicts ${s.conflicts}` : '')
     + (s.notReleased ? `, not released ${s.notReleased}` : '') + (s.invalid ? `, invalid ${s.invalid}` : '')
     + (s.memberDeleted ? `, member deleted (handle by hand) ${s.memberDeleted}` : '');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fourEyesSuite, type Operator } from '../approvals/four-eyes-test-kit.ts';
-import { balanceOf, newMember } from '../wallet/money-test-kit.ts';
+import { balanceOf } from '../wallet/money-test-kit.ts';
 import { simulatorProvider, type Scenario } from './provider.ts';
 import { signWebhook } from './bank-transfers.service.ts';
+import { bankSuite, SECRET } from './bank-test-kit.ts';
 import { bearer } from '../../test/harness.ts';
 
 /**
@@ -11,66 +11,10 @@ import { bearer } from '../../test/harness.ts';
  * unknown references (imported twice: a return credits once) — the signed webhook and its replay,
  * and the simulator provider. The money invariants are checked after every test (fourEyesSuite).
  */
-const { ctx, operator, fund, post, get, recharge, approve } = fourEyesSuite(100_000_000);
-const SECRET = 'dev-bank-webhook-secret';
-
-let serial = 0;
-async function memberWithBank(name: string, bank = true) {
-  const userId = await newMember(ctx.t.database, name);
-  await fund(userId, 1000);
-  if (bank) {
-    serial += 1;
-    await ctx.t.database.query(
-      `insert into bank_accounts (user_id, account_holder_name, account_number, ifsc, bank, is_primary) values ($1, $2, $3, $4, 'State Bank of India', true)`,
-      [userId, name, `00${String(userId).padStart(8, '0')}${serial}`, 'SBIN0001234']);
-  }
-  return userId;
-}
-
-async function withdraw(op: Operator, userId: number, rupees: number) {
-  const res = await recharge(op, userId, rupees, 'wallet_withdrawal');
-  expect(res.statusCode, res.body).toBe(200);
-}
-
-async function accountBalances() {
-  const rows = await ctx.t.database.query<{ account: string; total: string }>(
-    'select account, sum(amount_paise)::text as total from book_legs group by account');
-  return Object.fromEntries(rows.map((r) => [r.account, Number(r.total)]));
-}
-
-async function unbalancedTransfers() {
-  return ctx.t.database.query(`
-    select t.id from transfers t
-      left join (select transfer_id, sum(amount_paise) s from book_legs group by transfer_id) b on b.transfer_id = t.id
-      left join (select transfer_id, sum(amount_paise) s from ledger_entries where transfer_id is not null group by transfer_id) l on l.transfer_id = t.id
-     where coalesce(b.s, 0) + coalesce(l.s, 0) <> 0`);
-}
-
-const importText = (who: Operator, text: string) => post(who, '/bank-transfers/responses', { text });
-
-async function releaseBatch(maker: Operator, checker: Operator, batchId: number) {
-  const asked = await post(maker, `/bank-transfers/batches/${batchId}/release`, {});
-  expect(asked.statusCode, asked.body).toBe(202);
-  const res = await approve(checker, asked.json().data.approvalId);
-  expect(res.statusCode, res.body).toBe(200);
-}
-
-/** Members with a bank account, each withdrawing ₹`rupees`, gathered into one batch and released: the checker, the batch and its lines. */
-async function releasedWithdrawals(names: string[], rupees = 10) {
-  const cashier = await operator('wallet_manage', 'wallet_view');
-  const gatherer = await operator('bank_transfers');
-  const checker = await operator('bank_transfers', 'money_approve');
-  const members: number[] = [];
-  for (const name of names) members.push(await memberWithBank(name));
-  for (const m of members) await withdraw(cashier, m, rupees);
-  const batch = (await post(gatherer, '/bank-transfers/batches', { template: 'generic' })).json().data;
-  await releaseBatch(gatherer, checker, batch.id);
-  const lines = (await get(checker, `/bank-transfers/batches/${batch.id}/lines?limit=100`)).json().data as { userId: number; reference: string }[];
-  return { checker, batch, members, lines };
-}
-
-/** A response file of these rows (under the header), imported by `who`. */
-const answerAs = (who: Operator, rows: string[]) => importText(who, ['Reference,Status,UTR,Reason', ...rows, ''].join('\r\n'));
+const {
+  ctx, operator, post, get, approve, memberWithBank, withdraw, accountBalances, unbalancedTransfers, importText, answerAs, releaseBatch,
+  releasedWithdrawals, approveReturns,
+} = bankSuite();
 
 describe('bank transfers', () => {
   it('round trip: gather, release under four eyes, the file, the response (twice), the webhook', async () => {
@@ -143,17 +87,32 @@ describe('bank transfers', () => {
     const bBefore = await balanceOf(ctx.t.database, b);
     const first = await importText(maker, response);
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json().data).toMatchObject({ answers: 4, settled: 1, returned: 1, duplicates: 1, unknown: 1, pending: 0, settledAmount: 100, returnedAmount: 200.5 });
-    expect(first.json().message).toBe('Settled 1, returned 1, duplicates 1, unknown 1');
+    // B's rejection waits for a second operator: the money stays in transit until then.
+    const returnsId = first.json().data.returnsApprovalId;
+    expect(first.json().data).toMatchObject({
+      answers: 4, settled: 1, returned: 0, held: 1, heldAmount: 200.5, duplicates: 1, unknown: 1, pending: 0, settledAmount: 100, returnedAmount: 0,
+    });
+    expect(first.json().message).toBe(`Settled 1, returned 0, returns awaiting approval 1 (request ${returnsId}), duplicates 1, unknown 1`);
     expect(first.json().data.problems).toEqual([
       { line: 3, reference: ref[a], outcome: 'duplicate', message: 'Already applied: nothing moved' },
       { line: 4, reference: 'BT999999-1', outcome: 'unknown', message: 'No transfer has this reference' },
     ]);
-    expect(await balanceOf(ctx.t.database, b)).toBe(bBefore + 20050);
+    expect(await balanceOf(ctx.t.database, b)).toBe(bBefore);
+    expect((await get(checker, `/approvals/${returnsId}`)).json().data).toMatchObject({ kind: 'bank_returns', amount: 200.5, makerId: maker.userId, status: 'pending' });
 
-    // The same file again: nothing moves, every known line is a duplicate.
+    // The same file again: nothing moves, every known line is a duplicate (B's return awaits its request).
     const again = await importText(maker, response);
-    expect(again.json().data).toMatchObject({ settled: 0, returned: 0, duplicates: 3, unknown: 1 });
+    expect(again.json().data).toMatchObject({ settled: 0, returned: 0, held: 0, duplicates: 3, unknown: 1, returnsApprovalId: null });
+    expect(again.json().data.problems).toContainEqual(
+      { line: 2, reference: ref[b], outcome: 'duplicate', message: `Its return awaits approval (request ${returnsId}): not applied` });
+    expect(await balanceOf(ctx.t.database, b)).toBe(bBefore);
+    // The importer cannot approve their own returns; the checker does, and B's wallet is credited once.
+    expect((await approve(maker, returnsId)).statusCode).toBe(403);
+    const approvedReturns = await approve(checker, returnsId);
+    expect(approvedReturns.statusCode, approvedReturns.body).toBe(200);
+    expect(approvedReturns.json().data.result).toEqual({ lines: 1, returned: 1, total: 200.5, memberDeleted: 0 });
+    expect(await balanceOf(ctx.t.database, b)).toBe(bBefore + 20050);
+    expect((await importText(maker, response)).json().data).toMatchObject({ returned: 0, held: 0, duplicates: 3 });
     expect(await balanceOf(ctx.t.database, b)).toBe(bBefore + 20050);
     const returns = await ctx.t.database.query<{ amount_paise: string; description: string }>(
       `select amount_paise::text, description from ledger_entries where user_id = $1 and kind = 'bank_return'`, [b]);
@@ -192,7 +151,9 @@ describe('bank transfers', () => {
     expect(await unbalancedTransfers()).toEqual([]);
     const [settles] = await ctx.t.database.query<{ n: string }>(`select count(*)::text as n from transfers where kind = 'bank_settle' and bank_batch_id = $1`, [batch.id]);
     expect(settles.n).toBe('2');
-    const [ret] = await ctx.t.database.query<{ corrects: string }>(`select corrects::text from transfers where kind = 'bank_return' and bank_batch_id = $1`, [batch.id]);
+    const [ret] = await ctx.t.database.query<{ corrects: string; approval_id: string; actor_id: string }>(
+      `select corrects::text, approval_id::text, actor_id::text from transfers where kind = 'bank_return' and bank_batch_id = $1`, [batch.id]);
+    expect([ret.approval_id, ret.actor_id]).toEqual([String(returnsId), String(checker.userId)]);
     const [rel] = await ctx.t.database.query<{ id: string }>(`select id::text from transfers where kind = 'bank_release' and bank_batch_id = $1`, [batch.id]);
     expect(ret.corrects).toBe(rel.id);
   });
@@ -217,7 +178,8 @@ describe('bank transfers', () => {
       headers: { ...bearer(checker.token), 'content-type': `multipart/form-data; boundary=${boundary}` },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ returned: 1, settled: 0 });
+    expect(res.json().data).toMatchObject({ held: 1, returned: 0, settled: 0 });
+    await approveReturns(gatherer, res);
     const [entry] = await ctx.t.database.query<{ description: string }>(`select description from ledger_entries where user_id = $1 and kind = 'bank_return'`, [m]);
     expect(entry.description).toBe('Returned by the bank: Invalid IFSC');
     // Without the permission: refused.
@@ -283,7 +245,8 @@ describe('bank transfers', () => {
     expect(held.json().data).toMatchObject({ settled: 0, pending: 1, duplicates: 1, conflicts: 0 });
     expect((await get(checker, `/bank-transfers/batches/${batch.id}/lines`)).json().data[0].status).toBe('in_transit');
     const rejected = await answer([`${line.reference},REJECTED,,Beneficiary account frozen`]);
-    expect(rejected.json().data).toMatchObject({ returned: 1, conflicts: 0 });
+    expect(rejected.json().data).toMatchObject({ held: 1, conflicts: 0 });
+    await approveReturns(await operator('money_approve'), rejected);
     expect(await balanceOf(ctx.t.database, m)).toBe(before + 1000);
   });
 

@@ -449,7 +449,7 @@ async function answer(op: Extract<Op, { op: 'answer' }>, c: CaseState): Promise<
     const first = await send(maker, 'POST', '/bank-transfers/responses', { text });
     expect(first.statusCode, first.body).toBe(200);
     const summary = first.json().data as Record<string, number>;
-    for (const k of ['settled', 'returned', 'duplicates', 'unknown', 'pending', 'conflicts', 'notReleased', 'invalid']) {
+    for (const k of ['settled', 'returned', 'held', 'duplicates', 'unknown', 'pending', 'conflicts', 'notReleased', 'invalid']) {
       for (let i = 0; i < summary[k]; i += 1) count(k);
     }
     // What the summary says moved is what moved.
@@ -459,8 +459,17 @@ async function answer(op: Extract<Op, { op: 'answer' }>, c: CaseState): Promise<
       const before = await footprint(t);
       const again = await send(maker, 'POST', '/bank-transfers/responses', { text });
       expect(again.statusCode, again.body).toBe(200);
-      expect(again.json().data).toMatchObject({ settled: 0, returned: 0 });
+      expect(again.json().data).toMatchObject({ settled: 0, returned: 0, held: 0 });
       expect(await footprint(t)).toEqual(before);
+    }
+    // The file's rejections waited for the checker: approved, each returns once.
+    if (summary.held > 0) {
+      await assertBooks(t, maker, `answer by file ${said}, its returns awaiting approval`);
+      const approved = await send(checker, 'POST', `/approvals/${summary.returnsApprovalId}/approve`, {});
+      expect(approved.statusCode, approved.body).toBe(200);
+      const result = approved.json().data.result as { returned: number; memberDeleted: number };
+      expect(result.returned + result.memberDeleted).toBe(summary.held);
+      expect(await lineStatuses()).toEqual({ settled: start.settled + summary.settled, returned: start.returned + result.returned });
     }
   } else {
     const hook = (raw: string) => t.app.inject({

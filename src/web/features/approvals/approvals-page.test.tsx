@@ -89,6 +89,32 @@ describe('ApprovalsPage', () => {
     expect(within(row('Account Holder')).getAllByText('Ravi Kumar')).toHaveLength(2);
   });
 
+  it('returns from the bank: the checker sees the amount in rupees and every transfer the bank returned, with its reason, before the money moves', async () => {
+    const returns: Approval = {
+      ...base, id: 12, kind: 'bank_returns', userId: null, userName: null, amount: 1200.5, details: { lines: 2, total: '₹1,200.50' },
+    };
+    const line = (id: number, userId: number, userName: string, amount: number, returnReason: string) => ({
+      id, batchId: 3, userId, userName, ledgerEntryId: id + 100, source: 'withdrawal', amount, beneficiaryName: userName, accountNumber: 'XXXXXX1234',
+      ifsc: 'SBIN0001234', reference: `BT3-${id}`, status: 'in_transit', utr: null, returnReason, inTransitSince: '2026-11-27T10:00:00.000Z',
+      settledAt: null, returnedAt: null, returnApprovalId: 12, returnApprovalStatus: 'pending',
+    });
+    const fetchMock = serve((path) => (path.startsWith('/bank-transfers/returns/12/lines')
+      ? jsonResponse(200, { success: true, data: [line(41, 601, 'Asha Rao', 1000, 'Account closed'), line(42, 602, 'Bala Kumar', 200.5, 'Invalid IFSC')], total: 2, page: 1, limit: 25 })
+      : jsonResponse(200, page([returns]))));
+    renderPage(<ApprovalsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve request 12' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
+    expect(within(dialog).getByText('Returns from the bank of ₹1,200.50, requested by Meera Maker.')).toBeTruthy();
+    expect(within(dialog).getByText('The money moves as soon as you approve.')).toBeTruthy();
+    const table = await within(dialog).findByRole('table', { name: 'Transfers the bank returned' });
+    const row = within(table).getByText('BT3-42').closest('tr') as HTMLElement;
+    expect(within(row).getByText('Bala Kumar (602)')).toBeTruthy();
+    expect(within(row).getByText('₹200.50')).toBeTruthy();
+    expect(within(row).getByText('Invalid IFSC')).toBeTruthy();
+    expect(within(table).getByText('Account closed')).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/bank-transfers/returns/12/lines?page=1&limit=25');
+  });
+
   it('rejects only with a reason; a refusal stays in the dialog, and a retry after it sends a fresh key', async () => {
     let attempts = 0;
     const fetchMock = serve((path, init) => {

@@ -8,6 +8,7 @@ import { useIdempotencyKey } from '../../lib/money-request';
 import { useDecideApproval } from './approvals.api';
 import { kindLabel } from './approval-kinds';
 import { BeforeAfterTable, ChangeDetails, type ChangeRow } from './change-details';
+import { HeldReturns } from './held-returns';
 import { ErrorAlert } from '../../components/error-alert';
 
 interface DecisionModalProps {
@@ -46,6 +47,9 @@ function BankChangeTable({ details }: { details: Approval['details'] }) {
   return <BeforeAfterTable label="Bank account change" rows={rows} />;
 }
 
+/** Money out to banks: no one member, but money moves (a batch released, returns credited back). */
+const isBankMoney = (kind: Approval['kind']) => kind === 'bank_batch_release' || kind === 'bank_returns';
+
 /** Confirms a decision; a rejection asks why. A refusal stays in the dialog with the server's reason. */
 export function DecisionModal({ approval, action, onClose, onDecided }: DecisionModalProps) {
   const decide = useDecideApproval();
@@ -73,11 +77,14 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
         <Text>
           {approval.kind === 'bank_account_change' || approval.kind === 'pan_change'
             ? `${kindLabel(approval.kind)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`
+            : isBankMoney(approval.kind)
+            ? `${kindLabel(approval.kind)} of ${formatINR(approval.amount)}, requested by ${approval.makerName}.`
             : approval.userId === null
             ? `${kindLabel(approval.kind)} (${approval.kind === 'run_rerun' ? 'it would pay' : 'projected cost'} ${formatINR(approval.amount)}), requested by ${approval.makerName}.`
             : `${kindLabel(approval.kind)} of ${formatINR(approval.amount)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`}
         </Text>
         {approval.kind === 'bank_account_change' ? <BankChangeTable details={approval.details} /> : <ChangeDetails details={approval.details} />}
+        {approval.kind === 'bank_returns' && <HeldReturns approvalId={approval.id} />}
         <Text size="sm" c="dimmed">
           {approval.kind === 'bank_account_change' || approval.kind === 'pan_change'
             ? approving
@@ -87,7 +94,7 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
                 ? 'Payouts go to this account as soon as you approve.'
                 : 'The account takes the new details as soon as you approve.'
               : 'Nothing changes; the requesting operator sees your reason.'
-            : approval.userId === null
+            : approval.userId === null && !isBankMoney(approval.kind)
             ? approving ? 'It takes effect as soon as you approve.' : 'Nothing changes; the requesting operator sees your reason.'
             : approving ? 'The money moves as soon as you approve.' : 'Nothing moves; the requesting operator sees your reason.'}
         </Text>

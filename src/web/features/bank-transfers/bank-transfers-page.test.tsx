@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
 import BankTransfersPage from './bank-transfers-page';
@@ -37,5 +37,33 @@ describe('BankTransfersPage', () => {
     fireEvent.click(within(rejected).getByRole('button', { name: /batch 7\b/i }));
     expect(await screen.findByRole('button', { name: 'Cancel batch' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Release' })).toBeTruthy();
+  });
+
+  it('an imported file whose rejections wait for approval says so; the held line reads "Return awaits approval" in transit', async () => {
+    signIn(['bank_transfers']);
+    const summary = {
+      answers: 2, settled: 1, returned: 0, held: 1, heldAmount: 200.5, returnsApprovalId: 77, duplicates: 0, unknown: 0, pending: 0, conflicts: 0,
+      notReleased: 0, invalid: 0, memberDeleted: 0, settledAmount: 100, returnedAmount: 0, problems: [], problemsCapped: false,
+    };
+    const held = {
+      id: 42, batchId: 3, userId: 602, userName: 'Bala Kumar', ledgerEntryId: 142, source: 'withdrawal', amount: 200.5, beneficiaryName: 'Bala Kumar',
+      accountNumber: 'XXXXXX1234', ifsc: 'SBIN0001234', reference: 'BT3-42', status: 'in_transit', utr: null, returnReason: 'Account closed',
+      inTransitSince: '2026-11-27T10:00:00.000Z', settledAt: null, returnedAt: null, returnApprovalId: 77, returnApprovalStatus: 'pending', ageDays: 1,
+    };
+    mockFetch((path, init) => {
+      if (path.startsWith('/bank-transfers/gatherable')) return jsonResponse(200, GATHERABLE);
+      if (path.startsWith('/bank-transfers/responses') && init.method === 'POST') {
+        return jsonResponse(200, { success: true, message: 'Settled 1, returned 0, returns awaiting approval 1 (request 77), duplicates 0, unknown 0', data: summary });
+      }
+      if (path.startsWith('/bank-transfers/in-transit')) return jsonResponse(200, { success: true, data: [held], total: 1, page: 1, limit: 25 });
+      return jsonResponse(200, NO_LINES);
+    });
+    const { container } = renderPage(<BankTransfersPage />);
+    const input = container.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['Reference,Status,UTR,Reason\n'], 'response.csv', { type: 'text/csv' })] } });
+    expect(await screen.findByText('Returns await approval')).toBeTruthy();
+    expect(screen.getByText(/The bank returned 1 transfer \(₹200\.50\): the money goes back to the members’ wallets once a second operator approves request 77/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: 'In transit' }));
+    await waitFor(() => expect(screen.getByText('Return awaits approval (request 77)')).toBeTruthy());
   });
 });

@@ -32,7 +32,11 @@ const batchBadge = (b: Pick<BankBatch, 'status' | 'approvalStatus'>) =>
   b.status === 'pending_release' && b.approvalStatus !== null && b.approvalStatus !== 'pending'
     ? <StatusBadge tone="negative">{`Release ${b.approvalStatus}`}</StatusBadge>
     : <StatusBadge tone={BATCH_TONES[b.status]}>{BANK_BATCH_STATUS_LABELS[b.status]}</StatusBadge>;
-const lineBadge = (s: BankLineStatus) => <StatusBadge tone={LINE_TONES[s]}>{BANK_LINE_STATUS_LABELS[s]}</StatusBadge>;
+/** A line in transit whose return awaits a second operator says so: the bank has answered, the money has not moved yet. */
+const returnAwaits = (l: Pick<BankLine, 'status' | 'returnApprovalStatus'>) => l.status === 'in_transit' && l.returnApprovalStatus === 'pending';
+const lineBadge = (l: Pick<BankLine, 'status' | 'returnApprovalStatus'>) => returnAwaits(l)
+  ? <StatusBadge tone="warning">Return awaits approval</StatusBadge>
+  : <StatusBadge tone={LINE_TONES[l.status]}>{BANK_LINE_STATUS_LABELS[l.status]}</StatusBadge>;
 
 const lineColumns: Column<BankLine>[] = [
   { header: 'Reference', cell: (l) => l.reference },
@@ -41,7 +45,7 @@ const lineColumns: Column<BankLine>[] = [
   { header: 'Beneficiary', cell: (l) => <TruncatedText maxWidth={160}>{l.beneficiaryName}</TruncatedText> },
   { header: 'Account', cell: (l) => `${l.accountNumber} · ${l.ifsc}` },
   { header: 'Amount', cell: (l) => formatINR(l.amount) },
-  { header: 'Status', cell: (l) => lineBadge(l.status) },
+  { header: 'Status', cell: (l) => lineBadge(l) },
   { header: 'UTR / Reason', cell: (l) => <TruncatedText maxWidth={180}>{l.utr ?? l.returnReason ?? '—'}</TruncatedText> },
 ];
 
@@ -135,9 +139,15 @@ function BatchDetail({ id, onBack, onError, onDone }: { id: number; onBack: () =
 function ImportResult({ summary }: { summary: ImportSummary }) {
   return (
     <Paper withBorder p="md">
+      {summary.held > 0 && (
+        <Alert color="yellow" title="Returns await approval" mb="sm">
+          {`The bank returned ${formatCount(summary.held)} ${summary.held === 1 ? 'transfer' : 'transfers'} (${formatINR(summary.heldAmount)}): the money goes back to the members’ wallets once a second operator approves request ${summary.returnsApprovalId} on the Approvals screen.`}
+        </Alert>
+      )}
       <Text fw={600}>
         Settled {formatCount(summary.settled)} ({formatINR(summary.settledAmount)}), returned {formatCount(summary.returned)} ({formatINR(summary.returnedAmount)}),
-        duplicates {formatCount(summary.duplicates)}, unknown {formatCount(summary.unknown)}, still in transit {formatCount(summary.pending)}
+        {summary.held > 0 ? ` returns awaiting approval ${formatCount(summary.held)} (${formatINR(summary.heldAmount)}),` : ''}
+        {' '}duplicates {formatCount(summary.duplicates)}, unknown {formatCount(summary.unknown)}, still in transit {formatCount(summary.pending)}
         {summary.conflicts ? `, conflicts ${formatCount(summary.conflicts)}` : ''}{summary.notReleased ? `, not released ${formatCount(summary.notReleased)}` : ''}
       </Text>
       {summary.problems.length > 0 && (
@@ -160,6 +170,12 @@ const transitColumns: Column<TransitLine>[] = [
   { header: 'Batch', cell: (l) => l.batchId },
   { header: 'In transit since', cell: (l) => formatDateTime(l.inTransitSince) },
   ...lineColumns.filter((c) => c.header !== 'Status' && c.header !== 'UTR / Reason'),
+  {
+    header: 'Bank answer',
+    cell: (l) => (returnAwaits(l)
+      ? <StatusBadge tone="warning">{`Return awaits approval (request ${l.returnApprovalId})`}</StatusBadge>
+      : <TruncatedText maxWidth={180}>{l.returnReason ?? '—'}</TruncatedText>),
+  },
 ];
 
 /** Bank Transfers (issue 25): approved withdrawals out to members' banks, and back when the bank returns them. */

@@ -31,6 +31,12 @@ export const inTransitQuery = (page: number) => {
   return queryOptions({ queryKey: bank.inTransit.key(input), queryFn: ({ signal }) => bank.inTransit(input, { signal }), placeholderData: keepPreviousData });
 };
 
+/** The lines a bank_returns request holds (the checker's view, money_approve). */
+export const returnLinesQuery = (approvalId: number, page: number) => {
+  const input = { params: { id: approvalId }, query: { page, limit: LINES_PAGE_SIZE } };
+  return queryOptions({ queryKey: bank.returnLines.key(input), queryFn: ({ signal }) => bank.returnLines(input, { signal }), placeholderData: keepPreviousData });
+};
+
 function useRefresh() {
   const queryClient = useQueryClient();
   return () => Promise.all([
