@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ApprovalKind } from '../../../contract/approvals.ts';
+import type { PermissionName } from '../../../contract/permissions.ts';
 import type { Db } from '../../db/client.ts';
 import type { AuditEntry } from '../audit.ts';
 import { actorId, type Ctx } from '../context.ts';
@@ -123,6 +124,11 @@ export type MovementReply = MoneyReply<Record<string, unknown>>;
 
 export interface Movement<K extends ApprovalKind = ApprovalKind, I = unknown, R extends MovementReply = MovementReply> {
   kind: K;
+  /**
+   * The permission its direct path's route requires (the contract endpoint's access): a request
+   * whose maker no longer holds it expires instead of being approved.
+   */
+  permission: PermissionName;
   /** The stored request's payload, as the direct path filed it. */
   input: z.ZodType<I>;
   fourEyes: FourEyesPolicy;

@@ -1,10 +1,11 @@
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { paiseToRupees } from '../../../contract/common.ts';
+import { ADMIN_ROLE } from '../../../contract/permissions.ts';
 import type { Approval, APPROVAL_SORTS, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
 import type { SortValue } from '../../../contract/common.ts';
 import { orderBy } from '../../lib/order.ts';
-import type { Db } from '../../db/client.ts';
+import { rowsOf, type Db } from '../../db/client.ts';
 import { iso } from '../../db/rows.ts';
 import { users } from '../../db/schema/members.ts';
 import { moneyRequests } from '../../db/schema/money.ts';
@@ -104,12 +105,26 @@ export async function recordResult(db: Db, id: number, result: Record<string, un
 }
 
 /** Whether the maker and the member (when there is one) are still live and active. */
-export async function liveness(db: Db, makerId: number, userId: number | null): Promise<{ makerActive: boolean; memberActive: boolean }> {
-  const ids = userId === null ? [makerId] : [makerId, userId];
-  const rows = await db.select({ userId: users.userId }).from(users)
-    .where(and(inArray(users.userId, ids), eq(users.status, true), isNull(users.deletedAt)));
-  const live = new Set(rows.map((r) => r.userId));
-  return { makerActive: live.has(makerId), memberActive: userId === null || live.has(userId) };
+/** Whether the maker and the member are still live, and whether the maker still holds the permission. */
+type LivenessRow = { maker_active: boolean; member_active: boolean; maker_holds: boolean };
+
+/**
+ * Whether a request's maker is still an active account holding `permission` (the one its direct
+ * path's route requires: the Administrator role holds every permission, another role those of its
+ * switched-on role_permissions while the role is on, as the session guard grants them), and whether
+ * its member, if any, is still active: one statement.
+ */
+export async function liveness(db: Db, makerId: number, userId: number | null, permission: string) {
+  const [row] = rowsOf<LivenessRow>(await db.execute(sql`
+    select exists (select 1 from users where user_id = ${makerId} and status and deleted_at is null) as maker_active,
+           ${userId === null ? sql`true` : sql`exists (select 1 from users where user_id = ${userId} and status and deleted_at is null)`} as member_active,
+           exists (
+             select 1 from users u join roles r on r.role_id = u.role_id
+              where u.user_id = ${makerId}
+                and (r.name = ${ADMIN_ROLE}
+                     or (r.status and exists (select 1 from role_permissions rp join permissions p on p.permission_id = any(rp.permission_ids)
+                                               where rp.role_id = u.role_id and rp.status and p.name = ${permission})))) as maker_holds`));
+  return { makerActive: Boolean(row.maker_active), memberActive: Boolean(row.member_active), makerHolds: Boolean(row.maker_holds) };
 }
 
 /** An approval that found the request expired: it stays so, with why, decided by the checker who tried. */

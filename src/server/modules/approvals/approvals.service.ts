@@ -108,14 +108,18 @@ function replay(tx: Db, money: MoneyContext, kind: ApprovalKind, payload: unknow
 
 /**
  * Why a pending request can no longer be approved (issue 22), or null: its maker or its member was
- * deactivated since, or what its movement says (a compensation change whose day has come: a
+ * deactivated since, its maker no longer holds the permission its movement's route requires (a
+ * role changed or taken away: what they could not file now is not approved either), or what its
+ * movement says (a compensation change whose day has come: a
  * scheduled version not approved before its day never starts).
  */
 async function expiryOf(tx: Db, request: { kind: ApprovalKind; userId: number | null; makerId: number; payload: unknown }): Promise<string | null> {
-  const people = await repo.liveness(tx, request.makerId, request.userId);
+  const movement = MOVEMENTS[request.kind];
+  const people = await repo.liveness(tx, request.makerId, request.userId, movement.permission);
   if (!people.makerActive) return 'the operator who asked for it has been deactivated';
+  if (!people.makerHolds) return `the operator who asked for it no longer holds the ${movement.permission} permission`;
   if (request.userId !== null && !people.memberActive) return `member ${request.userId} has been deactivated`;
-  return (await MOVEMENTS[request.kind].expiry?.(tx, request.payload)) ?? null;
+  return (await movement.expiry?.(tx, request.payload)) ?? null;
 }
 
 /** Who decided what, for the audit log: both names, as they were at the time of the decision. */

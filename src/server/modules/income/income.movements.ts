@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { activationApi, activationBody, incomeSettingsApi, planBody, plansApi, settingsBody } from '../../../contract/income.ts';
 import { isoToWireDate } from '../../../contract/common.ts';
-import { activationBody, planBody, settingsBody } from '../../../contract/income.ts';
 import type { Db } from '../../db/client.ts';
 import { defineMovement } from '../../lib/money/movement.ts';
 import { activateMembership } from './activation.service.ts';
@@ -16,6 +16,7 @@ import { istToday, settingsVersions } from './settings.ts';
 
 export const membershipActivation = defineMovement({
   kind: 'membership_activation',
+  permission: activationApi.activate.access,
   input: activationBody,
   fourEyes: {
     holds: 'threshold',
@@ -43,6 +44,7 @@ const lever = 'Always waits for a second operator with money_approve (a lever th
 
 export const planCreate = defineMovement({
   kind: 'plan_create',
+  permission: plansApi.create.access,
   input: z.object({ body: planBody }),
   fourEyes: { holds: 'always', rule: lever },
   expiry: (tx, payload) => dayHasCome(tx, payload, async () => true),
@@ -51,6 +53,7 @@ export const planCreate = defineMovement({
 
 export const planChange = defineMovement({
   kind: 'plan_change',
+  permission: plansApi.change.access,
   input: z.object({ planId: z.coerce.number(), body: planBody }),
   fourEyes: { holds: 'always', rule: lever },
   expiry: (tx, payload) => dayHasCome(tx, payload, async () => false),
@@ -59,6 +62,7 @@ export const planChange = defineMovement({
 
 export const settingsChange = defineMovement({
   kind: 'settings_change',
+  permission: incomeSettingsApi.save.access,
   input: z.object({ body: settingsBody }),
   fourEyes: { holds: 'always', rule: lever },
   expiry: (tx, payload) => dayHasCome(tx, payload, async (db) => (await settingsVersions(db)).length === 0),

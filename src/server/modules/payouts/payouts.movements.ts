@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { transferBody } from '../../../contract/payouts.ts';
+import { payoutsApi, transferBody } from '../../../contract/payouts.ts';
 import { defineMovement } from '../../lib/money/movement.ts';
 import { replayBulkPayouts, transferAdmin } from './payouts.service.ts';
 
@@ -9,6 +9,7 @@ const summed = 'Waits when what the maker moved to and from the member today pas
 
 export const adminTransfer = defineMovement({
   kind: 'admin_transfer',
+  permission: payoutsApi.transfer.access,
   input: transferBody,
   fourEyes: { holds: 'summed', dailyLimit: 'credit', rule: summed },
   execute: (tx, money, body) => transferAdmin(tx, money, body),
@@ -16,6 +17,7 @@ export const adminTransfer = defineMovement({
 
 export const payPayout = defineMovement({
   kind: 'pay_payout',
+  permission: payoutsApi.transfer.access,
   input: transferBody,
   fourEyes: { holds: 'summed', dailyLimit: 'credit', rule: `${summed}; one pending request per payout` },
   execute: (tx, money, body) => transferAdmin(tx, money, body),
@@ -24,6 +26,7 @@ export const payPayout = defineMovement({
 /** The payouts of a bulk Pay Now that the threshold held, in one request (a later chunk of the same bulk adds to it). */
 export const payPayoutBulk = defineMovement({
   kind: 'pay_payout_bulk',
+  permission: payoutsApi.payBulk.access,
   input: z.object({ payoutIds: z.array(z.unknown()).optional(), bulkId: z.string().optional() }),
   fourEyes: { holds: 'summed', dailyLimit: 'credit', rule: `Each payout as a single Pay Now; those held wait together in one request of the bulk` },
   execute: (tx, money, payload) => replayBulkPayouts(tx, money, payload),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rechargeBody, withdrawalDecisionBody } from '../../../contract/wallet.ts';
+import { rechargeBody, walletApi, withdrawalDecisionBody } from '../../../contract/wallet.ts';
 import { defineMovement } from '../../lib/money/movement.ts';
 import { decideWithdrawal, rechargeOrWithdraw } from './wallet.service.ts';
 
@@ -9,6 +9,7 @@ import { decideWithdrawal, rechargeOrWithdraw } from './wallet.service.ts';
 const operatorMovement = <K extends 'wallet_recharge' | 'wallet_withdrawal'>(kind: K, dailyLimit: 'credit' | 'debit') =>
   defineMovement({
     kind,
+    permission: walletApi.recharge.access,
     input: rechargeBody,
     fourEyes: {
       holds: 'summed', dailyLimit,
@@ -23,6 +24,7 @@ export const walletWithdrawal = operatorMovement('wallet_withdrawal', 'debit');
 /** The approval of a member's withdrawal request: the stored decision names its request. */
 export const withdrawalApproval = defineMovement({
   kind: 'withdrawal_approval',
+  permission: walletApi.decideWithdrawal.access,
   input: withdrawalDecisionBody.extend({ withdrawalId: z.coerce.number() }),
   fourEyes: {
     holds: 'summed', dailyLimit: 'debit',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { runKind } from '../../../../contract/income-runs.ts';
+import { runKind, runsApi } from '../../../../contract/income-runs.ts';
 import { defineMovement } from '../../../lib/money/movement.ts';
 import { afterReversal, runChunkSize } from './engine.ts';
 import { reverseRun } from './reversal.ts';
@@ -9,6 +9,7 @@ import { replayRerun } from './runs.service.ts';
 
 export const runReversal = defineMovement({
   kind: 'run_reversal',
+  permission: runsApi.reverse.access,
   input: z.object({ runId: z.coerce.number(), remarks: z.coerce.string() }),
   fourEyes: { holds: 'threshold', rule: 'Waits when the run\u2019s net credit is above the approval threshold; one pending reversal per run' },
   execute: async (tx, money, payload, checker) =>
@@ -17,6 +18,7 @@ export const runReversal = defineMovement({
 
 export const runRerun = defineMovement({
   kind: 'run_rerun',
+  permission: runsApi.start.access,
   input: z.object({ kind: runKind, date: z.string() }),
   fourEyes: { holds: 'always', rule: 'A period whose run was reversed runs again only when a second operator approves (shown with the preview of what it would pay)' },
   execute: (tx, money, input, checker) => replayRerun(tx, checker, money, input),
