@@ -295,6 +295,10 @@ describe.skipIf(!chromiumPath)('bank transfers in Chromium', () => {
       .filter({ hasText: `Returned by the bank: ${REASON}` });
     await statementRow.getByText('+₹1,200.00').waitFor();
     await statementRow.getByText('Bank transfers in transit').waitFor();
+    // Where the withdrawn money went: the transfer to Bala's bank, returned, with the bank's reason.
+    const sent = maker.getByRole('region', { name: 'Transfers to the bank' }).getByRole('row').filter({ hasText: refOf(bala) });
+    await sent.getByText('Returned', { exact: true }).waitFor();
+    await sent.getByText(REASON).waitFor();
     await shot(maker, 'bank-return-member-page');
 
     // ---- Books: balanced; ₹800 still in transit, ₹500 still to send; Company bank down by the ₹1,500 settled ----

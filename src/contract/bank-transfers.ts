@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { approvalStatus, awaitingApprovalResponse } from './approvals.ts';
 import { pageOf, paging } from './common.ts';
+import { userIdParams } from './wallet.ts';
 import { endpoints } from './endpoint.ts';
 
 /**
@@ -92,6 +93,13 @@ export const bankLine = z.object({
   returnApprovalStatus: approvalStatus.nullable(),
 });
 export type BankLine = z.infer<typeof bankLine>;
+
+/** A member's approved withdrawals not yet gathered into a batch: what the next gather sends, or cannot (no primary account). */
+export const memberWaiting = z.object({ count: z.number(), total: z.number(), withoutAccount: z.boolean() });
+export type MemberWaiting = z.infer<typeof memberWaiting>;
+/** A member's transfers to the bank, newest first, and what still waits to be gathered. */
+export const memberLinesResponse = pageOf(bankLine).extend({ waiting: memberWaiting });
+export type MemberLinesPage = z.infer<typeof memberLinesResponse>;
 
 /** A line in transit on the reconciliation view, with its age in whole days since release. */
 export const transitLine = bankLine.extend({ ageDays: z.number() });
@@ -227,6 +235,11 @@ export const bankTransfersApi = endpoints('bank-transfers', {
   },
   inTransit: {
     method: 'GET', path: '/bank-transfers/in-transit', access: 'bank_transfers', query: paging, responses: { 200: pageOf(transitLine) },
+  },
+  /** A member's transfers to the bank (the member page: where their withdrawn money is). */
+  memberLines: {
+    method: 'GET', path: '/bank-transfers/members/:userId/lines', access: 'wallet_view', params: userIdParams, query: paging,
+    responses: { 200: memberLinesResponse },
   },
   /** The lines a bank_returns request holds: what its checker is asked to credit back. */
   returnLines: {

@@ -29,6 +29,8 @@ type NotGatherableRow = {
 };
 /** A new batch: its id, its lines and their total. */
 type GatheredRow = { id: Batch['id']; n: Batch['lines']; total: Batch['totalPaise'] };
+/** A member's withdrawals waiting to be gathered, and whether they have no primary account. */
+type MemberWaitingRow = { n: number; total: Paise; without_account: boolean };
 /** Lines of a batch and their total. */
 type LinesTotalRow = { n: Batch['lines']; total: Batch['totalPaise'] };
 
@@ -214,6 +216,7 @@ export async function markReleased(db: Db, batchId: number, releasedBy: number, 
 
 type LineRow = Record<string, unknown>;
 type RequestKindRow = Pick<typeof moneyRequests.$inferSelect, 'kind'>;
+type UserIdRow = { user_id: (typeof users.$inferSelect)['userId'] };
 
 const toLine = (r: LineRow): BankLine => ({
   id: Number(r.id),
@@ -256,16 +259,36 @@ export function returnLines(db: Db, approvalId: number, page: number, limit: num
   return pagedLines(db, sql`t.return_approval_id = ${approvalId}`, page, limit);
 }
 
+/** Whether a live member (not a staff account) has this id. */
+export async function isMember(db: Db, userId: number): Promise<boolean> {
+  const rows = rowsOf<UserIdRow>(await db.execute(sql`select user_id from users where user_id = ${userId} and deleted_at is null and not can_sign_in`));
+  return rows.length > 0;
+}
+
 /** Whether a money request is a bank_returns one. */
 export async function isReturnsRequest(db: Db, approvalId: number): Promise<boolean> {
   const rows = rowsOf<RequestKindRow>(await db.execute(sql`select kind from money_requests where id = ${approvalId}`));
   return rows[0]?.kind === 'bank_returns';
 }
 
-async function pagedLines(db: Db, where: SQL, page: number, limit: number) {
+/** A member's lines, newest first (bank_transfer_lines_user_idx), cancelled ones too (history). */
+export function memberLines(db: Db, userId: number, page: number, limit: number) {
+  return pagedLines(db, sql`t.user_id = ${userId}`, page, limit, 'desc');
+}
+
+/** A member's money waiting to be gathered (WAITING for one member, read through their ledger lines) and whether they lack a primary account. */
+export async function memberWaiting(db: Db, userId: number) {
+  const [row] = rowsOf<MemberWaitingRow>(await db.execute(sql`
+    select count(*)::int8 as n, coalesce(sum(w.amount_paise), 0)::int8 as total,
+           not exists (select 1 from bank_accounts b where b.user_id = ${userId} and b.is_primary) as without_account
+      from (${WAITING} and l.user_id = ${userId}) w`));
+  return { count: Number(row.n), total: rupees(row.total), withoutAccount: Boolean(row.without_account) };
+}
+
+async function pagedLines(db: Db, where: SQL, page: number, limit: number, order: 'asc' | 'desc' = 'asc') {
   const rows = rowsOf<LineRow>(await db.execute(sql`
     select ${LINE_SELECT} from bank_transfer_lines t ${LINE_JOINS}
-     where ${where} order by t.id limit ${limit} offset ${(page - 1) * limit}`));
+     where ${where} order by t.id ${sql.raw(order)} limit ${limit} offset ${(page - 1) * limit}`));
   const [{ n }] = rowsOf<CountRow>(await db.execute(sql`select count(*)::int8 as n from bank_transfer_lines t where ${where}`));
   return { data: rows.map(toLine), total: Number(n) };
 }

@@ -94,6 +94,15 @@ export async function listLines(ctx: Ctx, id: number, q: { status?: BankLineStat
   return repo.listLines(ctx.database.db, id, q.status, q.page, q.limit);
 }
 
+/** A member's transfers to the bank, newest first, and what still waits to be gathered (404 for no member). */
+export async function memberLines(ctx: Ctx, userId: number, q: { page: number; limit: number }) {
+  if (!(await repo.isMember(ctx.database.db, userId))) throw new AppError(404, `Member ${userId} not found`);
+  const [page, waiting] = await Promise.all([
+    repo.memberLines(ctx.database.db, userId, q.page, q.limit), repo.memberWaiting(ctx.database.db, userId),
+  ]);
+  return { ...page, waiting };
+}
+
 /** The lines a bank_returns request holds (its checker's view): 404 for any other request. */
 export async function returnLines(ctx: Ctx, approvalId: number, q: { page: number; limit: number }) {
   if (!(await repo.isReturnsRequest(ctx.database.db, approvalId))) throw new AppError(404, `Returns request ${approvalId} not found`);

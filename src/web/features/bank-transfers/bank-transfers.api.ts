@@ -31,6 +31,12 @@ export const inTransitQuery = (page: number) => {
   return queryOptions({ queryKey: bank.inTransit.key(input), queryFn: ({ signal }) => bank.inTransit(input, { signal }), placeholderData: keepPreviousData });
 };
 
+/** A member's transfers to the bank, newest first, and what waits to be gathered (the member page, wallet_view). */
+export const memberBankLinesQuery = (userId: number, page: number, limit = 10) => {
+  const input = { params: { userId }, query: { page, limit } };
+  return queryOptions({ queryKey: bank.memberLines.key(input), queryFn: ({ signal }) => bank.memberLines(input, { signal }), placeholderData: keepPreviousData });
+};
+
 /** The lines a bank_returns request holds (the checker's view, money_approve). */
 export const returnLinesQuery = (approvalId: number, page: number) => {
   const input = { params: { id: approvalId }, query: { page, limit: LINES_PAGE_SIZE } };

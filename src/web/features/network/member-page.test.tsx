@@ -61,6 +61,20 @@ const STATEMENT = {
   },
 };
 
+const bankLine = (over: Record<string, unknown>) => ({
+  id: 41, batchId: 3, userId: 101, userName: 'Pooja Nair', ledgerEntryId: 141, source: 'withdrawal', amount: 500, beneficiaryName: 'Pooja Nair',
+  accountNumber: 'XXXXXXXX1234', ifsc: 'SBIN0001234', reference: 'BT3-41', status: 'in_transit', utr: null, returnReason: null,
+  inTransitSince: '2026-11-20T06:30:00.000Z', settledAt: null, returnedAt: null, returnApprovalId: null, returnApprovalStatus: null, ...over,
+});
+const BANK_LINES = {
+  success: true, total: 3, page: 1, limit: 10, waiting: { count: 2, total: 750, withoutAccount: false },
+  data: [
+    bankLine({ id: 43, reference: 'BT5-43', amount: 300, returnReason: 'Account closed', returnApprovalId: 77, returnApprovalStatus: 'pending' }),
+    bankLine({ id: 42, reference: 'BT4-42', status: 'settled', utr: 'HDFCN520261120001', settledAt: '2026-11-21T06:30:00.000Z' }),
+    bankLine({ id: 41, reference: 'BT3-41', status: 'returned', returnReason: 'Invalid IFSC', returnedAt: '2026-11-21T06:30:00.000Z' }),
+  ],
+};
+
 function serve(calls: string[] = []) {
   return mockFetch((path) => {
     calls.push(path);
@@ -70,6 +84,7 @@ function serve(calls: string[] = []) {
     if (path.startsWith('/wallet/members/101/ledger')) return jsonResponse(200, LEDGER);
     if (path.startsWith('/wallet/members/101/statement.csv')) return new Response('Line\r\n', { status: 200, headers: { 'Content-Type': 'text/csv' } });
     if (path.startsWith('/wallet/members/101/statement')) return jsonResponse(200, STATEMENT);
+    if (path.startsWith('/bank-transfers/members/101/lines')) return jsonResponse(200, BANK_LINES);
     return jsonResponse(404, { success: false, message: 'Not here' });
   });
 }
@@ -94,6 +109,35 @@ describe('the member page shows the member\u2019s money (issue 24)', () => {
     expect(within(payout).getAllByRole('cell').map((c) => c.textContent)).toEqual(['₹100.00', '-₹10.00', '-₹80.00', '₹10.00']);
     expect(within(money).getByRole('row', { name: /Level income/ }).textContent).toContain('₹1,685.00');
     expect(document.body.textContent).not.toContain('$');
+  });
+
+  it('shows where the withdrawn money is: what waits for the next bank batch, and each transfer with its state, a held return said so', async () => {
+    signIn(['users_view', 'wallet_view']);
+    serve();
+    open();
+    const section = await screen.findByRole('region', { name: 'Transfers to the bank' });
+    expect(await within(section).findByText('2 approved withdrawals (₹750.00) wait for the next bank batch.')).toBeTruthy();
+    const table = within(section).getByRole('table', { name: "Transfers to the member's bank" });
+    const row = (ref: string) => within(table).getByText(ref).closest('tr') as HTMLElement;
+    expect(within(row('BT5-43')).getByText('Return awaits approval')).toBeTruthy();
+    expect(within(row('BT5-43')).getByText('Account closed')).toBeTruthy();
+    expect(within(row('BT4-42')).getByText('Settled')).toBeTruthy();
+    expect(within(row('BT4-42')).getByText('HDFCN520261120001')).toBeTruthy();
+    expect(within(row('BT3-41')).getByText('Returned')).toBeTruthy();
+    expect(within(row('BT3-41')).getByText('₹500.00')).toBeTruthy();
+  });
+
+  it('says when waiting withdrawals cannot be sent for want of a primary bank account', async () => {
+    signIn(['users_view', 'wallet_view']);
+    BANK_LINES.waiting = { count: 1, total: 40, withoutAccount: true };
+    try {
+      serve();
+      open();
+      const section = await screen.findByRole('region', { name: 'Transfers to the bank' });
+      expect(await within(section).findByText('1 approved withdrawal (₹40.00) cannot be sent: the member has no primary bank account.')).toBeTruthy();
+    } finally {
+      BANK_LINES.waiting = { count: 2, total: 750, withoutAccount: false };
+    }
   });
 
   it('lists the ledger: kind in words, counter-party, credit or debit, balance after', async () => {

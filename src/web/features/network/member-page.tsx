@@ -19,6 +19,7 @@ import type { MoneyOutcome } from '../../lib/money-request';
 import { ActivateMembershipButton, MembershipCard } from '../income/activation.api';
 import { RecoveryOwed } from '../income/runs.api';
 import { MemberPanCard } from '../tax/tax.api';
+import { MemberBankTransfers } from './member-bank-transfers';
 import { MemberSection } from './member-sections';
 import { PageTitle } from '../../components/page-title';
 
@@ -90,6 +91,11 @@ function Member({ userId }: { userId: number }) {
         <MembershipCard userId={m.userId} action={<ActivateMembershipButton userId={m.userId} onDone={activated} />} />
       </div>
       {canSeeMoney && <MemberLedger userId={m.userId} fullName={m.fullName} />}
+      {canSeeMoney && (
+        <div className="no-print">
+          <MemberBankTransfers userId={m.userId} />
+        </div>
+      )}
       <div className="no-print">
         <Upline userId={m.userId} fullName={m.fullName} />
       </div>
