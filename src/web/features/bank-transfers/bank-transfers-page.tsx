@@ -3,7 +3,7 @@ import { Alert, Button, FileButton, Group, Paper, SimpleGrid, Stack, Table, Tabs
 import { IconArrowLeft, IconBuildingBank, IconEye, IconSend, IconUpload, IconUserExclamation, IconClockHour4 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import {
-  BANK_BATCH_STATUS_LABELS, BANK_LINE_SOURCE_LABELS, BANK_LINE_STATUS_LABELS, type BankBatch, type BankBatchStatus, type BankLine, type BankLineStatus,
+  BANK_BATCH_STATUS_LABELS, BANK_LINE_SOURCE_LABELS, type BankBatch, type BankBatchStatus, type BankLine,
   type ImportSummary, type TransitLine,
 } from '../../../contract/bank-transfers';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -23,20 +23,15 @@ import {
   bankTransfersApi, BATCHES_PAGE_SIZE, batchesQuery, batchQuery, gatherableQuery, inTransitQuery, LINES_PAGE_SIZE, linesQuery,
   useCancelBatch, useGather, useImportResponse, useRequestRelease,
 } from './bank-transfers.api';
+import { BankLineBadge, returnAwaits } from './line-badge';
 
 const BATCH_TONES: Record<BankBatchStatus, Tone> = { draft: 'neutral', pending_release: 'warning', released: 'info', closed: 'positive', cancelled: 'negative' };
-const LINE_TONES: Record<BankLineStatus, Tone> = { queued: 'neutral', in_transit: 'info', settled: 'positive', returned: 'negative', cancelled: 'neutral' };
 
 /** A batch's state; one whose release request was rejected or expired no longer awaits anything: it may be released again or cancelled. */
 const batchBadge = (b: Pick<BankBatch, 'status' | 'approvalStatus'>) =>
   b.status === 'pending_release' && b.approvalStatus !== null && b.approvalStatus !== 'pending'
     ? <StatusBadge tone="negative">{`Release ${b.approvalStatus}`}</StatusBadge>
     : <StatusBadge tone={BATCH_TONES[b.status]}>{BANK_BATCH_STATUS_LABELS[b.status]}</StatusBadge>;
-/** A line in transit whose return awaits a second operator says so: the bank has answered, the money has not moved yet. */
-const returnAwaits = (l: Pick<BankLine, 'status' | 'returnApprovalStatus'>) => l.status === 'in_transit' && l.returnApprovalStatus === 'pending';
-const lineBadge = (l: Pick<BankLine, 'status' | 'returnApprovalStatus'>) => returnAwaits(l)
-  ? <StatusBadge tone="warning">Return awaits approval</StatusBadge>
-  : <StatusBadge tone={LINE_TONES[l.status]}>{BANK_LINE_STATUS_LABELS[l.status]}</StatusBadge>;
 
 const lineColumns: Column<BankLine>[] = [
   { header: 'Reference', cell: (l) => l.reference },
@@ -45,7 +40,7 @@ const lineColumns: Column<BankLine>[] = [
   { header: 'Beneficiary', cell: (l) => <TruncatedText maxWidth={160}>{l.beneficiaryName}</TruncatedText> },
   { header: 'Account', cell: (l) => `${l.accountNumber} · ${l.ifsc}` },
   { header: 'Amount', cell: (l) => formatINR(l.amount) },
-  { header: 'Status', cell: (l) => lineBadge(l) },
+  { header: 'Status', cell: (l) => <BankLineBadge line={l} /> },
   { header: 'UTR / Reason', cell: (l) => <TruncatedText maxWidth={180}>{l.utr ?? l.returnReason ?? '—'}</TruncatedText> },
 ];
 

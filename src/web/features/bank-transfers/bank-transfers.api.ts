@@ -4,6 +4,7 @@ import { client } from '../../lib/api-client';
 
 const bank = client(bankTransfersApi);
 export { bankTransfersApi };
+export { BankLineBadge } from './line-badge';
 
 export const BATCHES_PAGE_SIZE = 20;
 export const LINES_PAGE_SIZE = 25;

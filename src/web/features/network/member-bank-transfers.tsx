@@ -1,28 +1,21 @@
 import { useState } from 'react';
 import { Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { BANK_LINE_STATUS_LABELS, type BankLine, type BankLineStatus } from '../../../contract/bank-transfers';
+import type { BankLine } from '../../../contract/bank-transfers';
 import type { Column } from '../../components/data-table';
 import { QueryTable } from '../../components/query-table';
-import { StatusBadge, type Tone } from '../../components/status-badge';
 import { TruncatedText } from '../../components/truncated-text';
 import { formatCount, formatDateTime, formatINR } from '../../lib/format';
-import { memberBankLinesQuery } from '../bank-transfers/bank-transfers.api';
+import { BankLineBadge, memberBankLinesQuery } from '../bank-transfers/bank-transfers.api';
 import { MemberSection } from './member-sections';
 
 const PAGE_SIZE = 10;
-const TONES: Record<BankLineStatus, Tone> = { queued: 'neutral', in_transit: 'info', settled: 'positive', returned: 'negative', cancelled: 'neutral' };
-
-/** In transit with its return awaiting a second operator: the bank has answered, the money has not moved yet. */
-const badge = (l: BankLine) => (l.status === 'in_transit' && l.returnApprovalStatus === 'pending'
-  ? <StatusBadge tone="warning">Return awaits approval</StatusBadge>
-  : <StatusBadge tone={TONES[l.status]}>{BANK_LINE_STATUS_LABELS[l.status]}</StatusBadge>);
 
 const columns: Column<BankLine>[] = [
   { header: 'Reference', cell: (l) => l.reference },
   { header: 'Amount', cell: (l) => formatINR(l.amount) },
   { header: 'Account', cell: (l) => `${l.accountNumber} · ${l.ifsc}` },
-  { header: 'Status', cell: badge },
+  { header: 'Status', cell: (l) => <BankLineBadge line={l} /> },
   { header: 'Sent', cell: (l) => (l.inTransitSince ? formatDateTime(l.inTransitSince) : '—') },
   { header: 'Answered', cell: (l) => { const at = l.settledAt ?? l.returnedAt; return at ? formatDateTime(at) : '—'; } },
   { header: 'UTR / Reason', cell: (l) => <TruncatedText maxWidth={200}>{l.utr ?? l.returnReason ?? '—'}</TruncatedText> },
