@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { post, postSet } from '../src/server/db/books.ts';
 import { openPostgres, rowsOf } from '../src/server/db/client.ts';
 import * as repo from '../src/server/modules/bank-transfers/bank-transfers.repository.ts';
-import { applyAnswers } from '../src/server/modules/bank-transfers/bank-transfers.service.ts';
+import { applyAnswers } from '../src/server/modules/bank-transfers/bank-answers.service.ts';
 import { parseResponseFile } from '../src/server/modules/bank-transfers/response-file.ts';
 import type { CountRow } from '../src/server/db/rows.ts';
 import type { bankTransferLines } from '../src/server/db/schema/bank-transfers.ts';

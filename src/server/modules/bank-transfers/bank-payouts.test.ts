@@ -6,7 +6,7 @@ import { bearer, createTestApp, type TestContext } from '../../test/harness.ts';
 import { runToEnd } from '../income/runs/engine.ts';
 import { addDays, ledgerOf, member, membership, settingsFrom, today } from '../income/runs/payout-test-kit.ts';
 import { balanceOf, moneyHeaders } from '../wallet/money-test-kit.ts';
-import { signWebhook } from './bank-transfers.service.ts';
+import { signWebhook } from './bank-answers.service.ts';
 
 /**
  * Bank-mode daily payouts (issue 25, docs/bank-transfers.md): a run paying to bank sends what

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { fourEyesSuite, type Operator } from '../approvals/four-eyes-test-kit.ts';
 import { newMember } from '../wallet/money-test-kit.ts';
-import { signWebhook } from './bank-transfers.service.ts';
+import { signWebhook } from './bank-answers.service.ts';
 
 /** The webhook secret of the test config (config.ts's development default). */
 export const SECRET = 'dev-bank-webhook-secret';

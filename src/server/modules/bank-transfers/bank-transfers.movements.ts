@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { bankTransfersApi } from '../../../contract/bank-transfers.ts';
 import { defineMovement } from '../../lib/money/movement.ts';
-import { replayBankRelease, replayBankReturns } from './bank-transfers.service.ts';
+import { replayBankReturns } from './bank-answers.service.ts';
+import { replayBankRelease } from './bank-transfers.service.ts';
 
 /** Bank transfers' movements (docs/structure.md, "A money movement"): a gathered batch released to the bank. */
 export const bankBatchRelease = defineMovement({

@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors.ts';
 import { idempotent } from '../../lib/idempotency.ts';
 import { registerEndpoints } from '../../lib/routes.ts';
 import { moneyContext } from '../../lib/money/movement.ts';
+import * as answers from './bank-answers.service.ts';
 import * as service from './bank-transfers.service.ts';
 
 const ok = true as const;
@@ -49,7 +50,7 @@ export async function bankTransfersRoutes(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     if (request.routeOptions.url?.endsWith(bankTransfersApi.webhook.path) && request.method === 'POST') {
       const signature = request.headers[WEBHOOK_SIGNATURE_HEADER];
-      service.verifyWebhook(request.server.config, request.rawBody ?? '', Array.isArray(signature) ? signature[0] : signature);
+      answers.verifyWebhook(request.server.config, request.rawBody ?? '', Array.isArray(signature) ? signature[0] : signature);
     }
   });
 
@@ -89,8 +90,8 @@ export async function bankTransfersRoutes(app: FastifyInstance) {
     importResponse: async (request) => {
       const text = request.isMultipart() ? await readUpload(request) : request.body?.text;
       if (!text) throw new AppError(400, 'Choose the bank\u2019s response file');
-      const data = await service.importResponse(contextOf(request), text);
-      return { success: ok, message: service.summaryMessage(data), data };
+      const data = await answers.importResponse(contextOf(request), text);
+      return { success: ok, message: answers.summaryMessage(data), data };
     },
     inTransit: async (request) => {
       const { page, limit } = request.query;
@@ -106,7 +107,7 @@ export async function bankTransfersRoutes(app: FastifyInstance) {
     },
     webhook: async (request) => {
       const signature = request.headers[WEBHOOK_SIGNATURE_HEADER];
-      const data = await service.receiveWebhook(request.server.database, request.server.config, request.rawBody ?? '',
+      const data = await answers.receiveWebhook(request.server.database, request.server.config, request.rawBody ?? '',
         Array.isArray(signature) ? signature[0] : signature);
       return { success: ok, data };
     },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { balanceOf } from '../wallet/money-test-kit.ts';
 import { simulatorProvider, type Scenario } from './provider.ts';
-import { signWebhook } from './bank-transfers.service.ts';
+import { signWebhook } from './bank-answers.service.ts';
 import { bankSuite, SECRET } from './bank-test-kit.ts';
 import { bearer } from '../../test/harness.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoToWireDate } from '../../../contract/common.ts';
 import { accountWithPermissions } from '../../test/accounts.ts';
 import { createTestApp, type TestContext } from '../../test/harness.ts';
-import { signWebhook } from '../bank-transfers/bank-transfers.service.ts';
+import { signWebhook } from '../bank-transfers/bank-answers.service.ts';
 import { configureRuns, runsSettled } from '../income/runs/engine.ts';
 import { settingsFrom } from '../income/runs/payout-test-kit.ts';
 import { addDays, istToday } from '../income/settings.ts';
