@@ -5,15 +5,22 @@ import { sql } from 'drizzle-orm';
 import { post, postSet } from '../src/server/db/books.ts';
 import { openPostgres, rowsOf } from '../src/server/db/client.ts';
 import * as repo from '../src/server/modules/bank-transfers/bank-transfers.repository.ts';
+import { ADMIN_ROLE } from '../src/contract/permissions.ts';
+import { loadConfig } from '../src/server/config.ts';
+import type { AuthContext, Ctx } from '../src/server/lib/context.ts';
+import { approveRequest } from '../src/server/modules/approvals/approvals.service.ts';
 import { applyAnswers } from '../src/server/modules/bank-transfers/bank-answers.service.ts';
+import { insertUser } from '../src/server/modules/users/users.repository.ts';
 import { parseResponseFile } from '../src/server/modules/bank-transfers/response-file.ts';
 import type { CountRow } from '../src/server/db/rows.ts';
 import type { bankTransferLines } from '../src/server/db/schema/bank-transfers.ts';
+import type { roles } from '../src/server/db/schema/access.ts';
 import type { users } from '../src/server/db/schema/members.ts';
 
 type User = typeof users.$inferSelect;
-/** The first staff account (the actor of the bench's movements). */
+/** A staff account (the maker and the checker of the bench's movements). */
 type ActorRow = { user_id: User['userId'] };
+type RoleRow = { role_id: (typeof roles.$inferSelect)['roleId'] };
 type LineRefRow = Pick<typeof bankTransferLines.$inferSelect, 'id' | 'reference'>;
 
 // BENCH_DATABASE_URL=postgres://…/<big database> node --import tsx bench/bank-import.ts
@@ -27,9 +34,10 @@ type LineRefRow = Pick<typeof bankTransferLines.$inferSelect, 'id' | 'reference'
 // withdrawals_payable → bank_in_transit, the lines in transit). Then a response CSV of one line per
 // transfer (every --rejected-every'th REJECTED with a reason, the rest SUCCESS with a UTR) is
 // written and imported as the service imports it: parseResponseFile, then applyAnswers in one
-// transaction (the settle transfer, one bank_return transfer per rejected line: the path an approved
-// bank_returns request takes; an operator's import first holds them, one UPDATE). Timed: reading and
-// parsing the file, applying it, and the two together. The database keeps what was posted.
+// transaction (the settle transfer; the rejected lines held for a second operator), then a second
+// staff account approves the held returns (one bank_return transfer per line, approveRequest as
+// the Approvals screen calls it). Timed: reading and parsing the file, applying it, the two
+// together, and the approval. The database keeps what was posted.
 const argv = process.argv.slice(2);
 const option = (name: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -47,8 +55,20 @@ const seconds = (since: number) => (Date.now() - since) / 1000;
 const database = await openPostgres(url, 4);
 const db = database.db;
 try {
-  const [actor] = rowsOf<ActorRow>(await db.execute(sql`select min(user_id) as user_id from users where role_id is not null`));
-  const actorId = Number(actor.user_id);
+  // Two staff accounts: the maker imports the file (its returns are held), the checker approves
+  // them; made (Administrator role) when the database has fewer (a seeded one has none).
+  const staffIds = sql`select user_id from users where can_sign_in and deleted_at is null order by user_id limit 2`;
+  let staff = rowsOf<ActorRow>(await db.execute(staffIds));
+  for (let i = staff.length; i < 2; i++) {
+    const [{ role_id: roleId }] = rowsOf<RoleRow>(await db.execute(sql`select role_id from roles where name = ${ADMIN_ROLE}`));
+    const stamp = `${Date.now()}${i}`;
+    await insertUser(db, { fullName: `Bench Staff ${i + 1}`, email: `bench.staff.${stamp}@bench.local`, phone: `7${stamp.slice(-9)}`, level: 1, roleId, canSignIn: true });
+  }
+  staff = rowsOf<ActorRow>(await db.execute(staffIds));
+  const [actorId, checkerId] = staff.map((r) => Number(r.user_id));
+  const config = loadConfig();
+  /** A service's call context for a staff account of the bench (no request, no mail). */
+  const ctxOf = (userId: number): Ctx => ({ database, config, mailer: null as never, auth: { userId } as AuthContext, ip: 'bench' });
 
   // The members who withdraw: the first perRound whose wallet covers `rounds` rupees. A database
   // whose wallets earlier runs of this bench have emptied has too few: the first perRound live
@@ -138,12 +158,20 @@ try {
   const answers = parseResponseFile(fs.readFileSync(file, 'utf8'));
   const parsed = seconds(started);
   const applyStarted = Date.now();
-  const summary = await db.transaction((tx) => applyAnswers(tx, actorId, answers));
+  const summary = await db.transaction((tx) => applyAnswers(tx, actorId, answers, { holdReturns: ctxOf(actorId) }));
   const applied = seconds(applyStarted);
   const total = seconds(started);
   log(`IMPORT ${answers.length.toLocaleString('en-IN')} lines: read + parse ${parsed.toFixed(1)} s, apply ${applied.toFixed(1)} s, total ${total.toFixed(1)} s`
     + ` (target ≤ 60 s: ${total <= 60 ? 'met' : 'MISSED'})`);
-  log(`settled ${summary.settled}, returned ${summary.returned}, duplicates ${summary.duplicates}, unknown ${summary.unknown}, pending ${summary.pending}, conflicts ${summary.conflicts}`);
+  log(`settled ${summary.settled}, held ${summary.held} (request ${summary.returnsApprovalId}), duplicates ${summary.duplicates}, unknown ${summary.unknown}, pending ${summary.pending}, conflicts ${summary.conflicts}`);
+
+  // The second operator approves the held returns: one bank_return transfer per line.
+  if (summary.returnsApprovalId !== null) {
+    const approveStarted = Date.now();
+    const approved = await db.transaction((tx) => approveRequest(tx, ctxOf(checkerId), summary.returnsApprovalId!, 'bench'));
+    if (approved.status !== 200) throw new Error(`the returns' approval answered ${approved.status}: ${approved.body.message}`);
+    log(`APPROVE ${summary.held.toLocaleString('en-IN')} returns: ${seconds(approveStarted).toFixed(1)} s (${approved.body.message})`);
+  }
 
   // The batch's transfers balance and its lines are all answered.
   const [check] = rowsOf<Record<string, string>>(await db.execute(sql`
