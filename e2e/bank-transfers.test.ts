@@ -206,6 +206,10 @@ describe.skipIf(!chromiumPath)('bank transfers in Chromium', () => {
     const request = checker.getByRole('row').filter({ hasText: 'Release of a bank transfer batch' });
     await request.getByRole('button', { name: /^Approve request \d+$/ }).click();
     const dialog = checker.getByRole('dialog', { name: 'Approve Request' });
+    // Where the release sends the money: each transfer, its beneficiary and account.
+    const sends = dialog.getByRole('table', { name: 'Transfers this release sends' });
+    for (const m of [asha, bala, chitra]) await sends.getByRole('row').filter({ hasText: m.fullName }).getByText(money(m.withdrawal)).waitFor();
+    await shot(checker, 'bank-release-approval');
     await dialog.getByRole('button', { name: 'Approve' }).click();
     await checker.getByText(`Request approved: Bank batch ${batchId} released: 3 transfers of ₹3,500.00 in transit`).waitFor();
 

@@ -241,6 +241,11 @@ export const bankTransfersApi = endpoints('bank-transfers', {
     method: 'GET', path: '/bank-transfers/members/:userId/lines', access: 'wallet_view', params: userIdParams, query: paging,
     responses: { 200: memberLinesResponse },
   },
+  /** The lines a bank_batch_release request sends: where its checker is asked to send the money. */
+  releaseLines: {
+    method: 'GET', path: '/bank-transfers/releases/:id/lines', access: 'money_approve', params: batchIdParams, query: paging,
+    responses: { 200: pageOf(bankLine) },
+  },
   /** The lines a bank_returns request holds: what its checker is asked to credit back. */
   returnLines: {
     method: 'GET', path: '/bank-transfers/returns/:id/lines', access: 'money_approve', params: batchIdParams, query: paging,

@@ -216,6 +216,8 @@ export async function markReleased(db: Db, batchId: number, releasedBy: number, 
 
 type LineRow = Record<string, unknown>;
 type RequestKindRow = Pick<typeof moneyRequests.$inferSelect, 'kind'>;
+/** The batch a release request's payload names. */
+type PayloadBatchRow = { batch_id: Batch['id'] | null };
 type UserIdRow = { user_id: (typeof users.$inferSelect)['userId'] };
 
 const toLine = (r: LineRow): BankLine => ({
@@ -263,6 +265,13 @@ export function returnLines(db: Db, approvalId: number, page: number, limit: num
 export async function isMember(db: Db, userId: number): Promise<boolean> {
   const rows = rowsOf<UserIdRow>(await db.execute(sql`select user_id from users where user_id = ${userId} and deleted_at is null and not can_sign_in`));
   return rows.length > 0;
+}
+
+/** The batch a bank_batch_release request releases (its payload names it), or null for any other request. */
+export async function releasedBatchOf(db: Db, approvalId: number): Promise<number | null> {
+  const rows = rowsOf<PayloadBatchRow>(await db.execute(sql`
+    select (payload->>'batchId')::int8 as batch_id from money_requests where id = ${approvalId} and kind = 'bank_batch_release'`));
+  return rows[0]?.batch_id == null ? null : Number(rows[0].batch_id);
 }
 
 /** Whether a money request is a bank_returns one. */

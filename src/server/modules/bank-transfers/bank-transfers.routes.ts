@@ -101,6 +101,10 @@ export async function bankTransfersRoutes(app: FastifyInstance) {
       const { page, limit } = request.query;
       return { success: ok, ...(await service.memberLines(contextOf(request), request.params.userId, request.query)), page, limit };
     },
+    releaseLines: async (request) => {
+      const { page, limit } = request.query;
+      return { success: ok, ...(await service.releaseLines(contextOf(request), request.params.id, request.query)), page, limit };
+    },
     returnLines: async (request) => {
       const { page, limit } = request.query;
       return { success: ok, ...(await service.returnLines(contextOf(request), request.params.id, request.query)), page, limit };

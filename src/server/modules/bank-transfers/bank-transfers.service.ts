@@ -101,6 +101,13 @@ export async function memberLines(ctx: Ctx, userId: number, q: { page: number; l
   return { ...page, waiting };
 }
 
+/** The lines a bank_batch_release request sends (its checker's view): 404 for any other request. */
+export async function releaseLines(ctx: Ctx, approvalId: number, q: { page: number; limit: number }) {
+  const batchId = await repo.releasedBatchOf(ctx.database.db, approvalId);
+  if (batchId === null) throw new AppError(404, `Release request ${approvalId} not found`);
+  return repo.listLines(ctx.database.db, batchId, undefined, q.page, q.limit);
+}
+
 /** The lines a bank_returns request holds (its checker's view): 404 for any other request. */
 export async function returnLines(ctx: Ctx, approvalId: number, q: { page: number; limit: number }) {
   if (!(await repo.isReturnsRequest(ctx.database.db, approvalId))) throw new AppError(404, `Returns request ${approvalId} not found`);

@@ -52,6 +52,14 @@ describe('bank transfers', () => {
     expect((await get(maker, `/bank-transfers/batches/${batch.id}`)).json().data).toMatchObject({ status: 'pending_release', approvalId, approvalStatus: 'pending' });
     const own = await approve(maker, approvalId);
     expect(own.statusCode).toBe(403);
+    // A checker with money_approve alone sees where the release sends the money; the request's lines, not another's.
+    const approver = await operator('money_approve');
+    const sends = await get(approver, `/bank-transfers/releases/${approvalId}/lines`);
+    expect(sends.statusCode, sends.body).toBe(200);
+    expect(sends.json()).toMatchObject({ total: 3, data: [{ userId: a, amount: 100, status: 'queued' }, { userId: b, amount: 200.5 }, { userId: c, amount: 300 }] });
+    expect(sends.json().data[0].accountNumber).toMatch(/^X+\d{4}$/);
+    expect((await get(cashier, `/bank-transfers/releases/${approvalId}/lines`)).statusCode).toBe(403);
+    expect((await get(approver, '/bank-transfers/releases/99999999/lines')).statusCode).toBe(404);
     const booksBefore = await accountBalances();
     const released = await approve(checker, approvalId);
     expect(released.statusCode, released.body).toBe(200);
@@ -99,6 +107,7 @@ describe('bank transfers', () => {
     ]);
     expect(await balanceOf(ctx.t.database, b)).toBe(bBefore);
     expect((await get(checker, `/approvals/${returnsId}`)).json().data).toMatchObject({ kind: 'bank_returns', amount: 200.5, makerId: maker.userId, status: 'pending' });
+    expect((await get(approver, `/bank-transfers/releases/${returnsId}/lines`)).statusCode).toBe(404);
 
     // The same file again: nothing moves, every known line is a duplicate (B's return awaits its request).
     const again = await importText(maker, response);

@@ -115,6 +115,28 @@ describe('ApprovalsPage', () => {
     expect(fetchMock.mock.calls.map(([url]) => url)).toContain('/api/bank-transfers/returns/12/lines?page=1&limit=25');
   });
 
+  it('a batch release: the checker sees where each transfer goes, the account masked, before releasing it', async () => {
+    const release: Approval = {
+      ...base, id: 13, kind: 'bank_batch_release', userId: null, userName: null, amount: 3500, payoutId: null,
+      details: { batchId: 4, lines: 1, total: '₹3,500.00' },
+    };
+    serve((path) => (path.startsWith('/bank-transfers/releases/13/lines')
+      ? jsonResponse(200, { success: true, total: 1, page: 1, limit: 25, data: [{
+        id: 51, batchId: 4, userId: 603, userName: 'Chitra Nair', ledgerEntryId: 151, source: 'withdrawal', amount: 3500, beneficiaryName: 'Chitra N',
+        accountNumber: 'XXXXXXXX9012', ifsc: 'UTIB0000003', reference: 'BT4-51', status: 'queued', utr: null, returnReason: null, inTransitSince: null,
+        settledAt: null, returnedAt: null, returnApprovalId: null, returnApprovalStatus: null,
+      }] })
+      : jsonResponse(200, page([release]))));
+    renderPage(<ApprovalsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Approve request 13' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
+    expect(within(dialog).getByText('Release of a bank transfer batch of ₹3,500.00, requested by Meera Maker.')).toBeTruthy();
+    const table = await within(dialog).findByRole('table', { name: 'Transfers this release sends' });
+    const row = within(table).getByText('Chitra N').closest('tr') as HTMLElement;
+    expect(within(row).getByText('XXXXXXXX9012 · UTIB0000003')).toBeTruthy();
+    expect(within(row).getByText('₹3,500.00')).toBeTruthy();
+  });
+
   it('rejects only with a reason; a refusal stays in the dialog, and a retry after it sends a fresh key', async () => {
     let attempts = 0;
     const fetchMock = serve((path, init) => {

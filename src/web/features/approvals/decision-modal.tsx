@@ -8,7 +8,7 @@ import { useIdempotencyKey } from '../../lib/money-request';
 import { useDecideApproval } from './approvals.api';
 import { kindLabel } from './approval-kinds';
 import { BeforeAfterTable, ChangeDetails, type ChangeRow } from './change-details';
-import { HeldReturns } from './held-returns';
+import { BankRequestLines } from './bank-request-lines';
 import { ErrorAlert } from '../../components/error-alert';
 
 interface DecisionModalProps {
@@ -48,7 +48,7 @@ function BankChangeTable({ details }: { details: Approval['details'] }) {
 }
 
 /** Money out to banks: no one member, but money moves (a batch released, returns credited back). */
-const isBankMoney = (kind: Approval['kind']) => kind === 'bank_batch_release' || kind === 'bank_returns';
+const isBankMoney = (kind: Approval['kind']): kind is 'bank_batch_release' | 'bank_returns' => kind === 'bank_batch_release' || kind === 'bank_returns';
 
 /** Confirms a decision; a rejection asks why. A refusal stays in the dialog with the server's reason. */
 export function DecisionModal({ approval, action, onClose, onDecided }: DecisionModalProps) {
@@ -84,7 +84,7 @@ export function DecisionModal({ approval, action, onClose, onDecided }: Decision
             : `${kindLabel(approval.kind)} of ${formatINR(approval.amount)} for ${approval.userName} (ID: ${approval.userId}), requested by ${approval.makerName}.`}
         </Text>
         {approval.kind === 'bank_account_change' ? <BankChangeTable details={approval.details} /> : <ChangeDetails details={approval.details} />}
-        {approval.kind === 'bank_returns' && <HeldReturns approvalId={approval.id} />}
+        {isBankMoney(approval.kind) && <BankRequestLines approvalId={approval.id} kind={approval.kind} />}
         <Text size="sm" c="dimmed">
           {approval.kind === 'bank_account_change' || approval.kind === 'pan_change'
             ? approving

@@ -38,6 +38,12 @@ export const memberBankLinesQuery = (userId: number, page: number, limit = 10) =
   return queryOptions({ queryKey: bank.memberLines.key(input), queryFn: ({ signal }) => bank.memberLines(input, { signal }), placeholderData: keepPreviousData });
 };
 
+/** The lines a bank_batch_release request sends (the checker's view, money_approve). */
+export const releaseLinesQuery = (approvalId: number, page: number) => {
+  const input = { params: { id: approvalId }, query: { page, limit: LINES_PAGE_SIZE } };
+  return queryOptions({ queryKey: bank.releaseLines.key(input), queryFn: ({ signal }) => bank.releaseLines(input, { signal }), placeholderData: keepPreviousData });
+};
+
 /** The lines a bank_returns request holds (the checker's view, money_approve). */
 export const returnLinesQuery = (approvalId: number, page: number) => {
   const input = { params: { id: approvalId }, query: { page, limit: LINES_PAGE_SIZE } };
