@@ -1,7 +1,7 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { paiseToRupees } from '../../../contract/common.ts';
-import { ADMIN_ROLE } from '../../../contract/permissions.ts';
+import { ADMIN_ROLE, type PermissionName } from '../../../contract/permissions.ts';
 import type { Approval, APPROVAL_SORTS, ApprovalKind, ApprovalStatus } from '../../../contract/approvals.ts';
 import type { SortValue } from '../../../contract/common.ts';
 import { orderBy } from '../../lib/order.ts';
@@ -114,7 +114,7 @@ type LivenessRow = { maker_active: boolean; member_active: boolean; maker_holds:
  * switched-on role_permissions while the role is on, as the session guard grants them), and whether
  * its member, if any, is still active: one statement.
  */
-export async function liveness(db: Db, makerId: number, userId: number | null, permission: string) {
+export async function liveness(db: Db, makerId: number, userId: number | null, permission: PermissionName) {
   const [row] = rowsOf<LivenessRow>(await db.execute(sql`
     select exists (select 1 from users where user_id = ${makerId} and status and deleted_at is null) as maker_active,
            ${userId === null ? sql`true` : sql`exists (select 1 from users where user_id = ${userId} and status and deleted_at is null)`} as member_active,

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { AnswerOutcome, ImportSummary, WebhookBody } from '../../../contract/bank-transfers.ts';
 import { webhookBody } from '../../../contract/bank-transfers.ts';
-import { paiseToRupees } from '../../../contract/common.ts';
+import { paiseToRupees, rupeesToPaise } from '../../../contract/common.ts';
 import { post, postSet } from '../../db/books.ts';
 import type { Db, Database } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
@@ -193,7 +193,7 @@ export async function replayBankReturns(tx: Db, money: MoneyContext): Promise<Mo
     status: 200,
     body: {
       success: true,
-      message: `${summary.returned} ${summary.returned === 1 ? 'return' : 'returns'} of ${formatRupees(Math.round(summary.returnedAmount * 100))} credited to members’ wallets`
+      message: `${summary.returned} ${summary.returned === 1 ? 'return' : 'returns'} of ${formatRupees(rupeesToPaise(summary.returnedAmount))} credited to members’ wallets`
         + (summary.memberDeleted ? `; ${summary.memberDeleted} for members deleted since stay in transit (handle by hand)` : ''),
       data: { lines: lines.length, returned: summary.returned, total: summary.returnedAmount, memberDeleted: summary.memberDeleted },
     },

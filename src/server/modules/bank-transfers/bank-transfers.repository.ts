@@ -215,10 +215,8 @@ export async function markReleased(db: Db, batchId: number, releasedBy: number, 
 }
 
 type LineRow = Record<string, unknown>;
-type RequestKindRow = Pick<typeof moneyRequests.$inferSelect, 'kind'>;
-/** The batch a release request's payload names. */
-type PayloadBatchRow = { batch_id: Batch['id'] | null };
-type UserIdRow = { user_id: (typeof users.$inferSelect)['userId'] };
+/** A money request's kind, and the batch its payload names (a release's). */
+type RequestRow = Pick<typeof moneyRequests.$inferSelect, 'kind'> & { batch_id: Batch['id'] | null };
 
 const toLine = (r: LineRow): BankLine => ({
   id: Number(r.id),
@@ -261,23 +259,11 @@ export function returnLines(db: Db, approvalId: number, page: number, limit: num
   return pagedLines(db, sql`t.return_approval_id = ${approvalId}`, page, limit);
 }
 
-/** Whether a live member (not a staff account) has this id. */
-export async function isMember(db: Db, userId: number): Promise<boolean> {
-  const rows = rowsOf<UserIdRow>(await db.execute(sql`select user_id from users where user_id = ${userId} and deleted_at is null and not can_sign_in`));
-  return rows.length > 0;
-}
-
-/** The batch a bank_batch_release request releases (its payload names it), or null for any other request. */
-export async function releasedBatchOf(db: Db, approvalId: number): Promise<number | null> {
-  const rows = rowsOf<PayloadBatchRow>(await db.execute(sql`
-    select (payload->>'batchId')::int8 as batch_id from money_requests where id = ${approvalId} and kind = 'bank_batch_release'`));
-  return rows[0]?.batch_id == null ? null : Number(rows[0].batch_id);
-}
-
-/** Whether a money request is a bank_returns one. */
-export async function isReturnsRequest(db: Db, approvalId: number): Promise<boolean> {
-  const rows = rowsOf<RequestKindRow>(await db.execute(sql`select kind from money_requests where id = ${approvalId}`));
-  return rows[0]?.kind === 'bank_returns';
+/** A money request's kind, and the batch its payload names (a release's), or null: the checker's views find their lines from it. */
+export async function bankRequestOf(db: Db, approvalId: number): Promise<{ kind: string; batchId: number | null } | null> {
+  const [row] = rowsOf<RequestRow>(await db.execute(sql`
+    select kind, (payload->>'batchId')::int8 as batch_id from money_requests where id = ${approvalId}`));
+  return row ? { kind: row.kind, batchId: row.batch_id == null ? null : Number(row.batch_id) } : null;
 }
 
 /** A member's lines, newest first (bank_transfer_lines_user_idx), cancelled ones too (history). */

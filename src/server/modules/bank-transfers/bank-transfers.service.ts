@@ -10,6 +10,7 @@ import type { CsvCell } from '../../lib/csv.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { MoneyReply, MoneyResult, MoneyContext } from '../../lib/money/movement.ts';
 import { formatRupees, holdForApproval } from '../../lib/money/four-eyes.ts';
+import { requireWalletMember } from '../wallet/member-money.service.ts';
 import { providerFor } from './bank-answers.service.ts';
 import * as repo from './bank-transfers.repository.ts';
 
@@ -92,9 +93,9 @@ export async function listLines(ctx: Ctx, id: number, q: { status?: BankLineStat
   return repo.listLines(ctx.database.db, id, q.status, q.page, q.limit);
 }
 
-/** A member's transfers to the bank, newest first, and what still waits to be gathered (404 for no member). */
+/** A member's transfers to the bank, newest first, and what still waits to be gathered (404 for anything but a live member). */
 export async function memberLines(ctx: Ctx, userId: number, q: { page: number; limit: number }) {
-  if (!(await repo.isMember(ctx.database.db, userId))) throw new AppError(404, `Member ${userId} not found`);
+  await requireWalletMember(ctx, userId);
   const [page, waiting] = await Promise.all([
     repo.memberLines(ctx.database.db, userId, q.page, q.limit), repo.memberWaiting(ctx.database.db, userId),
   ]);
@@ -103,14 +104,14 @@ export async function memberLines(ctx: Ctx, userId: number, q: { page: number; l
 
 /** The lines a bank_batch_release request sends (its checker's view): 404 for any other request. */
 export async function releaseLines(ctx: Ctx, approvalId: number, q: { page: number; limit: number }) {
-  const batchId = await repo.releasedBatchOf(ctx.database.db, approvalId);
-  if (batchId === null) throw new AppError(404, `Release request ${approvalId} not found`);
-  return repo.listLines(ctx.database.db, batchId, undefined, q.page, q.limit);
+  const request = await repo.bankRequestOf(ctx.database.db, approvalId);
+  if (request?.kind !== 'bank_batch_release' || request.batchId === null) throw new AppError(404, `Release request ${approvalId} not found`);
+  return repo.listLines(ctx.database.db, request.batchId, undefined, q.page, q.limit);
 }
 
 /** The lines a bank_returns request holds (its checker's view): 404 for any other request. */
 export async function returnLines(ctx: Ctx, approvalId: number, q: { page: number; limit: number }) {
-  if (!(await repo.isReturnsRequest(ctx.database.db, approvalId))) throw new AppError(404, `Returns request ${approvalId} not found`);
+  if ((await repo.bankRequestOf(ctx.database.db, approvalId))?.kind !== 'bank_returns') throw new AppError(404, `Returns request ${approvalId} not found`);
   return repo.returnLines(ctx.database.db, approvalId, q.page, q.limit);
 }
 

@@ -165,7 +165,8 @@ export interface LedgerCursor {
   balanceBeforePaise: number;
 }
 
-export async function requireMemberForExport(ctx: Ctx, userId: number) {
+/** Refuses (404) an id that is not a live member's wallet: before a CSV export, or another module's money view of the member. */
+export async function requireWalletMember(ctx: Ctx, userId: number) {
   await requireMember(ctx, userId);
 }
 

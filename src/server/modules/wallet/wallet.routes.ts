@@ -67,7 +67,7 @@ export async function walletRoutes(app: FastifyInstance) {
     memberLedgerCsv: async (request, reply) => {
       const ctx = contextOf(request);
       const { userId } = request.params;
-      await money.requireMemberForExport(ctx, userId);
+      await money.requireWalletMember(ctx, userId);
       // Times in India time with their offset (2026-11-25T19:07:00+05:30), as every export.
       return sendCsv<money.LedgerCursor>(reply, `member-${userId}-ledger.csv`,
         ['Line', 'Date & Time (IST)', 'Kind', 'Credit', 'Debit', 'Balance After', 'Counter-party', 'Description'],
