@@ -39,12 +39,20 @@ const PARSED_MARK = 'prerendered';
  * allows no inline script): until then the page makes no request but this one, so its first paint
  * waits for nothing but the HTML (its CSS inline). Then the entry and every chunk the page
  * hydrates with, fetched together instead of one import after another.
+ *
+ * "Painted" is the browser's own first-contentful-paint entry, not a frame callback: a
+ * requestAnimationFrame runs before its frame is presented, so the chunks' requests began before
+ * the paint and Lighthouse's simulation counted all 200 KB of them into the first paint (FCP
+ * 1.3 s, LCP 1.9 s simulated against 200 ms observed). A hidden tab paints nothing: it loads at
+ * once; a browser without paint timing, or a paint that is never reported, after 2 s at most.
  */
 function bootScript(entry: string, preload: string[]): string {
-  return `(()=>{const load=()=>{const head=document.head;` +
+  return `(()=>{let done=false;const load=()=>{if(done)return;done=true;const head=document.head;` +
     `for(const href of ${JSON.stringify(preload)}){const l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=href;head.append(l)}` +
     `const s=document.createElement('script');s.type='module';s.crossOrigin='';s.src=${JSON.stringify(entry)};head.append(s)};` +
-    `document.visibilityState==='visible'?requestAnimationFrame(()=>setTimeout(load)):load()})();\n`;
+    `if(document.visibilityState!=='visible')return load();setTimeout(load,2000);` +
+    `try{const o=new PerformanceObserver((l)=>{if(l.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(load)}});o.observe({type:'paint',buffered:true})}` +
+    `catch{requestAnimationFrame(()=>setTimeout(load))}})();\n`;
 }
 
 /**
