@@ -102,6 +102,8 @@ describe('ApprovalsPage', () => {
       ? jsonResponse(200, { success: true, data: [line(41, 601, 'Asha Rao', 1000, 'Account closed'), line(42, 602, 'Bala Kumar', 200.5, 'Invalid IFSC')], total: 2, page: 1, limit: 25 })
       : jsonResponse(200, page([returns]))));
     renderPage(<ApprovalsPage />);
+    // The Member column says how many transfers a file's returns move (many members at once).
+    expect(within((await screen.findByText('#12')).closest('tr') as HTMLElement).getByText('2 bank transfers')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Approve request 12' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
     expect(within(dialog).getByText('Returns from the bank of ₹1,200.50, requested by Meera Maker.')).toBeTruthy();
@@ -128,6 +130,7 @@ describe('ApprovalsPage', () => {
       }] })
       : jsonResponse(200, page([release]))));
     renderPage(<ApprovalsPage />);
+    expect(within((await screen.findByText('#13')).closest('tr') as HTMLElement).getByText('1 bank transfer')).toBeTruthy();
     fireEvent.click(await screen.findByRole('button', { name: 'Approve request 13' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve Request' });
     expect(within(dialog).getByText('Release of a bank transfer batch of ₹3,500.00, requested by Meera Maker.')).toBeTruthy();

@@ -19,6 +19,7 @@ import { kindLabel } from './approval-kinds';
 import { STATUS_LABELS, STATUS_TONES } from './approval-status';
 import { BulkDecisionModal } from './bulk-decision-modal';
 import { DecisionModal } from './decision-modal';
+import { ApprovalMemberCell } from './member-cell';
 import { MyRequests } from './my-requests';
 import { PageTitle } from '../../components/page-title';
 
@@ -123,14 +124,7 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ListState<typ
     { header: 'Request', cell: (a) => `#${a.id}`, width: 90 },
     {
       header: 'Member',
-      cell: (a) => (
-        a.userId === null ? <Text size="sm" c="dimmed">No member</Text> : (
-          <div>
-            <TruncatedText fw={600} maxWidth={220}>{a.userName ?? `Member ${a.userId}`}</TruncatedText>
-            <Text size="xs" c="dimmed">{`ID: ${a.userId}`}</Text>
-          </div>
-        )
-      ),
+      cell: (a) => <ApprovalMemberCell approval={a} maxWidth={220} />,
     },
     { header: 'Kind', cell: (a) => kindLabel(a.kind), sort: 'kind' },
     { header: 'Amount', cell: (a) => <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>{formatINR(a.amount)}</Text>, sort: 'amount' },

@@ -12,6 +12,7 @@ import { formatDateTime, formatINR } from '../../lib/format';
 import { myRequestsQuery, PAGE_SIZE } from './approvals.api';
 import { kindLabel } from './approval-kinds';
 import { STATUS_LABELS, STATUS_TONES } from './approval-status';
+import { ApprovalMemberCell } from './member-cell';
 
 const ALL = 'all';
 const MINE_FILTERS = { status: '' };
@@ -43,12 +44,7 @@ export function MyRequests({ status, page, onStatus, onPage }: {
     { header: 'Kind', cell: (a) => kindLabel(a.kind) },
     {
       header: 'Member',
-      cell: (a) => (a.userId === null ? <Text size="sm" c="dimmed">No member</Text> : (
-        <div>
-          <TruncatedText fw={600} maxWidth={200}>{a.userName ?? `Member ${a.userId}`}</TruncatedText>
-          <Text size="xs" c="dimmed">{`ID: ${a.userId}`}</Text>
-        </div>
-      )),
+      cell: (a) => <ApprovalMemberCell approval={a} maxWidth={200} />,
     },
     { header: 'Amount', cell: (a) => <Text size="sm" fw={600} style={{ whiteSpace: 'nowrap' }}>{formatINR(a.amount)}</Text> },
     { header: 'Requested At', cell: (a) => formatDateTime(a.createdAt) },
