@@ -216,6 +216,23 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
         expect(box.x + box.width, `column ${cell}`).toBeLessThanOrEqual(width);
       }
     }
+    // The cut name takes keyboard focus and shows itself whole, on focus and on hover; an uncut
+    // email does neither (the tooltips are made only while pointed at or focused).
+    const longName = `Very ${'Longname '.repeat(11)}`.padEnd(100, 'z').slice(0, 100);
+    const cutName = tableRows().locator('td').nth(2).locator('p').filter({ hasText: /^Very Longname/ }).first();
+    await expect.poll(() => cutName.getAttribute('tabindex')).toBe('0');
+    expect(await page.getByRole('tooltip').count()).toBe(0);
+    await cutName.focus();
+    await expect.poll(() => page.getByRole('tooltip').innerText()).toBe(longName.trim());
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('tooltip').count()).toBe(0);
+    await cutName.blur();
+    await cutName.hover();
+    await expect.poll(() => page.getByRole('tooltip').innerText()).toBe(longName.trim());
+    const email = tableRows().nth(0).locator('td').nth(3).locator('p');
+    expect(await email.getAttribute('tabindex')).toBeNull();
+    await email.hover();
+    await expect.poll(() => page.getByRole('tooltip').count()).toBe(0);
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Group } from '@mantine/core';
 import { IconEdit, IconTrash } from '@tabler/icons-react';
+import { HoverHint } from './hover-hint';
 
 interface RowActionProps {
   /** What it does, shown on hover and focus ('Edit'). */
@@ -19,11 +20,11 @@ interface RowActionProps {
  */
 export function RowAction({ label, name, icon, onClick, color, disabled }: RowActionProps) {
   return (
-    <Tooltip label={label}>
+    <HoverHint label={label}>
       <ActionIcon variant="subtle" color={color} aria-label={name} onClick={onClick} disabled={disabled}>
         {icon}
       </ActionIcon>
-    </Tooltip>
+    </HoverHint>
   );
 }
 

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { ActionIcon, SegmentedControl, Stack, Tabs, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, SegmentedControl, Stack, Tabs, Text } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { APPROVAL_SORTS, APPROVAL_STATUSES, approvalsApi, type Approval, type ApprovalsQuery, type ApprovalStatus } from '../../../contract/approvals';
 import { BulkBar, BulkRunModal, useBulkRun } from '../../components/bulk';
+import { HoverHint } from '../../components/hover-hint';
 import type { Column } from '../../components/data-table';
 import { csvFile, ListPage } from '../../components/list-page';
 import { RowAction, RowActions } from '../../components/row-actions';
@@ -152,7 +153,7 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ListState<typ
               <RowActions>
                 {reason ? (
                   // Shown but not usable: the tooltip says why (the server refuses it too).
-                  <Tooltip label={reason} multiline w={240} withArrow>
+                  <HoverHint label={reason} multiline w={240} withArrow>
                     <ActionIcon
                       variant="subtle"
                       color="teal"
@@ -164,7 +165,7 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ListState<typ
                     >
                       <IconCheck size={18} aria-hidden />
                     </ActionIcon>
-                  </Tooltip>
+                  </HoverHint>
                 ) : (
                   <RowAction
                     label="Approve"

@@ -1,8 +1,9 @@
-import { ActionIcon, Button, Tooltip } from '@mantine/core';
+import { ActionIcon, Button } from '@mantine/core';
 import { IconEdit, IconHierarchy, IconTrash, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { memberPath } from '../../lib/paths';
 import type { Column } from '../../components/data-table';
+import { HoverHint } from '../../components/hover-hint';
 import { RowAction, RowActions } from '../../components/row-actions';
 import { ActiveBadge } from '../../components/status-badge';
 import { TruncatedText, TruncatedTextWith } from '../../components/truncated-text';
@@ -58,11 +59,11 @@ export function userColumns(offset: number, a: UserRowActions): Column<ListedUse
       cell: (u) => (
         <RowActions>
           {!a.readOnly && (
-            <Tooltip label="Member page and genealogy">
+            <HoverHint label="Member page and genealogy">
               <ActionIcon variant="subtle" component={Link} to={memberPath(u.userId)} aria-label={`Open ${u.fullName}`}>
                 <IconUserCircle size={18} aria-hidden />
               </ActionIcon>
-            </Tooltip>
+            </HoverHint>
           )}
           <RowAction label="Network" name={`Network of ${u.fullName}`} icon={<IconHierarchy size={18} aria-hidden />} onClick={() => a.onNetwork(u)} disabled={a.readOnly} />
           <RowAction label="Edit" name={`Edit ${u.fullName}`} icon={<IconEdit size={18} aria-hidden />} onClick={() => a.onEdit(u)} disabled={a.readOnly} />

@@ -27,6 +27,18 @@ describe('UsersPage', () => {
     expect(listCall).toBe('/api/users/getAllusers?page=1&limit=25');
   });
 
+  it('a row action names itself in a tooltip while pointed at, and only then', async () => {
+    signIn(['users_view', 'users_manage']);
+    serve(() => page(Array.from({ length: 25 }, (_, i) => user(i + 1)), 25));
+    renderPage(<UsersPage />);
+    await screen.findByText('Member 25');
+    expect(screen.queryByRole('tooltip')).toBeNull();
+    fireEvent.mouseEnter(screen.getByRole('button', { name: 'Edit Member 3' }));
+    expect((await screen.findByRole('tooltip')).textContent).toBe('Edit');
+    fireEvent.mouseLeave(screen.getByRole('button', { name: 'Edit Member 3' }));
+    await waitFor(() => expect(screen.queryByRole('tooltip')).toBeNull());
+  });
+
   it('shows "No users available" with an add button when there are no members at all', async () => {
     signIn(['users_view']);
     serve(() => page([]));
