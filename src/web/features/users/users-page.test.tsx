@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch, renderPage, signIn } from '../../test-utils';
-import UsersPage from './users-page';
+import UsersPage, { prefetch } from './users-page';
 import { page, RANKS, selectInput, serve, user } from './users-test-kit';
 
 describe('UsersPage', () => {
@@ -25,6 +26,15 @@ describe('UsersPage', () => {
     expect(within(rows[1]).getByRole('button', { name: 'Downline' })).toBeTruthy();
     const listCall = fetchMock.mock.calls.map(([u]) => String(u)).find((u) => u.includes('getAllusers?page'))!;
     expect(listCall).toBe('/api/users/getAllusers?page=1&limit=25');
+  });
+
+  it('pressing the sidebar link asks for the first page and the filters\' choices at once', async () => {
+    signIn(['users_view']);
+    const fetchMock = serve(() => page([user(1)]));
+    prefetch(new QueryClient());
+    await waitFor(() => expect(fetchMock.mock.calls.length).toBe(3));
+    const asked = fetchMock.mock.calls.map(([u]) => String(u).split('?')[0]).sort();
+    expect(asked).toEqual(['/api/ranks/getAllRank', '/api/users/getAllusers', '/api/users/levels']);
   });
 
   it('a row action names itself in a tooltip while pointed at, and only then', async () => {

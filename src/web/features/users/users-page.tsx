@@ -18,7 +18,7 @@ import { userColumns } from './users-columns';
 import { UsersErrorBoundary } from './users-error-boundary';
 import { SAMPLE_USERS } from './users-fallback';
 import {
-  BULK_CHUNK, DEFAULT_SORT, hasFilters, InvalidUsersFormat, matchingUserIds, setUsersStatus, useDeleteUser, usersFilterInput,
+  BULK_CHUNK, DEFAULT_SORT, hasFilters, InvalidUsersFormat, levelOptionsQuery, matchingUserIds, rankOptionsQuery, setUsersStatus, useDeleteUser, usersFilterInput,
   usersListQuery, USERS_PAGE_SIZE, useRefreshAfterBulk, type ListedUser, type UserFilters,
 } from './users.api';
 
@@ -28,9 +28,15 @@ const toFilters = (f: typeof URL_FILTERS): UserFilters => ({
   userId: f.user || null, level: f.level || null, rankId: f.rank || null, sort: f.sort,
 });
 
-/** The sidebar's link was pressed (app/screens.ts): the first page, unfiltered, starts loading. */
+/**
+ * The sidebar's link was pressed (app/screens.ts): the first page, unfiltered, starts loading, and
+ * so do the filters' choices (asked for after the page's first render, they came in while its
+ * rows were being drawn and drew the filters again).
+ */
 export function prefetch(client: QueryClient): void {
   void client.prefetchQuery(usersListQuery(toFilters(URL_FILTERS), 1));
+  void client.prefetchQuery(rankOptionsQuery());
+  void client.prefetchQuery(levelOptionsQuery());
 }
 
 export default function UsersPage() {
