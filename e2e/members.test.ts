@@ -233,6 +233,12 @@ describe.skipIf(!chromiumPath)('members journey in Chromium', () => {
     expect(await email.getAttribute('tabindex')).toBeNull();
     await email.hover();
     await expect.poll(() => page.getByRole('tooltip').count()).toBe(0);
+    // A row action says what it does on keyboard focus too.
+    await page.keyboard.press('Escape');
+    await tableRows().nth(0).getByRole('button', { name: /^Edit / }).focus();
+    await expect.poll(() => page.getByRole('tooltip').innerText()).toBe('Edit');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('tooltip').count()).toBe(0);
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 

@@ -13,9 +13,18 @@ interface HintChildProps {
 
 type HintProps = Omit<TooltipProps, 'children' | 'target' | 'opened' | 'events'> & {
   children: ReactElement<HintChildProps>;
-  /** Shown on keyboard focus too (as well as on hover): for a value that is cut. */
+  /** Shown on keyboard focus too (as well as on hover); not when a click gave the focus. */
   focus?: boolean;
 };
+
+/** Focus a keyboard gave (or a script, after no click), as the browser's :focus-visible tells it. */
+function focusVisible(el: HTMLElement): boolean {
+  try {
+    return el.matches(':focus-visible');
+  } catch {
+    return true; // a browser (or jsdom) that does not know the selector
+  }
+}
 
 /**
  * A tooltip for the cells of a table: Mantine's Tooltip is made only while the pointer is over
@@ -39,7 +48,7 @@ export function HoverHint({ children, disabled, focus = false, ...tooltip }: Hin
         ref,
         onMouseEnter: (e) => { onMouseEnter?.(e); show(); },
         onMouseLeave: (e) => { onMouseLeave?.(e); hide(); },
-        onFocus: (e) => { onFocus?.(e); if (focus) show(); },
+        onFocus: (e) => { onFocus?.(e); if (focus && focusVisible(e.currentTarget)) show(); },
         onBlur: (e) => { onBlur?.(e); hide(); },
         onKeyDown: (e) => { onKeyDown?.(e); if (e.key === 'Escape') hide(); },
       })}

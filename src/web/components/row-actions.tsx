@@ -20,7 +20,7 @@ interface RowActionProps {
  */
 export function RowAction({ label, name, icon, onClick, color, disabled }: RowActionProps) {
   return (
-    <HoverHint label={label}>
+    <HoverHint label={label} focus>
       <ActionIcon variant="subtle" color={color} aria-label={name} onClick={onClick} disabled={disabled}>
         {icon}
       </ActionIcon>

@@ -153,7 +153,7 @@ function Queue({ status, state }: { status: ApprovalStatus; state: ListState<typ
               <RowActions>
                 {reason ? (
                   // Shown but not usable: the tooltip says why (the server refuses it too).
-                  <HoverHint label={reason} multiline w={240} withArrow>
+                  <HoverHint label={reason} multiline w={240} withArrow focus>
                     <ActionIcon
                       variant="subtle"
                       color="teal"

@@ -59,7 +59,7 @@ export function userColumns(offset: number, a: UserRowActions): Column<ListedUse
       cell: (u) => (
         <RowActions>
           {!a.readOnly && (
-            <HoverHint label="Member page and genealogy">
+            <HoverHint label="Member page and genealogy" focus>
               <ActionIcon variant="subtle" component={Link} to={memberPath(u.userId)} aria-label={`Open ${u.fullName}`}>
                 <IconUserCircle size={18} aria-hidden />
               </ActionIcon>
