@@ -28,9 +28,10 @@ function focusVisible(el: HTMLElement): boolean {
 
 /**
  * A tooltip for the cells of a table: Mantine's Tooltip is made only while the pointer is over
- * its element or the element has focus, not for every cell of every row. A Tooltip always
- * renders a portal (a node appended to the page's body, then a second render), so 25 rows of
- * 7 tooltips each cost the users page a third of a page change's time; the element itself is
+ * its element or the element has focus, not for every cell of every row. A Tooltip keeps its
+ * floating state and renders its portal (and renders again once that is mounted) even while
+ * hidden: 25 rows of 7 tooltips each, with the cut texts' forced layouts (truncated-text.tsx),
+ * cost the users page a quarter of each page change (bench/results.md); the element itself is
  * the same with or without its hint (never remounted, so focus stays). Escape hides it. What it
  * says is the element's own text or name already (a cut value, an icon button's aria-label), or
  * is described by the caller (aria-describedby), so screen readers lose nothing while it is away.

@@ -15,8 +15,8 @@ let cutObserver: ResizeObserver | undefined;
 /**
  * Watches whether an element's text is cut, with one ResizeObserver for every text of the page: its
  * callback runs once the browser has laid the page out, so reading the widths there costs nothing.
- * (Read in a layout effect, each table render forced a layout of the whole page before it could
- * paint: a fifth of the users page's time per page change.) Observing reports the current size at
+ * (Read in a layout effect, each table render forced a layout of the whole page inside its
+ * commit, before the browser's own.) Observing reports the current size at
  * once, so a text that changed is measured again by observing it anew.
  */
 function watchCut(el: Element, onCut: (cut: boolean) => void): () => void {
