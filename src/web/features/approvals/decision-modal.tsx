@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/api-client';
 import { formatINR } from '../../lib/format';
 import { useIdempotencyKey } from '../../lib/money-request';
 import { useDecideApproval } from './approvals.api';
-import { kindLabel } from './approval-kinds';
+import { isBankMoney, kindLabel } from './approval-kinds';
 import { BeforeAfterTable, ChangeDetails, type ChangeRow } from './change-details';
 import { BankRequestLines } from './bank-request-lines';
 import { ErrorAlert } from '../../components/error-alert';
@@ -48,7 +48,6 @@ function BankChangeTable({ details }: { details: Approval['details'] }) {
 }
 
 /** Money out to banks: no one member, but money moves (a batch released, returns credited back). */
-const isBankMoney = (kind: Approval['kind']): kind is 'bank_batch_release' | 'bank_returns' => kind === 'bank_batch_release' || kind === 'bank_returns';
 
 /** Confirms a decision; a rejection asks why. A refusal stays in the dialog with the server's reason. */
 export function DecisionModal({ approval, action, onClose, onDecided }: DecisionModalProps) {

@@ -2,6 +2,7 @@ import { Text } from '@mantine/core';
 import type { Approval } from '../../../contract/approvals';
 import { TruncatedText } from '../../components/truncated-text';
 import { formatCount } from '../../lib/format';
+import { isBankMoney } from './approval-kinds';
 
 /**
  * Whom a request's money concerns, in the queues' Member column: the member, or for a bank
@@ -18,7 +19,7 @@ export function ApprovalMemberCell({ approval: a, maxWidth }: { approval: Approv
     );
   }
   const lines = a.details?.lines;
-  if ((a.kind === 'bank_batch_release' || a.kind === 'bank_returns') && typeof lines === 'number') {
+  if (isBankMoney(a.kind) && typeof lines === 'number') {
     return <Text size="sm" c="dimmed">{`${formatCount(lines)} bank ${lines === 1 ? 'transfer' : 'transfers'}`}</Text>;
   }
   return <Text size="sm" c="dimmed">No member</Text>;
