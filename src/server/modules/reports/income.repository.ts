@@ -31,8 +31,11 @@ export type CreditRow = Pick<Ledger, 'id' | 'batchId' | 'userId' | 'amountPaise'
   rankName: (typeof ranks.$inferSelect)['name'] | null;
   createdAt: string;
 };
-export const CREDIT_COLUMNS = `l.id, l.batch_id as "batchId", l.user_id as "userId", coalesce(u.username, u.full_name) as "userName",
-  r.name as "rankName", l.amount_paise as "amountPaise", ${isoText('l.created_at')} as "createdAt"`;
+/** A credit's own columns (alias l). */
+type OwnCreditRow = Omit<CreditRow, 'userName' | 'rankName'>;
+const OWN_CREDIT_COLUMNS = `l.id, l.batch_id as "batchId", l.user_id as "userId", l.amount_paise as "amountPaise", ${isoText('l.created_at')} as "createdAt"`;
+/** A credit with its receiver (aliases l, u for users and r for ranks). */
+export const CREDIT_COLUMNS = `${OWN_CREDIT_COLUMNS}, coalesce(u.username, u.full_name) as "userName", r.name as "rankName"`;
 
 export const NAME_MATCH = (n: number) => `(lower(u.full_name) like $${n} or lower(coalesce(u.username, '')) like $${n})`;
 
@@ -286,9 +289,10 @@ export async function incomeReport(database: Database, filters: IncomeFilters, s
     known ?? database.query<PersonRow>(`
       select u.user_id as "userId", coalesce(u.username, u.full_name) as "userName", r.name as "rankName"
         from users u left join ranks r on r.rank_id = u.rank_id where u.user_id = any($1::int8[])`, [pageIds]),
-    level ? [] : database.query<CreditRow>(`
-      select ${CREDIT_COLUMNS}
-        from ledger_entries l join users u on u.user_id = l.user_id left join ranks r on r.rank_id = u.rank_id
+    // The page's receivers are known (people): their credits are read without them.
+    level ? [] : database.query<OwnCreditRow>(`
+      select ${OWN_CREDIT_COLUMNS}
+        from ledger_entries l
        where l.user_id = any($2::int8[]) and l.batch_id = any($1::int[]) and l.reversal_of is null
        order by l.created_at, l.id`, [ids, pageIds]),
   ]);
@@ -306,13 +310,14 @@ export async function incomeReport(database: Database, filters: IncomeFilters, s
         .filter((r) => r.batchId === b.batchId)
         .map((r) => {
           const amount = paiseToRupees(r.amountPaise);
+          const { userName = '', rankName = null } = person.get(Number(r.userId)) ?? {};
           return {
             userId: r.userId,
-            userName: r.userName,
+            userName,
             amount,
-            rankName: r.rankName,
+            rankName,
             dateTime: r.createdAt,
-            level: royaltyDisplayLevel(r.rankName, amount),
+            level: royaltyDisplayLevel(rankName, amount),
           };
         }),
     })),
