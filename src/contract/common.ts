@@ -132,7 +132,10 @@ export function sortParts<K extends string>(sort: SortValue<K>): { key: K; desc:
   return sort.startsWith('-') ? { key: sort.slice(1) as K, desc: true } : { key: sort as K, desc: false };
 }
 
+/** The page size a list answers when none is asked for, and the one the screens ask for. */
+export const DEFAULT_PAGE_LIMIT = 25;
+
 export const paging = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(500).default(25),
+  limit: z.coerce.number().int().min(1).max(500).default(DEFAULT_PAGE_LIMIT),
 });

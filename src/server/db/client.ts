@@ -159,8 +159,9 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     releaseLock();
     throw e;
   }
+  const driver = pgliteDriver(client);
   return {
-    ...pgliteDriver(client),
+    ...driver,
     kind: 'pglite',
     dump: () => client.dumpDataDir('none'),
     exclusive: (work) => work(),
@@ -169,7 +170,7 @@ export async function openPglite(dataDir: string | undefined, loadDataDir?: Blob
     },
     async listen(channel, onNotice) {
       // One process, one connection: nothing to lose but the database itself.
-      const unlisten = await client.listen(channel, onNotice);
+      const unlisten = await driver.listen(channel, onNotice);
       return async () => {
         if (!client.closed) await unlisten();
       };

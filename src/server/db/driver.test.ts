@@ -78,4 +78,34 @@ describe('database drivers', () => {
     expect(await database.query('select $1::int as n', [7])).toEqual([{ n: 7 }]);
     expect(await names()).toEqual(['kept']);
   });
+
+  it('reads a prepared statement\'s answer of many types, nulls and unicode, large or empty, as a plain query reads it', async () => {
+    const text = `select g as id, g::int2 as small, g * 1.5 as half, (g % 2 = 0) as even, case when g % 3 = 0 then null else 'नमस्ते ' || g end as name,
+      json_build_object('g', g) as doc, jsonb_build_array(g, 'x') as arr, array[g, g + 1]::int8[] as ids, ('2026-01-01'::date + g) as day,
+      repeat('x', $2::int) as pad from generate_series(1, $1::int) g`;
+    const unprepared = text.replace('$1::int', '3').replace('$2::int', '0');
+    const rows = await database.query<Record<string, unknown>>(text, [3, 0]);
+    expect(rows).toEqual(await database.query(unprepared));
+    expect(rows[0]).toEqual({
+      id: 1, small: 1, half: '1.5', even: false, name: 'नमस्ते 1', doc: { g: 1 }, arr: [1, 'x'], ids: [1, 2], day: '2026-01-02', pad: '',
+    });
+    expect(rows[2].name).toBeNull();
+    // Thousands of rows of a kilobyte: the answer comes in many pieces.
+    const large = await database.query<{ id: number; pad: string }>(text, [5000, 1000]);
+    expect(large).toHaveLength(5000);
+    expect(large.at(-1)).toMatchObject({ id: 5000, pad: 'x'.repeat(1000), name: 'नमस्ते 5000' });
+    expect(await database.query(text, [0, 0])).toEqual([]);
+  });
+
+  it('hands a notification sent by a prepared statement to the channel\'s listener', async () => {
+    const heard: string[] = [];
+    const unlisten = await database.listen('driver_check', (payload) => heard.push(payload));
+    try {
+      const [row] = await database.query<{ sent: number }>(`select 1 as sent from (select pg_notify($1, $2)) n`, ['driver_check', 'नमस्ते']);
+      expect(row).toEqual({ sent: 1 });
+      await expect.poll(() => heard, { timeout: 5_000 }).toEqual(['नमस्ते']);
+    } finally {
+      await unlisten();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { paiseToRupees, sortParts, type SortValue } from '../../../contract/common.ts';
 import { REWARD_TYPES, royaltyDisplayLevel, type INCOME_SORTS } from '../../../contract/reports.ts';
 import type { Database } from '../../db/client.ts';
-import { isoText, pageWith } from '../../db/rows.ts';
+import { isoText, pageBounds, pageWith } from '../../db/rows.ts';
 import type { ranks } from '../../db/schema/catalogue.ts';
 import type { incomeBatches, incomeMonthTotals, ledgerEntries } from '../../db/schema/money.ts';
 import { containsPattern, IST_RANGE } from './revenue.repository.ts';
@@ -173,22 +173,23 @@ async function monthTotals(
                   where kind = ${kind} and reward_key = ${reversed} and month = any(${month}::date[]))::int8 as reversed, ${batches}
            from income_month_users where kind = ${kind} and reward_key = ${rewardKey} and month = any(${month}::date[])`;
   };
-  // The figures' values in their own numbering ($1–$5); the page puts its limit and offset after the first two.
+  // The figures' values in their own numbering ($1–$5); the page puts its limit and offset (if bound) after the first two.
   const values = [f.kind, one ? months[0] : months, f.fromDate, f.toDate, f.rewardType ?? null];
+  const bounds = pageBounds(page, limit, 3);
   const { rows: users, extra: [totals] } = await pageWith<PageUserRow, (ReversedTotals & { batches: BatchRow[] })[]>(database, {
     text: (column) => one
       ? `select m.user_id as "userId", m.total_paise as paise, m.entries as n, ${people}, ${column}
            from income_month_users m join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
           where m.kind = $1 and m.reward_key = ${rewardKey} and m.month = $2::date and m.total_paise <> 0
-          order by ${order} limit $3 offset $4`
+          order by ${order} ${bounds.sql}`
       : `select m.user_id as "userId", m.paise, m.n, ${people}, ${column} from (
            select user_id, sum(total_paise)::int8 as paise, sum(entries)::int8 as n from income_month_users
             where kind = $1 and reward_key = ${rewardKey} and month = any($2::date[]) group by user_id having sum(total_paise) <> 0) m
           join users u on u.user_id = m.user_id left join ranks r on r.rank_id = u.rank_id
-          order by ${byName ? BY_NAME(up) : `m.paise ${up ? 'asc' : 'desc'}, m.user_id ${up ? 'desc' : 'asc'}`} limit $3 offset $4`,
-    params: [...values.slice(0, 2), limit, (page - 1) * limit, ...values.slice(2)],
+          order by ${byName ? BY_NAME(up) : `m.paise ${up ? 'asc' : 'desc'}, m.user_id ${up ? 'desc' : 'asc'}`} ${bounds.sql}`,
+    params: [...values.slice(0, 2), ...bounds.params, ...values.slice(2)],
   }, (params, alone) => {
-    if (!alone) return figures((i) => (i <= 2 ? i : i + 2));
+    if (!alone) return figures((i) => (i <= 2 ? i : i + bounds.params.length));
     params.push(...values);
     return figures((i) => i);
   });

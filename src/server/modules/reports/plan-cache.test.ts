@@ -36,4 +36,28 @@ describe('the month reports\' statements', () => {
       }
     }
   });
+
+  it('write the first page at the screens\' size into the text, and bind any other page (one plan for what nearly every visit asks)', async () => {
+    const now = await today(t.database);
+    const last = new Date(Date.UTC(Number(now.slice(0, 4)), Number(now.slice(5, 7)), 0)).getUTCDate();
+    const month = `fromDate=${isoToWireDate(`${now.slice(0, 8)}01`)}&toDate=${isoToWireDate(`${now.slice(0, 8)}${last}`)}`;
+    const page = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/api/royalties/royaltyStats?${month}${query}`, headers: { ...bearer(token), 'x-capture-queries': '1' } });
+      expect(res.statusCode, query).toBe(200);
+      const [statement] = decodeCapturedQueries(String(res.headers[CAPTURED_QUERIES_HEADER])).filter((q) => /from income_month_users m/.test(q.text));
+      return statement;
+    };
+    for (const query of ['', '&page=1&limit=25']) {
+      const first = await page(query);
+      expect(first.text, query).toMatch(/limit 25\s*$/);
+      expect(first.text, query).not.toMatch(/offset/);
+      expect(first.params, query).toEqual(['royalty', `${now.slice(0, 8)}01`, `${now.slice(0, 8)}01`, `${now.slice(0, 8)}${last}`, null]);
+    }
+    const second = await page('&page=2');
+    expect(second.text).toMatch(/limit \$3 offset \$4\s*$/);
+    expect(second.params.slice(0, 4)).toEqual(['royalty', `${now.slice(0, 8)}01`, '25', '25']);
+    const other = await page('&limit=10');
+    expect(other.text).toMatch(/limit \$3 offset \$4\s*$/);
+    expect(other.params.slice(2, 4)).toEqual(['10', '0']);
+  });
 });
