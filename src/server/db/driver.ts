@@ -80,10 +80,13 @@ export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../dri
 
 /**
  * Every statement with parameters runs as a named prepared statement — plain queries and
- * Drizzle's alike on a server, plain queries on PGlite: each connection parses and plans it once
- * instead of on every request (the session lookup alone is a four-table plan). Our texts are fixed
- * SQL with $n parameters, so there are a few hundred at most; past MAX_PREPARED distinct texts (a
- * bug that builds values into SQL) new ones simply run unprepared.
+ * Drizzle's alike on a server, plain queries on PGlite: each connection parses it once instead of
+ * on every request, and plans it once where PostgreSQL keeps its generic plan (the session lookup
+ * alone is a four-table plan). A statement whose generic plan looks dearer than a plan for its
+ * values is planned on every execution: every page with a bound limit and offset (rows.ts
+ * pageBounds). Our texts are fixed SQL with $n parameters, so there are a few hundred at most;
+ * past MAX_PREPARED distinct texts (a bug that builds values into SQL) new ones simply run
+ * unprepared.
  */
 const MAX_PREPARED = 1000;
 const statementNames = new Map<string, string>();
