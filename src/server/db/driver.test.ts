@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowsOf, type Database } from './client.ts';
+import { MAX_PREPARED } from './driver.ts';
 import { emptyTestDatabase } from './test-database.ts';
 
 // The same behaviour from both drivers (pglite-driver.ts, postgres-driver.ts): this file runs on
@@ -99,7 +100,7 @@ describe('database drivers', () => {
 
   it('hands a notification sent by a prepared statement to the channel\'s listener', async () => {
     const heard: string[] = [];
-    const unlisten = await database.listen('driver_check', (payload) => heard.push(payload));
+    const unlisten = await database.listen('driver_check', (payload) => heard.push(payload), () => {});
     try {
       const [row] = await database.query<{ sent: number }>(`select 1 as sent from (select pg_notify($1, $2)) n`, ['driver_check', 'नमस्ते']);
       expect(row).toEqual({ sent: 1 });
@@ -108,4 +109,10 @@ describe('database drivers', () => {
       await unlisten();
     }
   });
+
+  // Last: it fills the process's prepared statement names.
+  it('runs texts past the prepared statement limit unprepared, and answers them', async () => {
+    for (let i = 0; i <= MAX_PREPARED; i++) expect(await database.query(`select $1::int + ${i} as n`, [1])).toEqual([{ n: i + 1 }]);
+    expect(await database.query('select $1::int * 3 as n', [2])).toEqual([{ n: 6 }]);
+  }, 60_000);
 });

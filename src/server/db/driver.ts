@@ -88,7 +88,7 @@ export const MIGRATIONS_FOLDER = path.resolve(import.meta.dirname, '../../../dri
  * past MAX_PREPARED distinct texts (a bug that builds values into SQL) new ones simply run
  * unprepared.
  */
-const MAX_PREPARED = 1000;
+export const MAX_PREPARED = 1000;
 const statementNames = new Map<string, string>();
 export function statementName(text: string): string | undefined {
   let name = statementNames.get(text);

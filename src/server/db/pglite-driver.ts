@@ -29,14 +29,20 @@ export function pgliteDriver(client: PGlite): Driver & { listen: PgliteListen } 
      * that calls pg_notify) go to the same listeners from here. Each comes in one answer only.
      */
     async listen(channel, onNotice) {
-      const unlisten = await client.listen(channel, onNotice);
-      const heard = listeners.get(channel) ?? new Set();
-      heard.add(onNotice);
-      listeners.set(channel, heard);
-      return async () => {
+      // Heard from here before LISTEN runs, as PGlite does, under the name the server sends.
+      const name = channelName(channel);
+      const heard = listeners.get(name) ?? new Set();
+      listeners.set(name, heard.add(onNotice));
+      try {
+        const unlisten = await client.listen(channel, onNotice);
+        return async () => {
+          heard.delete(onNotice);
+          await unlisten();
+        };
+      } catch (error) {
         heard.delete(onNotice);
-        await unlisten();
-      };
+        throw error;
+      }
     },
     db: retryingTransactions(drizzle(client) as unknown as Db),
     async query(text, params) {
@@ -90,13 +96,14 @@ function pglitePreparedQueries(client: PGlite, notify: (channel: string, payload
   };
   const run = async (message: Uint8Array) => (await client.execProtocol(message, { syncToFs: false })).messages;
 
-  return (text: string, params: unknown[]) =>
-    client._runExclusiveTransaction(() =>
+  return async (text: string, params: unknown[]) => {
+    // Past MAX_PREPARED texts, unprepared: through query(), which takes PGlite's locks itself.
+    const name = statements.get(text)?.name ?? statementName(text);
+    if (!name) return (await client.query(text, params)).rows;
+    return client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(async () => {
         let statement = statements.get(text);
         if (!statement) {
-          const name = statementName(text);
-          if (!name) return (await client.query(text, params)).rows;
           const described = await run(concat(serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()));
           const parameters = described.find((m) => m.name === 'parameterDescription') as unknown as { dataTypeIDs: number[] } | undefined;
           const description = described.find((m) => m.name === 'rowDescription') as unknown as { fields: { name: string; dataTypeID: number }[] } | undefined;
@@ -121,6 +128,12 @@ function pglitePreparedQueries(client: PGlite, notify: (channel: string, payload
         return readAnswer(chunks.length === 1 ? chunks[0] : concat(...chunks), statement.columns, notify);
       }),
     );
+  };
+}
+
+/** A channel as the server names it in a notification: folded to lower case unless quoted (as PGlite's listen does). */
+function channelName(channel: string): string {
+  return /^".*"$/.test(channel) ? channel.slice(1, -1).replaceAll('""', '"') : channel.toLowerCase();
 }
 
 const utf8 = new TextDecoder();
