@@ -139,9 +139,9 @@ function channelName(channel: string): string {
 const utf8 = new TextDecoder();
 
 /** How PGlite's query() turns a column's text into a value: the database's parsers, then PGlite's defaults. */
+type TypeParsers = Partial<Record<number, (text: string, typeId: number) => unknown>>;
 function columnParser(client: PGlite, typeId: number): (text: string) => unknown {
-  const parse = (client.parsers as Record<number, ((text: string, typeId: number) => unknown) | undefined>)[typeId] ??
-    (types.parsers as Record<number, ((text: string, typeId: number) => unknown) | undefined>)[typeId];
+  const parse = (client.parsers as TypeParsers)[typeId] ?? (types.parsers as TypeParsers)[typeId];
   return parse ? (text) => parse(text, typeId) : (text) => text;
 }
 
